@@ -1,0 +1,13 @@
+// Falls back to the "import" export condition for ESM-only packages
+// (multiformats, @ipld/dag-pb, ipfs-unixfs, ...) when jest 29's CommonJS
+// resolution fails. See TOOLCHAIN.md, "ESM-only IPFS packages under jest 29".
+module.exports = (request, options) => {
+  try {
+    return options.defaultResolver(request, options);
+  } catch {
+    return options.defaultResolver(request, {
+      ...options,
+      conditions: ['import', 'default'],
+    });
+  }
+};
