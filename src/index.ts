@@ -1,3 +1,79 @@
-import type { OnRpcRequestHandler } from '@metamask/snaps-sdk';
+import { MethodNotSupportedError, handleKeyringRequest } from '@metamask/keyring-snap-sdk';
+import { JsonRpcError } from '@metamask/rpc-errors';
+import type { OnKeyringRequestHandler, OnRpcRequestHandler } from '@metamask/snaps-sdk';
+import type { Json } from '@metamask/utils';
 
-export const onRpcRequest: OnRpcRequestHandler = async () => null;
+import { invalidParams, methodNotFound, unauthorized } from './errors';
+import { KeyringSnap } from './keyring';
+import { isAllowed } from './permissions';
+import { snapPlatform } from './platform';
+import { handleSnapRpc } from './rpc';
+import { loadState } from './state';
+
+let keyring: Promise<KeyringSnap> | undefined;
+
+/** The one Keyring of this snap instance, loaded from state on first use. */
+async function getKeyring(): Promise<KeyringSnap> {
+  keyring ??= loadState().then((state) => new KeyringSnap(state, snapPlatform));
+  return keyring;
+}
+
+/** Refuse callers the allow-list does not grant (4100); nothing else runs. */
+function assertAllowed(origin: string, method: string): void {
+  if (!isAllowed(origin, method)) {
+    throw unauthorized(`Origin '${origin}' is not allowed to call '${method}'`);
+  }
+}
+
+/**
+ * keyring-snap-sdk's handleKeyringRequest rethrows every error as a plain Error,
+ * losing its JSON-RPC code. Route the calls through a proxy that remembers the
+ * typed error our Keyring threw, and rethrow that one; errors raised by the SDK
+ * itself are its request validation (-32602) or an unknown method (-32601).
+ */
+async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof handleKeyringRequest>[1]): Promise<Json> {
+  let thrown: unknown;
+  const proxy = new Proxy(target, {
+    get(object, property) {
+      const value = Reflect.get(object, property, object);
+      if (typeof value !== 'function') {
+        return value;
+      }
+      return async (...args: unknown[]) => {
+        try {
+          return await value.apply(object, args);
+        } catch (error) {
+          thrown = error;
+          throw error;
+        }
+      };
+    },
+  });
+  try {
+    return (await handleKeyringRequest(proxy, request)) ?? null;
+  } catch (error) {
+    if (thrown instanceof JsonRpcError) {
+      throw thrown;
+    }
+    if (thrown !== undefined) {
+      throw invalidParams((thrown as Error).message ?? 'Invalid request');
+    }
+    const message = (error as Error).message;
+    if (error instanceof MethodNotSupportedError || message.startsWith('Method not supported')) {
+      throw methodNotFound(message);
+    }
+    throw invalidParams(message);
+  }
+}
+
+/** keyring-api requests from MetaMask and the companion dapp (wallet_invokeKeyring). */
+export const onKeyringRequest: OnKeyringRequestHandler = async ({ origin, request }) => {
+  assertAllowed(origin, request.method);
+  return dispatchKeyring(await getKeyring(), request);
+};
+
+/** The snap's own methods (wallet_invokeSnap): configuration and user-operation receipts. */
+export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) => {
+  assertAllowed(origin, request.method);
+  return handleSnapRpc(await getKeyring(), request);
+};

@@ -1,0 +1,244 @@
+import { Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { createTx, type TypedTxData } from '@ethereumjs/tx';
+import {
+  SignTypedDataVersion,
+  personalSign,
+  signTypedData,
+  type MessageTypes,
+  type TypedDataV1,
+  type TypedMessage,
+} from '@metamask/eth-sig-util';
+import {
+  EthMethod,
+  EthPersonalSignParamsStruct,
+  EthSignTransactionParamsStruct,
+  EthTypedDataV1Struct,
+  EthTypedMessageStruct,
+} from '@metamask/keyring-api';
+import { tuple, string, union, unknown } from '@metamask/superstruct';
+import type { Json } from '@metamask/utils';
+
+import { isAddressEqual, isHex, numberToHex } from '../crypto';
+import { invalidParams, validate } from '../errors';
+import { parseScope } from '../scope';
+
+/**
+ * EOA signing (keyring-api `eip155:eoa` accounts), pure: no network, no state.
+ * Implements personal_sign (EIP-191 0x45), eth_signTransaction (legacy with
+ * EIP-155, EIP-2930, EIP-1559) and eth_signTypedData_v1/v3/v4 (EIP-712).
+ * `eth_sign` is left out on purpose: it signs an arbitrary 32-byte hash, which
+ * can be a transaction, so a phishing site could drain the account with it.
+ */
+export const EOA_METHODS = [
+  EthMethod.PersonalSign,
+  EthMethod.SignTransaction,
+  EthMethod.SignTypedDataV1,
+  EthMethod.SignTypedDataV3,
+  EthMethod.SignTypedDataV4,
+] as const;
+
+/** A request checked against its account and scope, ready to sign. */
+export type EoaTask =
+  | { method: 'personal_sign'; message: string }
+  | { method: 'eth_signTransaction'; tx: TypedTxData; chainId: bigint }
+  | { method: 'eth_signTypedData'; version: SignTypedDataVersion; data: unknown };
+
+const TypedDataParamsStruct = tuple([string(), union([string(), unknown()])]);
+
+/**
+ * Check a signing request for the EOA `address` before anything is stored or signed.
+ *
+ * @param address - The account's address (20-byte hex).
+ * @param scope - The request's CAIP-2 scope, `eip155:<decimal chain id>`.
+ * @param method - One of EOA_METHODS.
+ * @param params - The request's params array.
+ * @returns The validated task.
+ * @throws JsonRpcError -32602 naming the malformed field, a foreign address or a chain mismatch.
+ */
+export function parseEoaRequest(address: string, scope: string, method: string, params: unknown): EoaTask {
+  const { chainId: scopeChainId } = parseScope(scope);
+  switch (method) {
+    case EthMethod.PersonalSign: {
+      const [message, from] = validate(params, EthPersonalSignParamsStruct, 'personal_sign params');
+      if (from !== undefined) {
+        assertSigner(address, from, 'personal_sign params[1]');
+      }
+      return { method, message };
+    }
+    case EthMethod.SignTransaction: {
+      const [tx] = validate(params, EthSignTransactionParamsStruct, 'eth_signTransaction params');
+      return { method, ...parseTransaction(address, tx, scopeChainId) };
+    }
+    case EthMethod.SignTypedDataV1:
+    case EthMethod.SignTypedDataV3:
+    case EthMethod.SignTypedDataV4: {
+      const [from, raw] = validate(params, TypedDataParamsStruct, `${method} params`);
+      assertSigner(address, from, `${method} params[0]`);
+      const data = typeof raw === 'string' ? parseJson(raw, `${method} params[1]`) : raw;
+      if (method === EthMethod.SignTypedDataV1) {
+        validate(data, EthTypedDataV1Struct, `${method} typed data`);
+        return { method: 'eth_signTypedData', version: SignTypedDataVersion.V1, data };
+      }
+      const typed = validate(data, EthTypedMessageStruct, `${method} typed data`);
+      checkDomainChain(typed.domain.chainId, scopeChainId);
+      const version = method === EthMethod.SignTypedDataV3 ? SignTypedDataVersion.V3 : SignTypedDataVersion.V4;
+      return { method: 'eth_signTypedData', version, data };
+    }
+    default:
+      throw invalidParams(`Method '${method}' is not supported by EOA accounts`);
+  }
+}
+
+/**
+ * Sign a validated task.
+ *
+ * @param privateKey - 32-byte hex private key.
+ * @param task - From parseEoaRequest.
+ * @returns A 65-byte signature hex for messages and typed data; `{ v, r, s }`
+ * hex strings for transactions (v is EIP-155 for legacy, the y-parity otherwise).
+ * @throws JsonRpcError -32602 when the library refuses the data (e.g. an unknown EIP-712 type).
+ */
+export function signEoaTask(privateKey: string, task: EoaTask): Json {
+  const key = hexToBuffer(privateKey);
+  try {
+    switch (task.method) {
+      case 'personal_sign':
+        return personalSign({ privateKey: key, data: task.message });
+      case 'eth_signTypedData':
+        return signTypedData({
+          privateKey: key,
+          data: task.data as TypedDataV1 | TypedMessage<MessageTypes>,
+          version: task.version,
+        });
+      case 'eth_signTransaction': {
+        const common = createCustomCommon({ chainId: Number(task.chainId) }, Mainnet, { hardfork: Hardfork.Prague });
+        const signed = createTx(task.tx, { common }).sign(key);
+        return {
+          v: numberToHex(signed.v ?? 0n),
+          r: numberToHex(signed.r ?? 0n, { size: 32 }),
+          s: numberToHex(signed.s ?? 0n, { size: 32 }),
+        };
+      }
+      default:
+        throw invalidParams('Unknown signing task');
+    }
+  } catch (error) {
+    throw invalidParams(`Cannot sign: ${(error as Error).message}`);
+  }
+}
+
+type TxInput = Record<string, string | number | null | undefined | unknown[]>;
+
+function parseTransaction(address: string, tx: TxInput, scopeChainId: bigint): { tx: TypedTxData; chainId: bigint } {
+  if (tx.from === undefined) {
+    throw invalidParams('Invalid eth_signTransaction params at 0.from: the sender is required');
+  }
+  assertSigner(address, String(tx.from), 'eth_signTransaction params[0].from');
+  if (tx.chainId === undefined) {
+    throw invalidParams('Invalid eth_signTransaction params at 0.chainId: the chain id is required');
+  }
+  const chainId = quantity(tx.chainId, 'chainId');
+  if (chainId === 0n || chainId > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw invalidParams(`Invalid eth_signTransaction params at 0.chainId: ${chainId} is out of range`);
+  }
+  if (scopeChainId !== 0n && chainId !== scopeChainId) {
+    throw invalidParams(`Transaction chainId ${chainId} does not match the request scope eip155:${scopeChainId}`);
+  }
+  const type = tx.type === undefined ? inferType(tx) : Number(quantity(tx.type, 'type'));
+  if (![0, 1, 2].includes(type)) {
+    throw invalidParams(`Unsupported transaction type ${type}: legacy (0), EIP-2930 (1) and EIP-1559 (2) are supported`);
+  }
+  const gasLimit = tx.gasLimit ?? tx.gas;
+  if (gasLimit === undefined) {
+    throw invalidParams('Invalid eth_signTransaction params at 0.gasLimit: required');
+  }
+  const fields: Record<string, unknown> = {
+    type,
+    chainId,
+    nonce: quantity(tx.nonce ?? '0x0', 'nonce'),
+    gasLimit: quantity(gasLimit, 'gasLimit'),
+    value: quantity(tx.value ?? '0x0', 'value'),
+    data: tx.data === undefined ? '0x' : hexBytes(tx.data, 'data'),
+    to: tx.to === undefined || tx.to === null ? undefined : hexBytes(tx.to, 'to'),
+  };
+  if (type === 2) {
+    fields.maxFeePerGas = quantity(required(tx.maxFeePerGas, 'maxFeePerGas'), 'maxFeePerGas');
+    fields.maxPriorityFeePerGas = quantity(required(tx.maxPriorityFeePerGas, 'maxPriorityFeePerGas'), 'maxPriorityFeePerGas');
+  } else {
+    fields.gasPrice = quantity(required(tx.gasPrice, 'gasPrice'), 'gasPrice');
+  }
+  if (type !== 0) {
+    fields.accessList = tx.accessList ?? [];
+  }
+  if (fields.to !== undefined && (fields.to as string).length !== 42) {
+    throw invalidParams('Invalid eth_signTransaction params at 0.to: expected a 20-byte address or null');
+  }
+  return { tx: fields as TypedTxData, chainId };
+}
+
+function inferType(tx: TxInput): number {
+  if (tx.maxFeePerGas !== undefined || tx.maxPriorityFeePerGas !== undefined) {
+    return 2;
+  }
+  return tx.accessList === undefined ? 0 : 1;
+}
+
+function required<T>(value: T | undefined, field: string): T {
+  if (value === undefined || value === null) {
+    throw invalidParams(`Invalid eth_signTransaction params at 0.${field}: required for this transaction type`);
+  }
+  return value;
+}
+
+function quantity(value: unknown, field: string): bigint {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
+    return BigInt(value);
+  }
+  if (typeof value === 'string' && (/^0x[0-9a-fA-F]+$/u.test(value) || /^[0-9]+$/u.test(value))) {
+    return BigInt(value);
+  }
+  throw invalidParams(`Invalid eth_signTransaction params at 0.${field}: expected a hex or decimal quantity`);
+}
+
+function hexBytes(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !isHex(value) || value.length % 2 !== 0) {
+    throw invalidParams(`Invalid eth_signTransaction params at 0.${field}: expected hex bytes`);
+  }
+  return value;
+}
+
+function checkDomainChain(domainChainId: unknown, scopeChainId: bigint): void {
+  if (domainChainId === undefined || scopeChainId === 0n) {
+    return;
+  }
+  let chainId: bigint;
+  try {
+    chainId = BigInt(domainChainId as string | number);
+  } catch {
+    throw invalidParams('Invalid typed data at domain.chainId: expected a number');
+  }
+  if (chainId !== scopeChainId) {
+    throw invalidParams(`Typed data domain.chainId ${chainId} does not match the request scope eip155:${scopeChainId}`);
+  }
+}
+
+function assertSigner(address: string, candidate: string, where: string): void {
+  if (!isHex(candidate) || candidate.length !== 42) {
+    throw invalidParams(`Invalid ${where}: expected a 20-byte address`);
+  }
+  if (!isAddressEqual(address as `0x${string}`, candidate as `0x${string}`)) {
+    throw invalidParams(`Invalid ${where}: ${candidate} is not this account's address`);
+  }
+}
+
+function parseJson(raw: string, where: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw invalidParams(`Invalid ${where}: not valid JSON`);
+  }
+}
+
+function hexToBuffer(hex: string): Buffer {
+  return Buffer.from(hex.slice(2), 'hex');
+}

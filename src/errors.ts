@@ -1,0 +1,52 @@
+import { providerErrors, rpcErrors } from '@metamask/rpc-errors';
+import type { JsonRpcError } from '@metamask/rpc-errors';
+import { StructError } from '@metamask/superstruct';
+
+/**
+ * Typed JSON-RPC errors the snap throws (EIP-1474 / EIP-1193 codes through
+ * @metamask/rpc-errors). Messages name what is wrong and never carry secrets.
+ */
+
+/** -32602: a parameter is missing or malformed. */
+export const invalidParams = (message: string): JsonRpcError<never> =>
+  rpcErrors.invalidParams({ message });
+
+/** -32001 (resource not found): an unknown account, request or config. */
+export const notFound = (message: string): JsonRpcError<never> =>
+  rpcErrors.resourceNotFound({ message });
+
+/** 4100: the caller's origin may not use this method. */
+export const unauthorized = (message: string): JsonRpcError<never> =>
+  providerErrors.unauthorized({ message });
+
+/** -32601: the method does not exist here. */
+export const methodNotFound = (message: string): JsonRpcError<never> =>
+  rpcErrors.methodNotFound({ message });
+
+/** 4001: the user declined in a dialog. */
+export const userRejected = (message: string): JsonRpcError<never> =>
+  providerErrors.userRejectedRequest({ message });
+
+/**
+ * Validate `value` with a superstruct struct, turning a failure into a -32602
+ * error that names the failing path.
+ *
+ * @param value - Untrusted input.
+ * @param struct - The superstruct struct to check against.
+ * @param what - A label for the message, e.g. "eth_signTransaction params".
+ * @returns The value, typed.
+ * @throws JsonRpcError -32602 naming the failing field.
+ */
+export function validate<T>(
+  value: unknown,
+  struct: { validate: (v: unknown) => [StructError | undefined, T | undefined] },
+  what: string,
+): T {
+  const [error, result] = struct.validate(value);
+  if (error) {
+    const failure = error.failures()[0] ?? error;
+    const path = failure.path.length > 0 ? ` at ${failure.path.join('.')}` : '';
+    throw invalidParams(`Invalid ${what}${path}: ${failure.message}`);
+  }
+  return result as T;
+}

@@ -1,0 +1,378 @@
+import {
+  EthAccountType,
+  EthScope,
+  KeyringAccountStruct,
+  KeyringEvent,
+  type Keyring,
+  type KeyringAccount,
+  type KeyringAccountData,
+  type KeyringEventPayload,
+  type KeyringRequest,
+  type KeyringResponse,
+  type ResolvedAccountAddress,
+} from '@metamask/keyring-api';
+import type { Json, JsonRpcRequest } from '@metamask/utils';
+import { v4 as uuidv4 } from 'uuid';
+
+import { EOA_METHODS, parseEoaRequest, signEoaTask } from './accounts/eoa';
+import { isAddressEqual } from './crypto';
+import { invalidParams, notFound, userRejected, validate } from './errors';
+import { importKey } from './keys';
+import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';
+import { COMPANION_ORIGINS } from './permissions';
+import { parseScope } from './scope';
+import { cloneState, SerialQueue, type AccountRecord, type KeyringState } from './state';
+
+/** What the Keyring needs from the snap platform; injected so Node tests can run it. */
+export type KeyringPlatform = {
+  saveState: (state: KeyringState) => Promise<void>;
+  emitEvent: <E extends KeyringEvent>(event: E, data: KeyringEventPayload<E>) => Promise<void>;
+  /** Ask the user to confirm; resolves true when confirmed. */
+  confirm: (title: string, text: string) => Promise<boolean>;
+  /** Derive the key of index `index` (snap_getEntropy). */
+  deriveKey: (index: number) => Promise<{ privateKey: string; address: string }>;
+};
+
+/** Where the companion dapp shows a pending request (async approval mode). */
+export const requestUrl = (id: string): string => `${COMPANION_ORIGINS[0]}/#/requests/${id}`;
+
+/**
+ * The keyring (keyring-api v1 `Keyring`): accounts, their keys, pending requests
+ * and keyring events. Every mutation runs alone (SerialQueue), works on a copy
+ * of the state, saves it, and only then emits its event; if the event is
+ * refused (e.g. the user cancels in MetaMask) the saved state is rolled back.
+ * Keys never leave this class except through a user-confirmed exportAccount.
+ */
+export class KeyringSnap implements Keyring {
+  #state: KeyringState;
+
+  readonly #platform: KeyringPlatform;
+
+  readonly #queue = new SerialQueue();
+
+  constructor(state: KeyringState, platform: KeyringPlatform) {
+    this.#state = state;
+    this.#platform = platform;
+  }
+
+  /** @returns Every account (public data only). */
+  async listAccounts(): Promise<KeyringAccount[]> {
+    return Object.values(this.#state.accounts).map((record) => record.account);
+  }
+
+  /**
+   * @param id - Account id (UUID v4).
+   * @returns The account.
+   * @throws JsonRpcError -32001 when unknown.
+   */
+  async getAccount(id: string): Promise<KeyringAccount> {
+    return this.#record(id).account;
+  }
+
+  /**
+   * Create an account. Options: `{ type?: "eip155:eoa" | "eip155:erc4337", privateKey?, scopes?, metadataCid?, name? }`.
+   * Without `privateKey` the key is derived from snap_getEntropy with the next index;
+   * `privateKey` (32-byte hex) imports a key and is never kept in the account's options.
+   *
+   * @param options - Creation options.
+   * @returns The new account, after state is saved and `notify:accountCreated` accepted.
+   * @throws JsonRpcError -32602 on malformed options or a duplicate address.
+   */
+  async createAccount(options: Record<string, Json> = {}): Promise<KeyringAccount> {
+    const parsed = validate<CreateAccountOptions>(options, CreateAccountOptionsStruct, 'createAccount options');
+    return this.#queue.run(async () => {
+      const draft = cloneState(this.#state);
+      let derivationIndex: number | undefined;
+      let key: { privateKey: string; address: string };
+      if (parsed.privateKey === undefined) {
+        derivationIndex = draft.nextDerivationIndex;
+        key = await this.#platform.deriveKey(derivationIndex);
+        draft.nextDerivationIndex += 1;
+      } else {
+        key = importKey(parsed.privateKey);
+      }
+      const record = this.#newEoaRecord(key, derivationIndex);
+      this.#assertUnique(record.account.address);
+      draft.accounts[record.account.id] = record;
+      const name = parsed.name ?? `Keyring Account ${Object.keys(draft.accounts).length}`;
+      await this.#commit(draft, KeyringEvent.AccountCreated, {
+        account: record.account,
+        accountNameSuggestion: name,
+      });
+      return record.account;
+    });
+  }
+
+  /**
+   * @param id - Account id.
+   * @param chains - CAIP-2 chain ids to test.
+   * @returns The subset the account can serve (EOA: every `eip155:<n>` chain).
+   */
+  async filterAccountChains(id: string, chains: string[]): Promise<string[]> {
+    this.#record(id);
+    return chains.filter((chain) => /^eip155:[1-9][0-9]*$/u.test(chain));
+  }
+
+  /**
+   * Update an account's options (and narrow its methods). Address, type and scopes are fixed.
+   *
+   * @param account - The full account with changes.
+   * @throws JsonRpcError -32001 when unknown, -32602 when a fixed field changes.
+   */
+  async updateAccount(account: KeyringAccount): Promise<void> {
+    validate(account, KeyringAccountStruct, 'account');
+    await this.#queue.run(async () => {
+      const current = this.#record(account.id).account;
+      if (!isAddressEqual(current.address as `0x${string}`, account.address as `0x${string}`) || current.type !== account.type) {
+        throw invalidParams('Invalid account: address and type cannot be changed');
+      }
+      if (JSON.stringify(current.scopes) !== JSON.stringify(account.scopes)) {
+        throw invalidParams('Invalid account: scopes cannot be changed');
+      }
+      const unsupported = account.methods.filter((method) => !current.methods.includes(method));
+      if (unsupported.length > 0) {
+        throw invalidParams(`Invalid account: methods not supported by this account: ${unsupported.join(', ')}`);
+      }
+      if ('privateKey' in account.options) {
+        throw invalidParams('Invalid account: options.privateKey is not allowed');
+      }
+      const updated: KeyringAccount = { ...current, methods: account.methods, options: account.options };
+      const draft = cloneState(this.#state);
+      (draft.accounts[account.id] as AccountRecord).account = updated;
+      await this.#commit(draft, KeyringEvent.AccountUpdated, { account: updated });
+    });
+  }
+
+  /**
+   * Delete an account, its key and its pending requests.
+   *
+   * @param id - Account id.
+   * @throws JsonRpcError -32001 when unknown.
+   */
+  async deleteAccount(id: string): Promise<void> {
+    await this.#queue.run(async () => {
+      this.#record(id);
+      const draft = cloneState(this.#state);
+      delete draft.accounts[id];
+      for (const [requestId, request] of Object.entries(draft.pendingRequests)) {
+        if (request.account === id) {
+          delete draft.pendingRequests[requestId];
+        }
+      }
+      await this.#commit(draft, KeyringEvent.AccountDeleted, { id });
+    });
+  }
+
+  /**
+   * Export an account's private key after the user confirms in a snap_dialog.
+   * The handler lets only the companion dapp call this.
+   *
+   * @param id - Account id.
+   * @returns `{ privateKey }` (32-byte hex; for a smart account, its owner's key).
+   * @throws JsonRpcError 4001 when the user declines, -32001 when unknown.
+   */
+  async exportAccount(id: string): Promise<KeyringAccountData> {
+    const record = this.#record(id);
+    const confirmed = await this.#platform.confirm(
+      'Export private key',
+      `Reveal the private key of ${record.account.address}? Anyone who sees it controls this account.`,
+    );
+    if (!confirmed) {
+      throw userRejected('The user declined to export the private key');
+    }
+    return { privateKey: record.privateKey };
+  }
+
+  /** @returns Pending requests (async approval mode). */
+  async listRequests(): Promise<KeyringRequest[]> {
+    return Object.values(this.#state.pendingRequests);
+  }
+
+  /**
+   * @param id - Request id.
+   * @returns The pending request.
+   * @throws JsonRpcError -32001 when unknown.
+   */
+  async getRequest(id: string): Promise<KeyringRequest> {
+    return this.#state.pendingRequests[id] ?? throwNotFound(`Request '${id}' not found`);
+  }
+
+  /**
+   * Validate a signing request, then sign it now (sync mode: `{ pending: false, result }`)
+   * or park it for the companion dapp (async mode: `{ pending: true, redirect }`).
+   *
+   * @param request - keyring-api KeyringRequest: `{ id, scope, account, origin, request: { method, params } }`.
+   * @returns The keyring response.
+   * @throws JsonRpcError -32001 for an unknown account, -32602 for a method the account
+   * does not list or malformed params.
+   */
+  async submitRequest(request: KeyringRequest): Promise<KeyringResponse> {
+    const record = this.#record(request.account);
+    const task = this.#parse(record, request);
+    if (this.#state.approvalMode === 'sync') {
+      return { pending: false, result: signEoaTask(record.privateKey, task) };
+    }
+    return this.#queue.run(async () => {
+      if (this.#state.pendingRequests[request.id]) {
+        throw invalidParams(`Request '${request.id}' is already pending`);
+      }
+      const draft = cloneState(this.#state);
+      draft.pendingRequests[request.id] = request;
+      await this.#commit(draft);
+      return {
+        pending: true,
+        redirect: { url: requestUrl(request.id), message: 'Review and approve this request in the Keyring Snap companion' },
+      };
+    });
+  }
+
+  /**
+   * Sign a pending request and resolve it (`notify:requestApproved`).
+   *
+   * @param id - Request id.
+   * @throws JsonRpcError -32001 when unknown.
+   */
+  async approveRequest(id: string): Promise<void> {
+    await this.#queue.run(async () => {
+      const request = await this.getRequest(id);
+      const record = this.#record(request.account);
+      const result = signEoaTask(record.privateKey, this.#parse(record, request));
+      const draft = cloneState(this.#state);
+      delete draft.pendingRequests[id];
+      await this.#commit(draft, KeyringEvent.RequestApproved, { id, result });
+    });
+  }
+
+  /**
+   * Drop a pending request (`notify:requestRejected`).
+   *
+   * @param id - Request id.
+   * @throws JsonRpcError -32001 when unknown.
+   */
+  async rejectRequest(id: string): Promise<void> {
+    await this.#queue.run(async () => {
+      await this.getRequest(id);
+      const draft = cloneState(this.#state);
+      delete draft.pendingRequests[id];
+      await this.#commit(draft, KeyringEvent.RequestRejected, { id });
+    });
+  }
+
+  /**
+   * Which of our accounts a signing request is for (keyring-api resolveAccountAddress).
+   *
+   * @param scope - CAIP-2 chain id of the request.
+   * @param request - `{ method, params }` of a signing method.
+   * @returns `{ address: "eip155:<chain>:<address>" }`, or null when no account of ours signs it.
+   */
+  async resolveAccountAddress(scope: string, request: JsonRpcRequest): Promise<ResolvedAccountAddress | null> {
+    parseScope(scope);
+    const candidate = signerOf(request);
+    const record = candidate
+      ? Object.values(this.#state.accounts).find(
+          (entry) => entry.account.address.toLowerCase() === candidate.toLowerCase() && entry.account.methods.includes(request.method),
+        )
+      : undefined;
+    return record ? { address: `${scope}:${record.account.address}` as `${string}:${string}:${string}` } : null;
+  }
+
+  /**
+   * MetaMask tells which accounts the user selected; this keyring serves all
+   * accounts alike, so it only checks the ids are ours.
+   *
+   * @param accounts - Account ids.
+   */
+  async setSelectedAccounts(accounts: string[]): Promise<void> {
+    accounts.forEach((id) => this.#record(id));
+  }
+
+  /** @returns The approval mode, `sync` or `async`. */
+  getApprovalMode(): 'sync' | 'async' {
+    return this.#state.approvalMode;
+  }
+
+  /**
+   * @param mode - `sync` (sign at once) or `async` (companion dapp approves).
+   */
+  async setApprovalMode(mode: 'sync' | 'async'): Promise<void> {
+    await this.#queue.run(async () => {
+      const draft = cloneState(this.#state);
+      draft.approvalMode = mode;
+      await this.#commit(draft);
+    });
+  }
+
+  #parse(record: AccountRecord, request: KeyringRequest) {
+    const { method, params } = request.request;
+    if (!record.account.methods.includes(method)) {
+      throw invalidParams(`Method '${method}' is not supported by account ${record.account.id}`);
+    }
+    return parseEoaRequest(record.account.address, request.scope, method, params ?? []);
+  }
+
+  #record(id: string): AccountRecord {
+    return this.#state.accounts[id] ?? throwNotFound(`Account '${id}' not found`);
+  }
+
+  #assertUnique(address: string): void {
+    const taken = Object.values(this.#state.accounts).some((entry) => entry.account.address.toLowerCase() === address.toLowerCase());
+    if (taken) {
+      throw invalidParams(`Account address already in use: ${address}`);
+    }
+  }
+
+  #newEoaRecord(key: { privateKey: string; address: string }, derivationIndex?: number): AccountRecord {
+    return {
+      account: {
+        id: uuidv4(),
+        type: EthAccountType.Eoa,
+        address: key.address,
+        scopes: [EthScope.Eoa],
+        methods: [...EOA_METHODS],
+        options: { exportable: true },
+      },
+      privateKey: key.privateKey,
+      ...(derivationIndex === undefined ? {} : { derivationIndex }),
+    };
+  }
+
+  /**
+   * Save `draft`, make it current, then emit `event`; roll back if the event is refused.
+   */
+  async #commit<E extends KeyringEvent>(draft: KeyringState, event?: E, data?: KeyringEventPayload<E>): Promise<void> {
+    const previous = this.#state;
+    await this.#platform.saveState(draft);
+    this.#state = draft;
+    if (event === undefined || data === undefined) {
+      return;
+    }
+    try {
+      await this.#platform.emitEvent(event, data);
+    } catch (error) {
+      await this.#platform.saveState(previous);
+      this.#state = previous;
+      throw error;
+    }
+  }
+}
+
+function throwNotFound(message: string): never {
+  throw notFound(message);
+}
+
+/** The signer address a signing request names, or undefined. */
+function signerOf(request: JsonRpcRequest): string | undefined {
+  const params = Array.isArray(request.params) ? request.params : [];
+  const first = params[0] as Record<string, Json> | string | undefined;
+  switch (request.method) {
+    case 'personal_sign':
+      return typeof params[1] === 'string' ? params[1] : undefined;
+    case 'eth_signTransaction':
+      return typeof first === 'object' && first !== null && typeof first.from === 'string' ? first.from : undefined;
+    case 'eth_signUserOperation':
+    case 'eth_patchUserOperation':
+      return typeof first === 'object' && first !== null && typeof first.sender === 'string' ? first.sender : undefined;
+    default:
+      return typeof first === 'string' ? first : undefined;
+  }
+}

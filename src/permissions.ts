@@ -1,0 +1,69 @@
+import { KeyringRpcMethod } from '@metamask/keyring-api';
+
+/**
+ * The companion dapp's origins. This list must equal the shipped manifest's
+ * `endowment:keyring.allowedOrigins` (a unit test checks it). For local work
+ * on a site, add `http://localhost:8000` in a working copy only.
+ */
+export const COMPANION_ORIGINS: readonly string[] = ['https://keyring-snap.github.io'];
+
+/** The origin MetaMask itself uses for keyring requests from the wallet. */
+export const METAMASK_ORIGIN = 'metamask';
+
+/** The snap's own JSON-RPC methods (onRpcRequest, reached through wallet_invokeSnap). */
+export enum SnapRpcMethod {
+  SetChainConfig = 'setChainConfig',
+  GetChainConfigs = 'getChainConfigs',
+  SetIpfsConfig = 'setIpfsConfig',
+  GetUserOperationReceipt = 'getUserOperationReceipt',
+  SetApprovalMode = 'setApprovalMode',
+  GetApprovalMode = 'getApprovalMode',
+}
+
+/** What MetaMask's keyring bridge (eth-snap-keyring) calls. */
+const METAMASK_METHODS: readonly string[] = [
+  KeyringRpcMethod.ListAccounts,
+  KeyringRpcMethod.GetAccount,
+  KeyringRpcMethod.FilterAccountChains,
+  KeyringRpcMethod.DeleteAccount,
+  KeyringRpcMethod.UpdateAccount,
+  KeyringRpcMethod.ListRequests,
+  KeyringRpcMethod.GetRequest,
+  KeyringRpcMethod.SubmitRequest,
+  KeyringRpcMethod.RejectRequest,
+  KeyringRpcMethod.SetSelectedAccounts,
+  KeyringRpcMethod.ResolveAccountAddress,
+];
+
+/** What the companion dapp may call: account management, approvals, configuration. */
+const COMPANION_METHODS: readonly string[] = [
+  KeyringRpcMethod.ListAccounts,
+  KeyringRpcMethod.GetAccount,
+  KeyringRpcMethod.CreateAccount,
+  KeyringRpcMethod.FilterAccountChains,
+  KeyringRpcMethod.UpdateAccount,
+  KeyringRpcMethod.DeleteAccount,
+  KeyringRpcMethod.ExportAccount,
+  KeyringRpcMethod.ListRequests,
+  KeyringRpcMethod.GetRequest,
+  KeyringRpcMethod.ApproveRequest,
+  KeyringRpcMethod.RejectRequest,
+  ...Object.values(SnapRpcMethod),
+];
+
+/** Per-origin allow-list: which methods each caller may use. Anything else is refused (4100). */
+export const ORIGIN_PERMISSIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  [METAMASK_ORIGIN, new Set(METAMASK_METHODS)],
+  ...COMPANION_ORIGINS.map((origin) => [origin, new Set(COMPANION_METHODS)] as const),
+]);
+
+/**
+ * Whether `origin` may call `method`.
+ *
+ * @param origin - The caller's origin as the snaps platform reports it.
+ * @param method - The JSON-RPC method name.
+ * @returns True when the allow-list grants it.
+ */
+export function isAllowed(origin: string, method: string): boolean {
+  return ORIGIN_PERMISSIONS.get(origin)?.has(method) ?? false;
+}

@@ -1,0 +1,26 @@
+import { emitSnapKeyringEvent } from '@metamask/keyring-snap-sdk';
+import { Box, Heading, Text } from '@metamask/snaps-sdk/jsx';
+
+import type { KeyringPlatform } from './keyring';
+import { deriveKey } from './keys';
+import { saveState } from './state';
+
+/**
+ * The snap platform behind the Keyring: snap_manageState, keyring events
+ * (snap_manageAccounts), snap_dialog and snap_getEntropy.
+ */
+export const snapPlatform: KeyringPlatform = {
+  saveState,
+  emitEvent: async (event, data) => emitSnapKeyringEvent(snap, event, data),
+  deriveKey,
+  confirm: async (title, text) => {
+    const answer = await snap.request({
+      method: 'snap_dialog',
+      params: {
+        type: 'confirmation',
+        content: Box({ children: [Heading({ children: title }), Text({ children: text })] }),
+      },
+    });
+    return answer === true;
+  },
+};

@@ -1,0 +1,29 @@
+import { invalidParams } from './errors';
+
+/** CAIP-2 scope of an EVM chain: `eip155:<decimal chain id>` (`eip155:0` = any EVM chain). */
+const EIP155_SCOPE = /^eip155:(0|[1-9][0-9]{0,17})$/u;
+
+/**
+ * Parse a CAIP-2 `eip155` scope.
+ *
+ * @param scope - For example `eip155:1` or `eip155:31337`.
+ * @returns The chain id as a bigint (0n for the EOA wildcard `eip155:0`).
+ * @throws JsonRpcError -32602 when the scope is not `eip155:<decimal>`.
+ */
+export function parseScope(scope: string): { chainId: bigint } {
+  const match = EIP155_SCOPE.exec(scope);
+  if (!match) {
+    throw invalidParams(`Invalid scope '${scope}': expected a CAIP-2 EVM chain id, eip155:<decimal chain id>`);
+  }
+  return { chainId: BigInt(match[1] as string) };
+}
+
+/**
+ * The scope of a numeric chain id.
+ *
+ * @param chainId - Chain id.
+ * @returns `eip155:<decimal>`.
+ */
+export function toScope(chainId: bigint | number): string {
+  return `eip155:${chainId.toString()}`;
+}

@@ -1,0 +1,89 @@
+import { installSnap } from '@metamask/snaps-jest';
+import type { Json } from '@metamask/utils';
+
+import manifest from '../../snap.manifest.json';
+
+/** The companion dapp origin, read from the shipped manifest (not repeated here). */
+export const COMPANION = manifest.initialPermissions['endowment:keyring'].allowedOrigins[0] as string;
+export const METAMASK = 'metamask';
+
+/** A keyring event the snap emitted through snap_manageAccounts. */
+export type RecordedEvent = { method: string; params: Record<string, any> };
+
+type Snap = Awaited<ReturnType<typeof installSnap>>;
+
+/** The snap under test, with its keyring events recorded and typed helpers. */
+export type KeyringHarness = {
+  snap: Snap;
+  events: RecordedEvent[];
+  /** Call a keyring method; resolve its result or reject with its `{ code, message }` error. */
+  keyring: (method: string, params?: Record<string, Json> | Json[], origin?: string) => Promise<any>;
+  /** Call a snap RPC method (wallet_invokeSnap). */
+  rpc: (method: string, params?: Record<string, Json> | Json[], origin?: string) => Promise<any>;
+  /** Create an account from the companion dapp. */
+  createAccount: (options?: Record<string, Json>) => Promise<any>;
+  /** `keyring_submitRequest` from MetaMask for `account`. */
+  submit: (account: { id: string }, method: string, params: Json, scope?: string) => Promise<any>;
+};
+
+/** Error thrown by the harness for an error reply, keeping code and message. */
+export class SnapRpcError extends Error {
+  code: number;
+
+  constructor(error: { code: number; message: string }) {
+    super(error.message);
+    this.code = error.code;
+  }
+}
+
+function unwrap(response: { response: { result: Json } | { error: Json } }): any {
+  if ('error' in response.response) {
+    throw new SnapRpcError(response.response.error as { code: number; message: string });
+  }
+  return response.response.result;
+}
+
+/**
+ * Install the built snap (dist/bundle.js) in the snaps-jest simulation.
+ * snap_manageAccounts does not work there (TOOLCHAIN.md), so it is mocked and
+ * every keyring event is recorded in `events`.
+ *
+ * @returns The harness.
+ */
+export async function installKeyringSnap(): Promise<KeyringHarness> {
+  const snap = await installSnap();
+  const events: RecordedEvent[] = [];
+  snap.mockJsonRpc((request) => {
+    if (request.method === 'snap_manageAccounts') {
+      events.push(request.params as RecordedEvent);
+      return null;
+    }
+    return undefined;
+  });
+  const keyring = async (method: string, params?: Record<string, Json> | Json[], origin = COMPANION) =>
+    unwrap(await snap.onKeyringRequest({ origin, method, ...(params === undefined ? {} : { params }) }));
+  const rpc = async (method: string, params?: Record<string, Json> | Json[], origin = COMPANION) =>
+    unwrap(await snap.request({ origin, method, ...(params === undefined ? {} : { params }) }));
+  let requestCount = 0;
+  return {
+    snap,
+    events,
+    keyring,
+    rpc,
+    createAccount: async (options = {}) => keyring('keyring_createAccount', { options }),
+    submit: async (account, method, params, scope = 'eip155:1') => {
+      requestCount += 1;
+      return keyring(
+        'keyring_submitRequest',
+        {
+          id: `00000000-0000-4000-8000-${String(requestCount).padStart(12, '0')}`,
+          scope,
+          account: account.id,
+          origin: 'https://dapp.example',
+          request: { method, params },
+        },
+        METAMASK,
+      );
+    },
+  };
+}
