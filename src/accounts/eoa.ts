@@ -10,12 +10,11 @@ import {
 } from '@metamask/eth-sig-util';
 import {
   EthMethod,
-  EthPersonalSignParamsStruct,
   EthSignTransactionParamsStruct,
   EthTypedDataV1Struct,
   EthTypedMessageStruct,
 } from '@metamask/keyring-api';
-import { tuple, string, union, unknown } from '@metamask/superstruct';
+import { array, size, string, tuple, union, unknown } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 
 import { isAddressEqual, isHex, numberToHex } from '../crypto';
@@ -43,6 +42,8 @@ export type EoaTask =
   | { method: 'eth_signTransaction'; tx: TypedTxData; chainId: bigint }
   | { method: 'eth_signTypedData'; version: SignTypedDataVersion; data: unknown };
 
+/** `[message, address?]`: keyring-api's struct is a union whose error names no field. */
+const PersonalSignParamsStruct = size(array(string()), 1, 2);
 const TypedDataParamsStruct = tuple([string(), union([string(), unknown()])]);
 
 /**
@@ -59,7 +60,7 @@ export function parseEoaRequest(address: string, scope: string, method: string, 
   const { chainId: scopeChainId } = parseScope(scope);
   switch (method) {
     case EthMethod.PersonalSign: {
-      const [message, from] = validate(params, EthPersonalSignParamsStruct, 'personal_sign params');
+      const [message, from] = validate(params, PersonalSignParamsStruct, 'personal_sign params');
       if (from !== undefined) {
         assertSigner(address, from, 'personal_sign params[1]');
       }

@@ -1,0 +1,84 @@
+import { KeyringEvent } from '@metamask/keyring-api';
+import { privateKeyToAddress } from 'viem/accounts';
+
+import { KeyringSnap, type KeyringPlatform } from './keyring';
+import { defaultState, migrate, type KeyringState } from './state';
+
+const KEYS = [
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+];
+
+function fakePlatform(overrides: Partial<KeyringPlatform> = {}) {
+  const saved: KeyringState[] = [];
+  const events: { event: string; data: unknown }[] = [];
+  const platform: KeyringPlatform = {
+    saveState: async (state) => {
+      saved.push(JSON.parse(JSON.stringify(state)));
+    },
+    emitEvent: async (event, data) => {
+      events.push({ event, data });
+    },
+    confirm: async () => true,
+    deriveKey: async (index) => ({ privateKey: KEYS[index] as string, address: privateKeyToAddress(KEYS[index] as `0x${string}`) }),
+    ...overrides,
+  };
+  return { platform, saved, events };
+}
+
+describe('KeyringSnap (Node, fake platform)', () => {
+  it('saves state before emitting notify:accountCreated', async () => {
+    const order: string[] = [];
+    const { platform } = fakePlatform({
+      saveState: async () => {
+        order.push('save');
+      },
+      emitEvent: async (event) => {
+        order.push(event);
+      },
+    });
+    await new KeyringSnap(defaultState(), platform).createAccount();
+    expect(order).toStrictEqual(['save', KeyringEvent.AccountCreated]);
+  });
+
+  it('rolls the state back when MetaMask refuses the event (user cancelled)', async () => {
+    const { platform, saved } = fakePlatform({
+      emitEvent: async () => {
+        throw new Error('User rejected');
+      },
+    });
+    const keyring = new KeyringSnap(defaultState(), platform);
+    await expect(keyring.createAccount()).rejects.toThrow('User rejected');
+    expect(await keyring.listAccounts()).toStrictEqual([]);
+    expect(saved.at(-1)).toStrictEqual(defaultState());
+  });
+
+  it('runs concurrent creations one at a time with distinct derivation indexes', async () => {
+    const { platform, saved } = fakePlatform();
+    const keyring = new KeyringSnap(defaultState(), platform);
+    const [a, b] = await Promise.all([keyring.createAccount(), keyring.createAccount()]);
+    expect(a.address).toBe(privateKeyToAddress(KEYS[0] as `0x${string}`));
+    expect(b.address).toBe(privateKeyToAddress(KEYS[1] as `0x${string}`));
+    expect(saved.at(-1)?.nextDerivationIndex).toBe(2);
+  });
+
+  it('never puts the key in the account, the events or an error', async () => {
+    const { platform, events } = fakePlatform();
+    const keyring = new KeyringSnap(defaultState(), platform);
+    const account = await keyring.createAccount();
+    const error = await keyring.createAccount({ privateKey: KEYS[0] as string }).catch((caught: Error) => caught.message);
+    const visible = JSON.stringify([account, events, error]);
+    expect(visible).not.toContain((KEYS[0] as string).slice(2));
+  });
+});
+
+describe('state schema', () => {
+  it('starts empty and reads its own version', () => {
+    expect(migrate(null)).toStrictEqual(defaultState());
+    expect(migrate({ ...defaultState(), approvalMode: 'async' } as never).approvalMode).toBe('async');
+  });
+
+  it('refuses a newer schema instead of misreading it', () => {
+    expect(() => migrate({ version: 99 })).toThrow('schema version 99');
+  });
+});
