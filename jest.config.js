@@ -8,7 +8,7 @@ const shared = {
   transform: {
     '^.+\\.(ts|js|mjs)$': [
       'ts-jest',
-      { tsconfig: { allowJs: true, target: 'ES2022' }, isolatedModules: true },
+      { tsconfig: { allowJs: true, target: 'ES2022', isolatedModules: true } },
     ],
   },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
