@@ -15,20 +15,19 @@ const shared = {
 };
 
 module.exports = {
+  testTimeout: 120000,
   projects: [
     {
       ...shared,
       displayName: 'unit',
       testEnvironment: 'node',
       testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/node/**/*.test.ts'],
-      testTimeout: 120000,
     },
     {
       ...shared,
       displayName: 'snap',
       preset: '@metamask/snaps-jest',
       testMatch: ['<rootDir>/test/snap/**/*.test.ts'],
-      testTimeout: 120000,
     },
   ],
 };
