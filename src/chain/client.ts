@@ -1,0 +1,99 @@
+import { call } from './call';
+import { estimateGas } from './estimateGas';
+import { getLogs, getLogsPages, type GetLogsOptions } from './getLogs';
+import { getTransactionByHash } from './getTransactionByHash';
+import * as reads from './reads';
+import { createTransport, type RpcCall, type Settled, type TransportOptions } from './transport';
+import type { BlockParam, CallRequest, FeeHistory, Hex, LogFilter, RpcBlock, RpcLog, RpcTransaction, StateOverride } from './types';
+
+/** Options of `createRpcClient`: the transport's, plus getLogs tuning. */
+export type RpcClientOptions = TransportOptions & {
+  /** getLogs caps (default: the spec's 5,000 parameters and 10,000 results). */
+  logs?: GetLogsOptions;
+};
+
+/** The client returned by `createRpcClient`; see each action's module for details. */
+export type RpcClient = {
+  /** The endpoint with its API key masked (safe to show or log). */
+  readonly url: string;
+  /** Any JSON-RPC method; resolves with `result`. Retried only for read-only methods. */
+  request(method: string, params?: readonly unknown[]): Promise<unknown>;
+  /** Several calls in one HTTP POST; results in request order; rejects with the first call's error (in request order). */
+  batch(requests: readonly RpcCall[]): Promise<unknown[]>;
+  /** Like `batch`, but every call settles on its own: `{ ok: true, result }` or `{ ok: false, error }`. */
+  batchSettled(requests: readonly RpcCall[]): Promise<Settled[]>;
+  /** eth_getLogs over any range: every matching log once, ordered by (blockNumber, logIndex). */
+  getLogs(filter: LogFilter): Promise<RpcLog[]>;
+  /** eth_getLogs as an async iterator of ordered pages (one per block chunk). */
+  getLogsPages(filter: LogFilter): AsyncGenerator<RpcLog[], void, undefined>;
+  /** eth_estimateGas, in gas units. */
+  estimateGas(call: CallRequest, block?: BlockParam, stateOverride?: StateOverride): Promise<bigint>;
+  /** eth_getTransactionByHash; null when not found. */
+  getTransactionByHash(hash: Hex): Promise<RpcTransaction | null>;
+  /** eth_call; the return data. */
+  call(call: CallRequest, block?: BlockParam, stateOverride?: StateOverride): Promise<Hex>;
+  /** eth_getCode. */
+  getCode(address: Hex, block?: BlockParam): Promise<Hex>;
+  /** eth_chainId, as a number. */
+  chainId(): Promise<number>;
+  /** eth_blockNumber. */
+  blockNumber(): Promise<bigint>;
+  /** eth_getBlockByNumber; null when unknown. */
+  getBlockByNumber(block: BlockParam, full?: boolean): Promise<RpcBlock | null>;
+  /** eth_gasPrice, wei per gas. */
+  gasPrice(): Promise<bigint>;
+  /** eth_maxPriorityFeePerGas, wei per gas. */
+  maxPriorityFeePerGas(): Promise<bigint>;
+  /** eth_feeHistory. */
+  feeHistory(blockCount: number, newestBlock?: BlockParam, rewardPercentiles?: number[]): Promise<FeeHistory>;
+  /** eth_getBalance, wei. */
+  getBalance(address: Hex, block?: BlockParam): Promise<bigint>;
+  /** eth_getTransactionCount (nonce). */
+  getTransactionCount(address: Hex, block?: BlockParam): Promise<bigint>;
+};
+
+/**
+ * Create a JSON-RPC client for one endpoint (spec part (a): HTTP POST to
+ * `{base_url}/v3/<API_KEY>`, JSON-RPC 2.0). Nothing is sent until a method is
+ * called. Errors: InvalidParamsError (-32602, before sending), JsonRpcError,
+ * LimitExceededError (-32005), ExecutionRevertedError (3), TransportError; no
+ * message ever contains the API key.
+ *
+ * @param options - `{ url, fetch?, timeoutMs?, retries?, retryDelayMs?, retryMaxElapsedMs?, logs? }`.
+ * @returns The client.
+ * @example
+ * const client = createRpcClient({ url: 'https://mainnet.example.io/v3/KEY' });
+ * const logs = await client.getLogs({ address, fromBlock: '0x0', toBlock: 'latest' });
+ */
+export function createRpcClient(options: RpcClientOptions): RpcClient {
+  const transport = createTransport(options);
+  const logOptions = options.logs ?? {};
+  return {
+    url: transport.maskedUrl,
+    request: async (method, params) => transport.request(method, params),
+    batchSettled: async (requests) => transport.batchSettled(requests),
+    batch: async (requests) => {
+      const settled = await transport.batchSettled(requests);
+      return settled.map((item) => {
+        if (!item.ok) {
+          throw item.error;
+        }
+        return item.result;
+      });
+    },
+    getLogs: async (filter) => getLogs(transport, filter, logOptions),
+    getLogsPages: (filter) => getLogsPages(transport, filter, logOptions),
+    estimateGas: async (request, block, override) => estimateGas(transport, request, block, override),
+    getTransactionByHash: async (hash) => getTransactionByHash(transport, hash),
+    call: async (request, block, override) => call(transport, request, block, override),
+    getCode: async (address, block) => reads.getCode(transport, address, block),
+    chainId: async () => reads.chainId(transport),
+    blockNumber: async () => reads.blockNumber(transport),
+    getBlockByNumber: async (block, full) => reads.getBlockByNumber(transport, block, full),
+    gasPrice: async () => reads.gasPrice(transport),
+    maxPriorityFeePerGas: async () => reads.maxPriorityFeePerGas(transport),
+    feeHistory: async (count, newest, percentiles) => reads.feeHistory(transport, count, newest, percentiles),
+    getBalance: async (address, block) => reads.getBalance(transport, address, block),
+    getTransactionCount: async (address, block) => reads.getTransactionCount(transport, address, block),
+  };
+}

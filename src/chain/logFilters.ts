@@ -1,0 +1,122 @@
+import type { CheckedFilter } from './validation';
+import type { Hex, RpcLog } from './types';
+
+/**
+ * Helpers of eth_getLogs splitting (spec part (a), "Limits": at most 5,000
+ * parameters per request, counting every address and every topic value).
+ */
+
+/** The provider's cap on eth_getLogs parameters. */
+export const MAX_LOG_PARAMS = 5000;
+
+/**
+ * Count a filter's parameters as the provider does: every address plus every
+ * topic value (3 addresses and a topic position with 2 alternatives = 5).
+ *
+ * @param filter - A validated filter.
+ * @returns The number of parameters.
+ */
+export function countParams(filter: Pick<CheckedFilter, 'addresses' | 'topics'>): number {
+  return (filter.addresses?.length ?? 0) + filter.topics.reduce((sum, t) => sum + (t?.length ?? 0), 0);
+}
+
+const chunk = <T>(list: T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) {
+    out.push(list.slice(i, i + size));
+  }
+  return out;
+};
+
+/**
+ * Split a filter whose parameter count exceeds `max` into sub-filters that each
+ * fit, by cutting the largest list (addresses, or one topic position's
+ * alternatives) into chunks. The sub-filters match disjoint sets of logs (a log
+ * has one address and one value per topic position), so their union is exactly
+ * the original query.
+ *
+ * @param filter - A validated filter (lists deduplicated).
+ * @param max - Parameter cap (default 5,000).
+ * @returns One or more sub-filters, each with at most `max` parameters.
+ */
+export function splitByParams(filter: CheckedFilter, max = MAX_LOG_PARAMS): CheckedFilter[] {
+  const total = countParams(filter);
+  if (total <= max) {
+    return [filter];
+  }
+  const dims: { key: 'addresses' | number; list: Hex[] }[] = [];
+  if (filter.addresses) {
+    dims.push({ key: 'addresses', list: filter.addresses });
+  }
+  filter.topics.forEach((t, i) => t && dims.push({ key: i, list: t }));
+  dims.sort((a, b) => b.list.length - a.list.length);
+  const [largest] = dims;
+  if (!largest || largest.list.length < 2) {
+    return [filter];
+  }
+  const rest = total - largest.list.length;
+  const size = rest < max ? max - rest : Math.ceil(largest.list.length / 2);
+  return chunk(largest.list, size).flatMap((part) => {
+    const sub: CheckedFilter =
+      largest.key === 'addresses'
+        ? { ...filter, addresses: part }
+        : { ...filter, topics: filter.topics.map((t, i) => (i === largest.key ? part : t)) };
+    return splitByParams(sub, max);
+  });
+}
+
+/**
+ * The JSON filter object sent for a sub-filter over one block range (or blockHash).
+ *
+ * @param filter - A validated (sub-)filter.
+ * @param range - Hex block numbers, or a block hash.
+ * @param range.fromBlock - First block, hex.
+ * @param range.toBlock - Last block, hex.
+ * @param range.blockHash - Block hash instead of a range.
+ * @returns The eth_getLogs parameter object.
+ */
+export function wireFilter(
+  filter: CheckedFilter,
+  range: { fromBlock?: string; toBlock?: string; blockHash?: Hex },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = range.blockHash
+    ? { blockHash: range.blockHash }
+    : { fromBlock: range.fromBlock, toBlock: range.toBlock };
+  if (filter.addresses) {
+    out.address = filter.addresses.length === 1 ? filter.addresses[0] : filter.addresses;
+  }
+  if (filter.topics.length > 0) {
+    out.topics = filter.topics.map((t) => (t && t.length === 1 ? t[0] : t));
+  }
+  return out;
+}
+
+const big = (value: Hex | null | undefined): bigint =>
+  value === null || value === undefined ? BigInt(Number.MAX_SAFE_INTEGER) ** 2n : BigInt(value);
+
+/**
+ * Order logs by (blockNumber, logIndex) and drop duplicates, keyed by
+ * (blockHash or blockNumber, logIndex, transactionHash).
+ *
+ * @param logs - Logs from one or more replies.
+ * @returns A new sorted, de-duplicated array.
+ */
+export function sortUniqueLogs(logs: RpcLog[]): RpcLog[] {
+  const seen = new Set<string>();
+  const unique = logs.filter((log) => {
+    const key = `${(log.blockHash ?? log.blockNumber ?? '').toLowerCase()}|${log.logIndex}|${log.transactionHash}`;
+    if (seen.has(key)) {
+      return false;
+    }
+    seen.add(key);
+    return true;
+  });
+  return unique.sort((a, b) => {
+    const byBlock = big(a.blockNumber) - big(b.blockNumber);
+    if (byBlock !== 0n) {
+      return byBlock < 0n ? -1 : 1;
+    }
+    const byIndex = big(a.logIndex) - big(b.logIndex);
+    return byIndex === 0n ? 0 : byIndex < 0n ? -1 : 1;
+  });
+}

@@ -1,0 +1,266 @@
+import { fromRpcError, JsonRpcError, TransportError } from './errors';
+import { maskUrl, redact } from './mask';
+
+/**
+ * JSON-RPC 2.0 over HTTP POST (spec part (a), "Common JSON-RPC transport" and
+ * "JSON-RPC envelope"): numeric ids echoed and checked, batches matched by id in
+ * any order, a timeout per HTTP attempt, bounded retries with exponential backoff
+ * and jitter for read-only methods on transport faults, HTTP 429 and 5xx.
+ */
+
+/** The subset of the WHATWG `fetch` the transport uses. */
+export type FetchLike = (
+  input: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+
+/** Options of `createTransport` (also accepted by `createRpcClient`). */
+export type TransportOptions = {
+  /** Endpoint, e.g. `https://mainnet.example.io/v3/<API_KEY>`; the key is masked in every message. */
+  url: string;
+  /** `fetch` implementation; default `globalThis.fetch`. */
+  fetch?: FetchLike;
+  /** Timeout of one HTTP attempt, in milliseconds (default 20,000). */
+  timeoutMs?: number;
+  /** Retries after the first attempt, read-only methods only (default 3, max 10). */
+  retries?: number;
+  /** Base delay of the exponential backoff, in milliseconds (default 200; doubled each retry, with jitter). */
+  retryDelayMs?: number;
+  /** Upper bound of the time spent retrying one call, in milliseconds (default 30,000). */
+  retryMaxElapsedMs?: number;
+};
+
+/** One call of a batch. */
+export type RpcCall = { method: string; params?: readonly unknown[] };
+
+/** A settled batch item: the result, or the typed error of that call. */
+export type Settled = { ok: true; result: unknown } | { ok: false; error: JsonRpcError };
+
+/**
+ * Methods that never change chain state; only these are retried. Sending methods
+ * (eth_sendRawTransaction, eth_sendUserOperation, ...) are never retried.
+ */
+export const READ_ONLY_METHODS: ReadonlySet<string> = new Set([
+  'eth_blockNumber',
+  'eth_call',
+  'eth_chainId',
+  'eth_estimateGas',
+  'eth_feeHistory',
+  'eth_gasPrice',
+  'eth_getBalance',
+  'eth_getBlockByHash',
+  'eth_getBlockByNumber',
+  'eth_getCode',
+  'eth_getLogs',
+  'eth_getStorageAt',
+  'eth_getTransactionByHash',
+  'eth_getTransactionCount',
+  'eth_getTransactionReceipt',
+  'eth_maxPriorityFeePerGas',
+  'net_version',
+  'web3_clientVersion',
+  'eth_supportedEntryPoints',
+  'eth_estimateUserOperationGas',
+  'eth_getUserOperationByHash',
+  'eth_getUserOperationReceipt',
+]);
+
+/** The low-level transport returned by `createTransport`. */
+export type Transport = {
+  /** The endpoint with its key masked. */
+  maskedUrl: string;
+  /**
+   * Send one call; resolve with its `result`.
+   *
+   * @throws JsonRpcError (or a subclass) for an error reply; TransportError otherwise.
+   */
+  request(method: string, params?: readonly unknown[]): Promise<unknown>;
+  /** Send several calls in one HTTP POST; each settles on its own. */
+  batchSettled(calls: readonly RpcCall[]): Promise<Settled[]>;
+};
+
+type Reply = { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
+
+const sleep = async (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Create a JSON-RPC transport. Nothing is sent until a method is called.
+ *
+ * @param options - Endpoint, fetch, timeout and retry bounds.
+ * @returns The transport.
+ */
+export function createTransport(options: TransportOptions): Transport {
+  const { url } = options;
+  const masked = maskUrl(url);
+  const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const retries = Math.max(0, Math.min(options.retries ?? 3, 10));
+  const baseDelay = options.retryDelayMs ?? 200;
+  const maxElapsed = options.retryMaxElapsedMs ?? 30_000;
+  let nextId = 1;
+
+  const fault = (
+    kind: TransportError['kind'],
+    text: string,
+    extra: { status?: number; cause?: unknown } = {},
+  ): TransportError =>
+    new TransportError(kind, redact(`${text} (${masked})`, url), { url: masked, ...extra });
+
+  /** One HTTP attempt: POST `body`, return the parsed JSON reply. */
+  async function attempt(body: string): Promise<unknown> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let text: string;
+    try {
+      const response = await doFetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+        signal: controller.signal,
+      });
+      text = await response.text();
+      if (!response.ok) {
+        throw fault('http', `HTTP ${response.status} from the JSON-RPC endpoint`, {
+          status: response.status,
+        });
+      }
+    } catch (error) {
+      if (error instanceof TransportError) {
+        throw error;
+      }
+      if (controller.signal.aborted) {
+        throw fault('timeout', `no reply within ${timeoutMs} ms`, { cause: error });
+      }
+      const detail = error instanceof Error ? error.message : String(error);
+      throw fault('network', `network error: ${detail}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw fault('malformed', `reply is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
+    }
+  }
+
+  /** Whether a fault is worth retrying: network, timeout, HTTP 429 or 5xx. */
+  const retryable = (error: unknown): boolean =>
+    error instanceof TransportError &&
+    (error.kind === 'network' ||
+      error.kind === 'timeout' ||
+      (error.kind === 'http' &&
+        error.status !== undefined &&
+        (error.status === 429 || error.status >= 500)));
+
+  /** POST with bounded retries (only when `mayRetry`). */
+  async function post(body: string, mayRetry: boolean): Promise<unknown> {
+    const started = Date.now();
+    for (let attemptNo = 1; ; attemptNo += 1) {
+      try {
+        return await attempt(body);
+      } catch (error) {
+        const delay = baseDelay * 2 ** (attemptNo - 1) * (0.5 + Math.random());
+        const canRetry =
+          mayRetry &&
+          retryable(error) &&
+          attemptNo <= retries &&
+          Date.now() - started + delay <= maxElapsed;
+        if (!canRetry) {
+          if (error instanceof TransportError) {
+            const suffix = attemptNo > 1 ? ` after ${attemptNo} attempts` : '';
+            throw new TransportError(error.kind, `${error.message}${suffix}`, {
+              url: masked,
+              status: error.status,
+              attempts: attemptNo,
+              cause: error.cause,
+            });
+          }
+          throw error;
+        }
+        await sleep(delay);
+      }
+    }
+  }
+
+  /** Check one reply object and turn it into a settled item. */
+  function settle(reply: Reply, method: string): Settled {
+    if (reply.jsonrpc !== '2.0') {
+      throw fault('malformed', `reply to ${method} has jsonrpc ${JSON.stringify(reply.jsonrpc)}, not "2.0"`);
+    }
+    if (reply.error !== undefined && reply.error !== null) {
+      return { ok: false, error: fromRpcError(reply.error, method) };
+    }
+    if (!('result' in reply)) {
+      throw fault('malformed', `reply to ${method} has neither result nor error`);
+    }
+    return { ok: true, result: reply.result };
+  }
+
+  const isObject = (value: unknown): value is Reply =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+
+  return {
+    maskedUrl: masked,
+
+    async request(method, params = []) {
+      const id = nextId++;
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+      const reply = await post(body, READ_ONLY_METHODS.has(method));
+      if (!isObject(reply)) {
+        throw fault('malformed', `reply to ${method} is not a JSON-RPC object`);
+      }
+      if (reply.id !== id) {
+        if (reply.id === null && isObject(reply.error)) {
+          throw fromRpcError(reply.error, method);
+        }
+        throw fault('malformed', `reply to ${method} has id ${JSON.stringify(reply.id)}, expected ${id}`);
+      }
+      const settled = settle(reply, method);
+      if (!settled.ok) {
+        throw settled.error;
+      }
+      return settled.result;
+    },
+
+    async batchSettled(calls) {
+      if (calls.length === 0) {
+        return [];
+      }
+      const ids = calls.map(() => nextId++);
+      const body = JSON.stringify(
+        calls.map((call, index) => ({
+          jsonrpc: '2.0',
+          id: ids[index],
+          method: call.method,
+          params: call.params ?? [],
+        })),
+      );
+      const readOnly = calls.every((call) => READ_ONLY_METHODS.has(call.method));
+      const reply = await post(body, readOnly);
+      if (!Array.isArray(reply)) {
+        if (isObject(reply) && isObject(reply.error)) {
+          throw fromRpcError(reply.error, 'batch');
+        }
+        throw fault('malformed', 'reply to a batch is not an array');
+      }
+      const byId = new Map<number, Reply>();
+      for (const item of reply) {
+        if (!isObject(item) || typeof item.id !== 'number' || !ids.includes(item.id)) {
+          throw fault('malformed', `batch reply holds an unknown id ${JSON.stringify(isObject(item) ? item.id : item)}`);
+        }
+        if (byId.has(item.id)) {
+          throw fault('malformed', `batch reply repeats id ${item.id}`);
+        }
+        byId.set(item.id, item);
+      }
+      return calls.map((call, index) => {
+        const item = byId.get(ids[index]);
+        if (!item) {
+          throw fault('malformed', `batch reply lacks the reply to ${call.method} (id ${ids[index]})`);
+        }
+        return settle(item, call.method);
+      });
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import { encodeAbiParameters, encodeErrorResult, parseAbi } from 'viem';
+
+import { createRpcClient, ExecutionRevertedError, InvalidParamsError, JsonRpcError } from '../../src/chain';
+import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { DEV_ACCOUNT, emitData, EMITTER_CODE, REVERTER_CODE, rpc, TOPICS } from '../fixtures/seed-logs';
+
+jest.setTimeout(60_000);
+
+const REVERTER = '0x000000000000000000000000000000000000dead';
+const PLAIN = '0x000000000000000000000000000000000000beef';
+const errorString = (text: string): `0x${string}` =>
+  encodeErrorResult({ abi: parseAbi(['error Error(string)']), errorName: 'Error', args: [text] });
+const panic = (code: bigint): `0x${string}` => `0x4e487b71${encodeAbiParameters([{ type: 'uint256' }], [code]).slice(2)}`;
+
+describe('chain adapter: estimateGas, call, getTransactionByHash, reads', () => {
+  let anvil: Anvil;
+  let proxy: LimitsProxy;
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    proxy = await startLimitsProxy({ upstream: anvil.url });
+    await rpc(anvil.url, 'anvil_setCode', [REVERTER, REVERTER_CODE]);
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await anvil?.stop();
+  });
+
+  beforeEach(() => {
+    proxy.resetStats();
+    proxy.options.rewriteChainId = false;
+  });
+
+  const client = () => createRpcClient({ url: proxy.url, retryDelayMs: 5 });
+
+  it('estimates a plain transfer at 21,000 gas', async () => {
+    await expect(client().estimateGas({ from: DEV_ACCOUNT, to: PLAIN, value: 1n })).resolves.toBe(21_000n);
+    await expect(client().estimateGas({ from: DEV_ACCOUNT, to: PLAIN, value: '0x1' }, 'finalized')).resolves.toBe(21_000n);
+  });
+
+  it('decodes Error(string) reverts into ExecutionRevertedError', async () => {
+    const data = errorString('boom: not allowed');
+    const error = (await client().estimateGas({ from: DEV_ACCOUNT, to: REVERTER, data }).catch((e: unknown) => e)) as ExecutionRevertedError;
+    expect(error).toBeInstanceOf(ExecutionRevertedError);
+    expect(error).toBeInstanceOf(JsonRpcError);
+    expect(error.code).toBe(3);
+    expect(error.reason).toBe('boom: not allowed');
+    expect(error.data).toBe(data);
+    expect(error.decoded.kind).toBe('Error');
+    expect(error.message).toBe('execution reverted: boom: not allowed');
+  });
+
+  it('decodes Panic(uint256) with its meaning', async () => {
+    const data = panic(0x11n);
+    const error = (await client().call({ to: REVERTER, data }).catch((e: unknown) => e)) as ExecutionRevertedError;
+    expect(error).toBeInstanceOf(ExecutionRevertedError);
+    expect(error.reason).toBe('Panic(0x11): arithmetic underflow or overflow');
+    expect(error.decoded.panicCode).toBe(0x11n);
+    expect(error.data).toBe(data);
+  });
+
+  it('shows a custom error by its selector and keeps the raw data', async () => {
+    const data = `0xdeadbeef${'00'.repeat(31)}2a` as const;
+    const error = (await client().estimateGas({ to: REVERTER, data }).catch((e: unknown) => e)) as ExecutionRevertedError;
+    expect(error).toBeInstanceOf(ExecutionRevertedError);
+    expect(error.reason).toBe('custom error 0xdeadbeef');
+    expect(error.decoded.selector).toBe('0xdeadbeef');
+    expect(error.data).toBe(data);
+  });
+
+  it('sends a state override as the third param: overridden code changes the outcome and the estimate', async () => {
+    const data = emitData(50, TOPICS[0]) as `0x${string}`;
+    await expect(client().estimateGas({ from: DEV_ACCOUNT, to: REVERTER, data })).rejects.toBeInstanceOf(ExecutionRevertedError);
+    const asStop = await client().estimateGas({ from: DEV_ACCOUNT, to: REVERTER, data }, undefined, {
+      [REVERTER]: { code: '0x00' },
+    });
+    const asEmitter = await client().estimateGas({ from: DEV_ACCOUNT, to: REVERTER, data }, 'latest', {
+      [REVERTER]: { code: EMITTER_CODE as `0x${string}` },
+    });
+    expect(asStop).toBeGreaterThan(21_000n);
+    expect(asEmitter).toBeGreaterThan(asStop + 50n * 1000n);
+    await expect(client().call({ to: REVERTER, data }, 'latest', { [REVERTER]: { code: '0x00' } })).resolves.toBe('0x');
+    // the chain itself is untouched
+    await expect(client().getCode(REVERTER)).resolves.toBe(REVERTER_CODE);
+  });
+
+  it('refuses the safe tag before sending, pointing to finalized; the proxy refuses it too', async () => {
+    const error = (await client().estimateGas({ to: PLAIN }, 'safe').catch((e: unknown) => e)) as InvalidParamsError;
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/finalized/u);
+    expect(proxy.stats.httpRequests).toBe(0);
+    await expect(client().request('eth_estimateGas', [{ to: PLAIN }, 'safe'])).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('finalized'),
+    });
+  });
+
+  it('refuses gas above 10x the block gas limit', async () => {
+    const block = await client().getBlockByNumber('latest');
+    const tooMuch = BigInt(block!.gasLimit) * 10n + 1n;
+    const error = (await client().estimateGas({ to: PLAIN, gas: tooMuch }).catch((e: unknown) => e)) as InvalidParamsError;
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect(error.message).toMatch(/10x the block gas limit/u);
+    expect(proxy.stats.methods.eth_estimateGas ?? 0).toBe(0);
+    await expect(client().estimateGas({ to: PLAIN, gas: BigInt(block!.gasLimit) })).resolves.toBe(21_000n);
+    await expect(client().request('eth_call', [{ to: PLAIN, gas: `0x${tooMuch.toString(16)}` }, 'latest'])).rejects.toMatchObject({
+      code: -32602,
+    });
+  });
+
+  it('refuses a malformed call object before sending', async () => {
+    await expect(client().estimateGas({ to: '0x12' as `0x${string}` })).rejects.toBeInstanceOf(InvalidParamsError);
+    await expect(client().estimateGas({ to: PLAIN, value: '0x0012' as `0x${string}` })).rejects.toThrow(/hex quantity/u);
+    await expect(client().estimateGas({ to: PLAIN, data: '0x123' as `0x${string}` })).rejects.toThrow(/hex bytes/u);
+    expect(proxy.stats.httpRequests).toBe(0);
+  });
+
+  it('getTransactionByHash: hex quantities, chainID normalised to chainId, null when unknown', async () => {
+    const hash = (await rpc(anvil.url, 'eth_sendTransaction', [
+      { from: DEV_ACCOUNT, to: PLAIN, value: '0x3e8', maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x1' },
+    ])) as `0x${string}`;
+    proxy.options.rewriteChainId = true;
+    const raw = (await client().request('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
+    expect(raw.chainID).toBe('0x7a69');
+    expect(raw.chainId).toBeUndefined();
+    const tx = await client().getTransactionByHash(hash);
+    expect(tx).not.toBeNull();
+    expect(tx!.chainId).toBe('0x7a69');
+    expect(tx).not.toHaveProperty('chainID');
+    expect(tx!.hash).toBe(hash);
+    expect(tx!.value).toBe('0x3e8');
+    expect(tx!.type).toBe('0x2');
+    expect(tx!.blockNumber).toMatch(/^0x[0-9a-f]+$/u);
+    expect(tx!.gas).toMatch(/^0x[0-9a-f]+$/u);
+    await expect(client().getTransactionByHash(`0x${'ab'.repeat(32)}`)).resolves.toBeNull();
+    await expect(client().getTransactionByHash('0x1234')).rejects.toBeInstanceOf(InvalidParamsError);
+  });
+
+  it('getTransactionByHash keeps null block fields for a pending transaction', async () => {
+    await rpc(anvil.url, 'evm_setAutomine', [false]);
+    try {
+      const hash = await rpc(anvil.url, 'eth_sendTransaction', [{ from: DEV_ACCOUNT, to: PLAIN, value: '0x1' }]);
+      const tx = await client().getTransactionByHash(hash);
+      expect(tx!.blockHash).toBeNull();
+      expect(tx!.blockNumber).toBeNull();
+      expect(tx!.transactionIndex).toBeNull();
+    } finally {
+      await rpc(anvil.url, 'evm_setAutomine', [true]);
+      await rpc(anvil.url, 'evm_mine');
+    }
+  });
+
+  it('reads chain id, code, blocks, fees, balance and nonce', async () => {
+    const c = client();
+    await expect(c.chainId()).resolves.toBe(31337);
+    await expect(c.getCode(PLAIN)).resolves.toBe('0x');
+    const block = await c.getBlockByNumber('latest', true);
+    expect(block!.number).toMatch(/^0x/u);
+    await expect(c.getBlockByNumber('0xffffff')).resolves.toBeNull();
+    expect(await c.gasPrice()).toBeGreaterThan(0n);
+    expect(await c.maxPriorityFeePerGas()).toBeGreaterThanOrEqual(0n);
+    const history = await c.feeHistory(2, 'latest', [50]);
+    expect(history.baseFeePerGas.length).toBe(3);
+    expect(await c.getBalance(DEV_ACCOUNT)).toBeGreaterThan(0n);
+    expect(await c.getTransactionCount(DEV_ACCOUNT)).toBeGreaterThan(0n);
+    expect(await c.blockNumber()).toBeGreaterThan(0n);
+  });
+});
