@@ -85,6 +85,33 @@ const sleep = async (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A jitter factor in [0.5, 1.5) from `crypto.getRandomValues` (present in Node 20
+ * and in the snap; the snap build flags the non-cryptographic generator).
+ *
+ * @returns The factor.
+ */
+const jitter = (): number => 0.5 + globalThis.crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32;
+
+/**
+ * A 4xx body that is a JSON-RPC error reply (some nodes send -32600/-32602 with
+ * HTTP 400): surfaced as the JSON-RPC error rather than a bare HTTP fault.
+ *
+ * @param text - The HTTP body.
+ * @returns The parsed reply, or undefined when the body is not a JSON-RPC error.
+ */
+function jsonRpcErrorBody(text: string): unknown {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    const items = Array.isArray(parsed) ? parsed : [parsed];
+    const isError = (item: unknown): boolean =>
+      typeof item === 'object' && item !== null && (item as Reply).jsonrpc === '2.0' && typeof (item as Reply).error === 'object';
+    return items.length > 0 && items.every(isError) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Create a JSON-RPC transport. Nothing is sent until a method is called.
  *
  * @param options - Endpoint, fetch, timeout and retry bounds.
@@ -121,6 +148,10 @@ export function createTransport(options: TransportOptions): Transport {
       });
       text = await response.text();
       if (!response.ok) {
+        const rpcReply = response.status === 429 || response.status >= 500 ? undefined : jsonRpcErrorBody(text);
+        if (rpcReply !== undefined) {
+          return rpcReply;
+        }
         throw fault('http', `HTTP ${response.status} from the JSON-RPC endpoint`, {
           status: response.status,
         });
@@ -160,7 +191,7 @@ export function createTransport(options: TransportOptions): Transport {
       try {
         return await attempt(body);
       } catch (error) {
-        const delay = baseDelay * 2 ** (attemptNo - 1) * (0.5 + Math.random());
+        const delay = baseDelay * 2 ** (attemptNo - 1) * jitter();
         const canRetry =
           mayRetry &&
           retryable(error) &&
