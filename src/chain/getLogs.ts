@@ -48,7 +48,9 @@ const advice = 'narrow the topics or restrict the query to a single contract add
  * logs; block tags are resolved to numbers (one batched eth_getBlockByNumber);
  * the range is walked in chunks: a -32005 (either "query returned more than
  * 10000 results" or "query timeout exceeded") halves the chunk and retries it,
- * a success sizes the next chunk from the density just seen.
+ * a success sizes the next chunk from the density just seen (aiming at `fill`
+ * of the result cap, growing at most 8x), and no chunk reaches past the end of
+ * a range already refused (it would be a superset of it).
  *
  * @param transport - The transport.
  * @param filter - `{ address?, fromBlock?, toBlock?, topics?, blockHash? }` (blocks default to latest).
@@ -78,8 +80,15 @@ export async function* getLogsPages(
   }
   let cursor = from;
   let span = options.initialSpan && options.initialSpan > 0n ? options.initialSpan : to - from + 1n;
+  // End of the last range refused with -32005: any range from the cursor that
+  // reaches past it is a superset of a refused range, so chunks stop there.
+  let refusedEnd: bigint | undefined;
   while (cursor <= to) {
-    const end = cursor + span - 1n < to ? cursor + span - 1n : to;
+    if (refusedEnd !== undefined && refusedEnd < cursor) {
+      refusedEnd = undefined;
+    }
+    const limit = refusedEnd !== undefined && refusedEnd < to ? refusedEnd : to;
+    const end = cursor + span - 1n < limit ? cursor + span - 1n : limit;
     let parts: RpcLog[][];
     try {
       parts = await fetchAll(transport, subs, { fromBlock: hexOf(cursor), toBlock: hexOf(end) });
@@ -94,6 +103,7 @@ export async function* getLogsPages(
           { block: cursor, method: 'eth_getLogs', providerMessage: error.message, data: error.data, cause: error },
         );
       }
+      refusedEnd = end;
       span = (end - cursor + 1n) / 2n;
       continue;
     }
