@@ -11,7 +11,8 @@ const SECRET_QUERY = /^(api[-_]?key|key|token|access[-_]?token|secret|auth|apike
 
 /**
  * Mask the secrets in an endpoint URL: the path segment after `/v3/` (the API
- * key), any password (and user name) in the authority, and query parameters
+ * key; likewise after any `/v<n>/`, as other providers version their paths),
+ * any password (and user name) in the authority, and query parameters
  * named like keys or tokens. A string that is not a URL is masked entirely
  * after its first 8 characters, so no secret can slip through.
  *
@@ -33,7 +34,7 @@ export function maskUrl(url: string): string {
   if (parsed.password) {
     parsed.password = MASK;
   }
-  parsed.pathname = parsed.pathname.replace(/\/v3\/[^/]+/u, `/v3/${MASK}`);
+  parsed.pathname = parsed.pathname.replace(/\/(v\d+)\/[^/]+/u, `/$1/${MASK}`);
   for (const key of [...parsed.searchParams.keys()]) {
     if (SECRET_QUERY.test(key)) {
       parsed.searchParams.set(key, MASK);
@@ -53,7 +54,7 @@ export function secretsOf(url: string): string[] {
   const secrets: string[] = [];
   try {
     const parsed = new URL(url);
-    const key = /\/v3\/([^/]+)/u.exec(parsed.pathname)?.[1];
+    const key = /\/v\d+\/([^/]+)/u.exec(parsed.pathname)?.[1];
     if (key) {
       secrets.push(key, decodeURIComponent(key));
     }
