@@ -1,0 +1,246 @@
+import {
+  IpfsApiError,
+  IpfsError,
+  IpfsTimeoutError,
+  IpfsTransportError,
+  ResponseTooLargeError,
+} from './errors';
+
+/**
+ * HTTP transport of the IPFS client (spec part (b), "Storage interface"):
+ * `POST {apiUrl}/api/v0/<command>?arg=<a1>&arg=<a2>&<flag>=<value>`, HTTP basic
+ * credentials on every request when configured, a timeout over the whole
+ * exchange (headers and body), and a cap on the bytes read. Uses only `fetch`,
+ * `AbortController`, `TextDecoder` and `btoa`: it runs in Node and in the snap.
+ */
+
+/** The part of a `fetch` Response the client reads. */
+export type ResponseLike = {
+  status: number;
+  body: ReadableStream<Uint8Array> | null;
+  arrayBuffer(): Promise<ArrayBuffer>;
+};
+
+/** The subset of the WHATWG `fetch` the client uses. */
+export type FetchLike = (
+  input: string,
+  init: { method: 'POST'; headers: Record<string, string>; signal: AbortSignal },
+) => Promise<ResponseLike>;
+
+/** Resolved settings of one client. */
+export type HttpSettings = {
+  /** Base URL without trailing slash, e.g. `https://ipfs.example.com:5001`. */
+  apiUrl: string;
+  /** `Basic ...` header value, or undefined when no credentials are configured. */
+  authorization?: string;
+  /** Strings that must never appear in a message (key, secret, header). */
+  secrets: string[];
+  fetch: FetchLike;
+  /** Timeout of one request, headers and body, in milliseconds. */
+  timeoutMs: number;
+};
+
+/** Query of one command: positional `arg`s (repeated) and flags (`encoding=json`). */
+export type Query = { args?: string[]; flags?: Record<string, string | number | boolean> };
+
+/** The most bytes read from an error body, to extract the server's message. */
+const ERROR_BODY_CAP = 16 * 1024;
+
+/**
+ * Build `Basic base64(apiKey:apiKeySecret)`, UTF-8 encoded first (btoa takes Latin-1).
+ *
+ * @param apiKey - The API key (user name).
+ * @param apiKeySecret - The API key secret (password).
+ * @returns The Authorization header value.
+ */
+export function basicAuthorization(apiKey: string, apiKeySecret: string): string {
+  const bytes = new TextEncoder().encode(`${apiKey}:${apiKeySecret}`);
+  let binary = '';
+  for (const byte of bytes) {
+    binary += String.fromCharCode(byte);
+  }
+  return `Basic ${btoa(binary)}`;
+}
+
+/**
+ * Build the request URL of a command.
+ *
+ * @param apiUrl - Base URL without trailing slash.
+ * @param command - E.g. `cat`, `object/get`.
+ * @param query - Arguments and flags.
+ * @returns The full URL.
+ */
+export function commandUrl(apiUrl: string, command: string, query: Query = {}): string {
+  const params = new URLSearchParams();
+  for (const arg of query.args ?? []) {
+    params.append('arg', arg);
+  }
+  for (const [name, value] of Object.entries(query.flags ?? {})) {
+    params.append(name, String(value));
+  }
+  const search = params.toString();
+  return `${apiUrl}/api/v0/${command}${search ? `?${search}` : ''}`;
+}
+
+/**
+ * Remove every configured secret from a server-provided message.
+ *
+ * @param message - Text from the server.
+ * @param secrets - Strings to remove.
+ * @returns The cleaned, truncated message.
+ */
+function scrub(message: string, secrets: string[]): string {
+  let clean = message;
+  for (const secret of secrets) {
+    if (secret) {
+      clean = clean.split(secret).join('***');
+    }
+  }
+  return clean.trim().slice(0, 500);
+}
+
+/** An open reply: a byte reader that enforces the cap and the deadline. */
+export type Reply = {
+  command: string;
+  /** Read up to `maxBytes` (throws ResponseTooLargeError beyond); the whole body. */
+  bytes(maxBytes: number): Promise<Uint8Array>;
+  /** The body as chunks, counting toward `maxBytes`. */
+  chunks(maxBytes: number): AsyncGenerator<Uint8Array>;
+  /** Abort the request and release the timer (idempotent). */
+  close(): void;
+};
+
+/**
+ * Send one command and return the open 200 reply; any other status becomes an
+ * `IpfsApiError` with the server's message (`Message` of a JSON body, else the text).
+ *
+ * @param settings - Client settings.
+ * @param command - The API command.
+ * @param query - Arguments and flags.
+ * @returns The open reply; call `close()` when done (the readers do it).
+ * @throws IpfsApiError, IpfsTimeoutError, IpfsTransportError.
+ */
+export async function send(settings: HttpSettings, command: string, query: Query = {}): Promise<Reply> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, settings.timeoutMs);
+  const close = (): void => {
+    clearTimeout(timer);
+    controller.abort();
+  };
+  const fail = (error: unknown): never => {
+    close();
+    if (timedOut) {
+      throw new IpfsTimeoutError(command, settings.timeoutMs);
+    }
+    if (error instanceof IpfsError) {
+      throw error;
+    }
+    throw new IpfsTransportError(command, new Error(scrub(String((error as Error)?.message ?? error), settings.secrets)));
+  };
+
+  const headers: Record<string, string> = {};
+  if (settings.authorization) {
+    headers.Authorization = settings.authorization;
+  }
+  let response: ResponseLike;
+  try {
+    response = await settings.fetch(commandUrl(settings.apiUrl, command, query), {
+      method: 'POST',
+      headers,
+      signal: controller.signal,
+    });
+  } catch (error) {
+    return fail(error);
+  }
+
+  async function* chunks(maxBytes: number): AsyncGenerator<Uint8Array> {
+    let total = 0;
+    try {
+      if (!response.body) {
+        const whole = new Uint8Array(await response.arrayBuffer());
+        if (whole.length > maxBytes) {
+          throw new ResponseTooLargeError(command, maxBytes);
+        }
+        yield whole;
+        return;
+      }
+      const reader = response.body.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) {
+            return;
+          }
+          total += value.length;
+          if (total > maxBytes) {
+            throw new ResponseTooLargeError(command, maxBytes);
+          }
+          yield value;
+        }
+      } finally {
+        reader.cancel().catch(() => undefined);
+      }
+    } catch (error) {
+      fail(error);
+    } finally {
+      close();
+    }
+  }
+
+  const bytes = async (maxBytes: number): Promise<Uint8Array> => {
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    for await (const part of chunks(maxBytes)) {
+      parts.push(part);
+      length += part.length;
+    }
+    const out = new Uint8Array(length);
+    let offset = 0;
+    for (const part of parts) {
+      out.set(part, offset);
+      offset += part.length;
+    }
+    return out;
+  };
+
+  if (response.status !== 200) {
+    let text = '';
+    try {
+      const body = await bytes(ERROR_BODY_CAP);
+      text = new TextDecoder().decode(body);
+    } catch (error) {
+      if (!(error instanceof ResponseTooLargeError)) {
+        fail(error);
+      }
+    }
+    throw new IpfsApiError(response.status, command, scrub(serverMessage(text), settings.secrets));
+  }
+  return { command, bytes, chunks, close };
+}
+
+/**
+ * The server's message from an error body: `Message` of a JSON object (the
+ * last JSON line when there are several), else the text itself.
+ *
+ * @param text - The error body.
+ * @returns The message.
+ */
+export function serverMessage(text: string): string {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  for (const line of lines.reverse()) {
+    try {
+      const value = JSON.parse(line) as { Message?: unknown; message?: unknown };
+      const message = value?.Message ?? value?.message;
+      if (typeof message === 'string') {
+        return message;
+      }
+    } catch {
+      break;
+    }
+  }
+  return text;
+}

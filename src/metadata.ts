@@ -1,0 +1,144 @@
+import {
+  define,
+  exactOptional,
+  literal,
+  object,
+  record,
+  refine,
+  size,
+  string,
+  StructError,
+  validate,
+  type Infer,
+} from '@metamask/superstruct';
+
+import { parseCid } from './ipfs';
+
+/**
+ * Account metadata hosted on IPFS (issue 5): a small versioned JSON document
+ * whose CID `keyring_createAccount` may receive as `options.metadataCid`.
+ *
+ * Schema, version 1 (unknown fields are refused at every level):
+ * ```
+ * {
+ *   "version": 1,                        // required, exactly 1
+ *   "name": "Savings",                   // required, 1..64 UTF-16 code units, no control characters;
+ *                                        //   the account-name suggestion
+ *   "icon": "bafkrei...",                // optional, a CIDv0/CIDv1 string of an image
+ *   "chains": {                          // optional, per-chain ERC-4337 settings for this account only
+ *     "eip155:11155111": {               // key: CAIP-2 scope, decimal chain id (no leading zero)
+ *       "entryPoint": "0x5FF1...2789",     // optional, 20-byte hex address
+ *       "accountFactory": "0x9406...6976", // optional, 20-byte hex address
+ *       "bundlerUrl": "https://...",       // optional, http(s) URL
+ *       "paymasterUrl": "https://..."      // optional, http(s) URL
+ *     }
+ *   }
+ * }
+ * ```
+ * An RPC URL never comes from metadata: `rpcUrl` is refused (DESIGN.md,
+ * "Chain configuration"); these settings win over the chain config for the
+ * account's own chains only.
+ */
+
+const AddressStruct = define<string>('address', (value) =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/u.test(value) ? true : 'expected a 20-byte hex address (0x + 40 hex digits)',
+);
+
+const HttpUrlStruct = define<string>('http(s) URL', (value) => {
+  if (typeof value !== 'string') {
+    return 'expected a URL string';
+  }
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'https:' || protocol === 'http:' ? true : 'expected an http(s) URL';
+  } catch {
+    return 'expected an http(s) URL';
+  }
+});
+
+const CidStruct = define<string>('CID', (value) => {
+  try {
+    parseCid(value);
+    return true;
+  } catch {
+    return 'expected a CID string (CIDv0 Qm... or CIDv1)';
+  }
+});
+
+const ScopeStruct = define<string>('scope', (value) =>
+  typeof value === 'string' && /^eip155:[1-9][0-9]{0,17}$/u.test(value)
+    ? true
+    : 'expected a chain scope eip155:<decimal chain id>',
+);
+
+const NameStruct = refine(size(string(), 1, 64), 'name', (value) =>
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f]/u.test(value) ? 'must not contain control characters' : true,
+);
+
+/** Per-chain ERC-4337 settings of one account (no `rpcUrl`, by design). */
+export const ChainMetadataStruct = object({
+  entryPoint: exactOptional(AddressStruct),
+  accountFactory: exactOptional(AddressStruct),
+  bundlerUrl: exactOptional(HttpUrlStruct),
+  paymasterUrl: exactOptional(HttpUrlStruct),
+});
+
+/** The account-metadata document, version 1 (see the module docstring). */
+export const AccountMetadataStruct = object({
+  version: literal(1),
+  name: NameStruct,
+  icon: exactOptional(CidStruct),
+  chains: exactOptional(record(ScopeStruct, ChainMetadataStruct)),
+});
+
+/** A validated account-metadata document. */
+export type AccountMetadata = Infer<typeof AccountMetadataStruct>;
+
+/** Per-chain settings from metadata. */
+export type ChainMetadata = Infer<typeof ChainMetadataStruct>;
+
+/** The document does not match the schema; `field` names where (e.g. `chains.eip155:1.bundlerUrl`). */
+export class AccountMetadataError extends Error {
+  /** Dotted path of the failing field (`(document)` for the root). */
+  readonly field: string;
+
+  /**
+   * @param field - The failing field.
+   * @param message - What is wrong with it.
+   */
+  constructor(field: string, message: string) {
+    super(`invalid account metadata: ${field}: ${message}`);
+    this.name = 'AccountMetadataError';
+    this.field = field;
+  }
+}
+
+/**
+ * Validate a parsed JSON document against {@link AccountMetadataStruct}.
+ *
+ * @param json - The parsed document (e.g. from `ipfsClient.getJson(cid)`).
+ * @returns The metadata, typed.
+ * @throws AccountMetadataError naming the first failing field.
+ */
+export function parseAccountMetadata(json: unknown): AccountMetadata {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new AccountMetadataError('(document)', 'expected a JSON object');
+  }
+  const [error, value] = validate(json, AccountMetadataStruct);
+  if (!error) {
+    return value;
+  }
+  const failure = (error as StructError).failures()[0] ?? error;
+  const field = failure.path.length > 0 ? failure.path.join('.') : '(document)';
+  const key = failure.path[failure.path.length - 1];
+  if (failure.type === 'never') {
+    const hint = key === 'rpcUrl' ? ' (an RPC URL never comes from metadata)' : '';
+    throw new AccountMetadataError(field, `unknown field${hint}`);
+  }
+  if (key === 'version' && failure.value !== undefined) {
+    throw new AccountMetadataError(field, `unsupported version ${JSON.stringify(failure.value)} (expected 1)`);
+  }
+  const message = failure.value === undefined ? 'required field missing' : failure.message;
+  throw new AccountMetadataError(field, message.slice(0, 200));
+}
