@@ -1,5 +1,4 @@
-import { providerErrors, rpcErrors } from '@metamask/rpc-errors';
-import type { JsonRpcError } from '@metamask/rpc-errors';
+import { JsonRpcError, providerErrors, rpcErrors } from '@metamask/rpc-errors';
 import { StructError } from '@metamask/superstruct';
 
 /**
@@ -49,4 +48,29 @@ export function validate<T>(
     throw invalidParams(`Invalid ${what}${path}: ${failure.message}`);
   }
   return result as T;
+}
+
+/**
+ * Turn anything thrown below the handlers into a JSON-RPC error the caller can act on:
+ * rpc-errors errors pass through; the chain adapter's errors keep their code, message and
+ * revert data (-32005 limits, 3 reverts, provider codes); transport faults become -32002
+ * (resource unavailable); anything else -32603 with its message. Messages come from our
+ * own code and the chain adapter, which masks API keys; no key material is ever in them.
+ *
+ * @param error - What was thrown.
+ * @returns A JSON-RPC error.
+ */
+export function toRpcError(error: unknown): JsonRpcError<never> {
+  if (error instanceof JsonRpcError) {
+    return error as JsonRpcError<never>;
+  }
+  const { code, message, data, name } = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown; name?: unknown };
+  const text = typeof message === 'string' && message.length > 0 ? message : 'Internal error';
+  if (name === 'TransportError') {
+    return rpcErrors.resourceUnavailable({ message: text });
+  }
+  if (typeof code === 'number' && Number.isInteger(code)) {
+    return new JsonRpcError(code, text, (typeof data === "string" ? data : undefined) as never);
+  }
+  return rpcErrors.internal({ message: text });
 }

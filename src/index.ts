@@ -1,9 +1,8 @@
 import { MethodNotSupportedError, handleKeyringRequest } from '@metamask/keyring-snap-sdk';
-import { JsonRpcError } from '@metamask/rpc-errors';
 import type { OnKeyringRequestHandler, OnRpcRequestHandler } from '@metamask/snaps-sdk';
 import type { Json } from '@metamask/utils';
 
-import { invalidParams, methodNotFound, unauthorized } from './errors';
+import { invalidParams, methodNotFound, toRpcError, unauthorized } from './errors';
 import { KeyringSnap } from './keyring';
 import { isAllowed } from './permissions';
 import { snapPlatform } from './platform';
@@ -28,7 +27,7 @@ function assertAllowed(origin: string, method: string): void {
 /**
  * keyring-snap-sdk's handleKeyringRequest rethrows every error as a plain Error,
  * losing its JSON-RPC code. Route the calls through a proxy that remembers the
- * typed error our Keyring threw, and rethrow that one; errors raised by the SDK
+ * typed error our Keyring threw, and rethrow that one (see toRpcError); errors raised by the SDK
  * itself are its request validation (-32602) or an unknown method (-32601).
  */
 async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof handleKeyringRequest>[1]): Promise<Json> {
@@ -52,11 +51,8 @@ async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof h
   try {
     return (await handleKeyringRequest(proxy, request)) ?? null;
   } catch (error) {
-    if (thrown instanceof JsonRpcError) {
-      throw thrown;
-    }
     if (thrown !== undefined) {
-      throw invalidParams((thrown as Error).message ?? 'Invalid request');
+      throw toRpcError(thrown);
     }
     const message = (error as Error).message;
     if (error instanceof MethodNotSupportedError || message.startsWith('Method not supported')) {
@@ -75,5 +71,9 @@ export const onKeyringRequest: OnKeyringRequestHandler = async ({ origin, reques
 /** The snap's own methods (wallet_invokeSnap): configuration and user-operation receipts. */
 export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) => {
   assertAllowed(origin, request.method);
-  return handleSnapRpc(await getKeyring(), request);
+  try {
+    return await handleSnapRpc(await getKeyring(), request);
+  } catch (error) {
+    throw toRpcError(error);
+  }
 };

@@ -14,14 +14,26 @@ import {
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 import { v4 as uuidv4 } from 'uuid';
 
-import { EOA_METHODS, parseEoaRequest, signEoaTask } from './accounts/eoa';
-import { isAddressEqual } from './crypto';
+import { EOA_METHODS, parseEoaRequest, signEoaTask, type EoaTask } from './accounts/eoa';
+import {
+  computeAccountAddress,
+  ERC4337_METHODS,
+  parseSmartAccountRequest,
+  runSmartAccountTask,
+  signUserOperation,
+  smartAccountChain,
+  type SmartTask,
+} from './accounts/erc4337';
+import { ACCOUNT_SALT } from './accounts/erc4337/constants';
+import { createRpcClient } from './chain';
+import { maskChainConfig } from './config';
+import { isAddressEqual, type Hex } from './crypto';
 import { invalidParams, notFound, userRejected, validate } from './errors';
 import { importKey } from './keys';
 import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';
 import { COMPANION_ORIGINS } from './permissions';
 import { parseScope } from './scope';
-import { cloneState, SerialQueue, type AccountRecord, type KeyringState } from './state';
+import { cloneState, SerialQueue, type AccountRecord, type ChainConfig, type IpfsConfig, type KeyringState, type SmartAccountData } from './state';
 
 /** What the Keyring needs from the snap platform; injected so Node tests can run it. */
 export type KeyringPlatform = {
@@ -91,10 +103,14 @@ export class KeyringSnap implements Keyring {
       } else {
         key = importKey(parsed.privateKey);
       }
-      const record = this.#newEoaRecord(key, derivationIndex);
+      const record =
+        parsed.type === EthAccountType.Erc4337
+          ? await this.#newSmartAccountRecord(key, parsed.scopes, derivationIndex)
+          : this.#newEoaRecord(key, derivationIndex);
       this.#assertUnique(record.account.address);
       draft.accounts[record.account.id] = record;
-      const name = parsed.name ?? `Keyring Account ${Object.keys(draft.accounts).length}`;
+      const prefix = parsed.type === EthAccountType.Erc4337 ? 'Smart Account' : 'Keyring Account';
+      const name = parsed.name ?? `${prefix} ${Object.keys(draft.accounts).length}`;
       await this.#commit(draft, KeyringEvent.AccountCreated, {
         account: record.account,
         accountNameSuggestion: name,
@@ -109,7 +125,10 @@ export class KeyringSnap implements Keyring {
    * @returns The subset the account can serve (EOA: every `eip155:<n>` chain).
    */
   async filterAccountChains(id: string, chains: string[]): Promise<string[]> {
-    this.#record(id);
+    const { account } = this.#record(id);
+    if (account.type === EthAccountType.Erc4337) {
+      return chains.filter((chain) => account.scopes.includes(chain as `${string}:${string}`));
+    }
     return chains.filter((chain) => /^eip155:[1-9][0-9]*$/u.test(chain));
   }
 
@@ -209,8 +228,12 @@ export class KeyringSnap implements Keyring {
   async submitRequest(request: KeyringRequest): Promise<KeyringResponse> {
     const record = this.#record(request.account);
     const task = this.#parse(record, request);
+    if (task.method === 'eth_prepareUserOperation' || task.method === 'eth_patchUserOperation') {
+      // Nothing is signed: answer at once, whatever the approval mode.
+      return { pending: false, result: await runSmartAccountTask(this.#smartChain(record, request.scope), task) };
+    }
     if (this.#state.approvalMode === 'sync') {
-      return { pending: false, result: signEoaTask(record.privateKey, task) };
+      return { pending: false, result: await this.#sign(record, request.scope, task) };
     }
     return this.#queue.run(async () => {
       if (this.#state.pendingRequests[request.id]) {
@@ -236,7 +259,7 @@ export class KeyringSnap implements Keyring {
     await this.#queue.run(async () => {
       const request = await this.getRequest(id);
       const record = this.#record(request.account);
-      const result = signEoaTask(record.privateKey, this.#parse(record, request));
+      const result = await this.#sign(record, request.scope, this.#parse(record, request));
       const draft = cloneState(this.#state);
       delete draft.pendingRequests[id];
       await this.#commit(draft, KeyringEvent.RequestApproved, { id, result });
@@ -286,6 +309,47 @@ export class KeyringSnap implements Keyring {
     accounts.forEach((id) => this.#record(id));
   }
 
+  /**
+   * Store the chain config of one scope (replacing the previous one).
+   *
+   * @param config - A validated config (src/config.ts).
+   * @returns The stored config with its URLs' API keys masked.
+   */
+  async setChainConfig(config: ChainConfig): Promise<ChainConfig> {
+    return this.#queue.run(async () => {
+      const draft = cloneState(this.#state);
+      draft.chains[config.scope] = config;
+      await this.#commit(draft);
+      return maskChainConfig(config);
+    });
+  }
+
+  /** @returns Every stored chain config, API keys masked. */
+  getChainConfigs(): ChainConfig[] {
+    return Object.values(this.#state.chains).map(maskChainConfig);
+  }
+
+  /**
+   * @param scope - CAIP-2 chain id.
+   * @returns The stored config (unmasked, for the snap's own use), or undefined.
+   */
+  chainConfig(scope: string): ChainConfig | undefined {
+    return this.#state.chains[scope];
+  }
+
+  /**
+   * Store the IPFS API settings; the credentials stay in encrypted state.
+   *
+   * @param config - A validated config.
+   */
+  async setIpfsConfig(config: IpfsConfig): Promise<void> {
+    await this.#queue.run(async () => {
+      const draft = cloneState(this.#state);
+      draft.ipfs = config;
+      await this.#commit(draft);
+    });
+  }
+
   /** @returns The approval mode, `sync` or `async`. */
   getApprovalMode(): 'sync' | 'async' {
     return this.#state.approvalMode;
@@ -302,12 +366,79 @@ export class KeyringSnap implements Keyring {
     });
   }
 
-  #parse(record: AccountRecord, request: KeyringRequest) {
+  #parse(record: AccountRecord, request: KeyringRequest): EoaTask | SmartTask {
     const { method, params } = request.request;
     if (!record.account.methods.includes(method)) {
       throw invalidParams(`Method '${method}' is not supported by account ${record.account.id}`);
     }
+    if (record.smartAccount) {
+      this.#smartChain(record, request.scope);
+      return parseSmartAccountRequest(record.account.address, record.smartAccount, method, params ?? []);
+    }
     return parseEoaRequest(record.account.address, request.scope, method, params ?? []);
+  }
+
+  async #sign(record: AccountRecord, scope: string, task: EoaTask | SmartTask): Promise<Json> {
+    if (task.method !== 'eth_signUserOperation') {
+      return signEoaTask(record.privateKey, task as EoaTask);
+    }
+    const chain = this.#smartChain(record, scope);
+    return signUserOperation(record.privateKey as Hex, task.userOp, chain.entryPoint, chain.chainId);
+  }
+
+  #smartChain(record: AccountRecord, scope: string) {
+    const data = record.smartAccount as SmartAccountData;
+    return smartAccountChain(record.account.address, data, record.account.scopes, scope, this.#state.chains[scope]);
+  }
+
+  /**
+   * A SimpleAccount v0.6 owned by `key`, on `scopes` (default: every configured chain). Its
+   * address is the factory's CREATE2 `getAddress(owner, 0)`, read on every scope's chain and
+   * required to be the same everywhere.
+   */
+  async #newSmartAccountRecord(
+    key: { privateKey: string; address: string },
+    requestedScopes: string[] | undefined,
+    derivationIndex?: number,
+  ): Promise<AccountRecord> {
+    const scopes = requestedScopes ?? Object.keys(this.#state.chains);
+    if (scopes.length === 0) {
+      throw notFound('No chain is configured: call setChainConfig before creating a smart account');
+    }
+    const configs = scopes.map((scope) => {
+      parseScope(scope);
+      return this.#state.chains[scope] ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+    });
+    const [first] = configs as [ChainConfig];
+    if (configs.some((config) => config.accountFactory !== first.accountFactory || config.entryPoint !== first.entryPoint)) {
+      throw invalidParams('These scopes use different factories or entry points: a smart account has one address on all its chains');
+    }
+    const resolved = await Promise.all(
+      configs.map(async (config) => computeAccountAddress(createRpcClient({ url: config.rpcUrl }), config.accountFactory as Hex, key.address as Hex)),
+    );
+    const address = resolved[0]?.address as Hex;
+    if (resolved.some((entry) => !isAddressEqual(entry.address, address))) {
+      throw invalidParams('The factory gives different addresses on these chains: create one account per chain');
+    }
+    return {
+      account: {
+        id: uuidv4(),
+        type: EthAccountType.Erc4337,
+        address,
+        scopes: scopes as `${string}:${string}`[],
+        methods: [...ERC4337_METHODS],
+        options: { exportable: true },
+      },
+      privateKey: key.privateKey,
+      ...(derivationIndex === undefined ? {} : { derivationIndex }),
+      smartAccount: {
+        owner: key.address,
+        accountFactory: first.accountFactory,
+        entryPoint: first.entryPoint,
+        salt: ACCOUNT_SALT.toString(),
+        implementations: Object.fromEntries(scopes.map((scope, index) => [scope, resolved[index]?.implementation as string])),
+      },
+    };
   }
 
   #record(id: string): AccountRecord {

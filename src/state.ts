@@ -27,6 +27,8 @@ export type SmartAccountData = {
   entryPoint: string;
   /** SimpleAccountFactory `createAccount(owner, salt)` salt, a decimal string. */
   salt: string;
+  /** The factory's SimpleAccount implementation per chain scope (for gas estimation). */
+  implementations: Record<string, string>;
   /** Per-chain overrides from the account's IPFS metadata (entryPoint excluded). */
   chains?: Record<string, { bundlerUrl?: string; paymasterUrl?: string }>;
 };

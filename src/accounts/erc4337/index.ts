@@ -1,0 +1,142 @@
+import { EthMethod, EthUserOperationStruct, type EthUserOperation } from '@metamask/keyring-api';
+import { array, size } from '@metamask/superstruct';
+import type { Json } from '@metamask/utils';
+import { isAddress, isAddressEqual, isHex, type Hex } from 'viem';
+
+import { createRpcClient } from '../../chain';
+import { invalidParams, notFound, validate } from '../../errors';
+import { parseScope } from '../../scope';
+import type { ChainConfig, SmartAccountData } from '../../state';
+import { patchUserOperation } from './paymaster';
+import { prepareUserOperation, type SmartAccountChain } from './prepare';
+import type { Intent } from './userop';
+
+export { ERC4337_METHODS, signUserOperation, userOpHash } from './userop';
+export { computeAccountAddress } from './prepare';
+export { getUserOperationReceipt } from './receipt';
+
+/** A validated ERC-4337 request. */
+export type SmartTask =
+  | { method: 'eth_prepareUserOperation'; intents: Intent[] }
+  | { method: 'eth_patchUserOperation'; userOp: EthUserOperation }
+  | { method: 'eth_signUserOperation'; userOp: EthUserOperation };
+
+const IntentsStruct = size(array(), 1, 32);
+
+/**
+ * Check an ERC-4337 request for the smart account `address` (sender) before anything runs.
+ * eth_prepareUserOperation params are the intents themselves, flat (`[intent, ...]`, as MetaMask
+ * sends them); eth_signUserOperation accepts `[userOp]` (MetaMask) and `[userOp, entryPoint]` (spec).
+ *
+ * @param address - The smart account's address.
+ * @param data - Its ERC-4337 data (entry point).
+ * @param method - One of ERC4337_METHODS.
+ * @param params - The request params.
+ * @returns The task.
+ * @throws JsonRpcError -32602 naming the bad field, a foreign sender or entry point.
+ */
+export function parseSmartAccountRequest(address: string, data: SmartAccountData, method: string, params: unknown): SmartTask {
+  switch (method) {
+    case EthMethod.PrepareUserOperation: {
+      const list = validate(params, IntentsStruct, 'eth_prepareUserOperation params');
+      return { method, intents: list.map((intent, index) => parseIntent(intent, index)) };
+    }
+    case EthMethod.PatchUserOperation:
+    case EthMethod.SignUserOperation: {
+      if (!Array.isArray(params) || params.length < 1 || params.length > (method === EthMethod.SignUserOperation ? 2 : 1)) {
+        throw invalidParams(`Invalid ${method} params: expected [userOp]${method === EthMethod.SignUserOperation ? ' or [userOp, entryPoint]' : ''}`);
+      }
+      const userOp = validate(params[0], EthUserOperationStruct, `${method} params[0]`);
+      if (!isAddressEqual(userOp.sender as Hex, address as Hex)) {
+        throw invalidParams(`Invalid ${method} params[0].sender: ${userOp.sender} is not this account`);
+      }
+      const entryPoint = params[1];
+      if (entryPoint !== undefined && (typeof entryPoint !== 'string' || !isAddress(entryPoint, { strict: false }) || !isAddressEqual(entryPoint as Hex, data.entryPoint as Hex))) {
+        throw invalidParams(`Invalid ${method} params[1]: entry point ${String(entryPoint)} is not this account's EntryPoint ${data.entryPoint}`);
+      }
+      return { method, userOp } as SmartTask;
+    }
+    default:
+      throw invalidParams(`Method '${method}' is not supported by ERC-4337 accounts`);
+  }
+}
+
+function parseIntent(raw: unknown, index: number): Intent {
+  const where = `Invalid eth_prepareUserOperation params at ${index}`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw invalidParams(`${where}: expected an intent { to, value, data }`);
+  }
+  const { to, value = '0x0', data = '0x' } = raw as Record<string, unknown>;
+  if (to === null || to === undefined) {
+    throw invalidParams(`${where}.to: contract creation (to: null) is not supported: SimpleAccount v0.6 execute cannot deploy`);
+  }
+  if (typeof to !== 'string' || !isAddress(to, { strict: false })) {
+    throw invalidParams(`${where}.to: expected a 20-byte address`);
+  }
+  if (typeof value !== 'string' || !/^(0x[0-9a-fA-F]+|[0-9]+)$/u.test(value)) {
+    throw invalidParams(`${where}.value: expected a hex or decimal quantity in wei`);
+  }
+  if (typeof data !== 'string' || !isHex(data) || data.length % 2 !== 0) {
+    throw invalidParams(`${where}.data: expected hex bytes`);
+  }
+  return { to: to as Hex, value: BigInt(value), data: data as Hex };
+}
+
+/**
+ * The chain side of a smart account for the request's scope: the account's own factory and
+ * EntryPoint, the bundler and paymaster URLs (account metadata first, then the chain config),
+ * and an RPC client for the chain config's rpcUrl (never from metadata).
+ *
+ * @param address - The account's address (sender).
+ * @param data - Its ERC-4337 data.
+ * @param scopes - The account's scopes.
+ * @param scope - The request's scope.
+ * @param config - The chain config of that scope, if any.
+ * @returns The chain side.
+ * @throws JsonRpcError -32602 when the scope is not the account's, -32001 when the chain has no config or bundler.
+ */
+export function smartAccountChain(address: string, data: SmartAccountData, scopes: string[], scope: string, config: ChainConfig | undefined): SmartAccountChain {
+  const { chainId } = parseScope(scope);
+  if (!scopes.includes(scope)) {
+    throw invalidParams(`Scope ${scope} is not one of this account's chains (${scopes.join(', ')})`);
+  }
+  if (!config) {
+    throw notFound(`No chain config for ${scope}: call setChainConfig first`);
+  }
+  const overrides = data.chains?.[scope] ?? {};
+  const bundlerUrl = overrides.bundlerUrl ?? config.bundlerUrl;
+  if (!bundlerUrl) {
+    throw notFound(`No bundlerUrl for ${scope}: set it with setChainConfig or in the account metadata`);
+  }
+  const paymasterUrl = overrides.paymasterUrl ?? config.paymasterUrl;
+  return {
+    client: createRpcClient({ url: config.rpcUrl }),
+    chainId,
+    entryPoint: data.entryPoint as Hex,
+    accountFactory: data.accountFactory as Hex,
+    implementation: (data.implementations[scope] ?? '0x') as Hex,
+    owner: data.owner as Hex,
+    sender: address as Hex,
+    bundlerUrl,
+    ...(paymasterUrl ? { paymasterUrl } : {}),
+  };
+}
+
+/**
+ * Run a prepare or patch task (no key involved). Signing stays with the keyring.
+ *
+ * @param chain - The chain side.
+ * @param task - A prepare or patch task.
+ * @returns The keyring-api reply: `EthBaseUserOperation` or `EthUserOperationPatch`, exactly.
+ */
+export async function runSmartAccountTask(chain: SmartAccountChain, task: SmartTask): Promise<Json> {
+  switch (task.method) {
+    case 'eth_prepareUserOperation':
+      return prepareUserOperation(chain, task.intents);
+    case 'eth_patchUserOperation':
+      return patchUserOperation(chain.paymasterUrl, task.userOp, chain.entryPoint, chain.chainId);
+    default:
+      throw invalidParams(`Method '${task.method}' needs the owner's key`);
+  }
+}
+

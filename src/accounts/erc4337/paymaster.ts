@@ -1,0 +1,59 @@
+import type { EthUserOperation, EthUserOperationPatch } from '@metamask/keyring-api';
+import { isHex, numberToHex, type Hex } from 'viem';
+
+import { createRpcClient } from '../../chain';
+import { invalidParams } from '../../errors';
+
+/**
+ * ERC-7677 paymaster web-service client for EntryPoint v0.6 operations. The snap holds no
+ * paymaster key: the service signs. Params of both methods:
+ * `[userOp, entryPoint, chainId (hex), context]`.
+ */
+
+type UserOpFields = Omit<EthUserOperation, 'preVerificationGas'> & { preVerificationGas: string };
+
+async function callPaymaster(url: string, method: string, op: UserOpFields, entryPoint: Hex, chainId: bigint): Promise<Record<string, unknown>> {
+  const client = createRpcClient({ url, retries: 0 });
+  const result = await client.request(method, [op, entryPoint, numberToHex(chainId), {}]);
+  if (typeof result !== 'object' || result === null || !isHex((result as { paymasterAndData?: unknown }).paymasterAndData)) {
+    throw invalidParams(`The paymaster service's ${method} reply has no paymasterAndData hex`);
+  }
+  return result as Record<string, unknown>;
+}
+
+/**
+ * `pm_getPaymasterStubData`: paymasterAndData of its final length for gas estimation.
+ *
+ * @param url - Paymaster service URL.
+ * @param op - The draft operation (dummy signature).
+ * @param entryPoint - EntryPoint address.
+ * @param chainId - Chain id.
+ * @returns The stub paymasterAndData hex.
+ */
+export async function getPaymasterStubData(url: string, op: UserOpFields, entryPoint: Hex, chainId: bigint): Promise<string> {
+  return (await callPaymaster(url, 'pm_getPaymasterStubData', op, entryPoint, chainId)).paymasterAndData as string;
+}
+
+/**
+ * eth_patchUserOperation through `pm_getPaymasterData`: the signed paymasterAndData, with the
+ * gas limits the service changed (if any). Without a paymaster URL: `{ paymasterAndData: "0x" }`.
+ *
+ * @param url - Paymaster service URL, or undefined.
+ * @param op - The operation with its final gas limits and fees.
+ * @param entryPoint - EntryPoint address.
+ * @param chainId - Chain id.
+ * @returns Exactly the keyring-api `EthUserOperationPatch` fields.
+ */
+export async function patchUserOperation(url: string | undefined, op: EthUserOperation, entryPoint: Hex, chainId: bigint): Promise<EthUserOperationPatch> {
+  if (!url) {
+    return { paymasterAndData: '0x' };
+  }
+  const result = await callPaymaster(url, 'pm_getPaymasterData', op, entryPoint, chainId);
+  const patch: EthUserOperationPatch = { paymasterAndData: result.paymasterAndData as string };
+  for (const field of ['callGasLimit', 'verificationGasLimit', 'preVerificationGas'] as const) {
+    if (isHex(result[field])) {
+      patch[field] = result[field] as string;
+    }
+  }
+  return patch;
+}

@@ -1,0 +1,168 @@
+import type { EthBaseUserOperation } from '@metamask/keyring-api';
+import { decodeFunctionResult, encodeFunctionData, isAddressEqual, numberToHex, toHex, type Hex } from 'viem';
+
+import { ExecutionRevertedError, type JsonRpcError, type RpcClient, type Settled } from '../../chain';
+import { invalidParams } from '../../errors';
+import {
+  ACCOUNT_SALT,
+  DUMMY_SIGNATURE,
+  EIP1967_IMPLEMENTATION_SLOT,
+  entryPointAbi,
+  ERC1967_PROXY_RUNTIME_CODE,
+  factoryAbi,
+  VERIFICATION_GAS_BASE,
+} from './constants';
+import { getPaymasterStubData } from './paymaster';
+import { encodeCallData, encodeInitCode, preVerificationGas, type Intent } from './userop';
+
+/**
+ * What the network side of a smart account needs: never a key. `client` is the
+ * embedded JSON-RPC adapter for the chain of the request's scope.
+ */
+export type SmartAccountChain = {
+  client: RpcClient;
+  chainId: bigint;
+  entryPoint: Hex;
+  accountFactory: Hex;
+  /** The SimpleAccount implementation behind the factory (`accountImplementation()`). */
+  implementation: Hex;
+  owner: Hex;
+  sender: Hex;
+  bundlerUrl: string;
+  paymasterUrl?: string;
+};
+
+/** Fee placeholders with realistic non-zero bytes, for preVerificationGas before the wallet sets fees. */
+const FEE_PLACEHOLDER = '0xffffffffffffffff';
+
+/**
+ * The counterfactual address of the SimpleAccount of `owner` (CREATE2, computed by the
+ * factory's own `getAddress(owner, salt)`), and the factory's implementation, read in one
+ * batched round trip.
+ *
+ * @param client - The chain's RPC adapter.
+ * @param accountFactory - SimpleAccountFactory v0.6 address.
+ * @param owner - Owner EOA.
+ * @returns `{ address, implementation }`.
+ * @throws JsonRpcError -32602 when no factory is deployed there.
+ */
+export async function computeAccountAddress(
+  client: RpcClient,
+  accountFactory: Hex,
+  owner: Hex,
+): Promise<{ address: Hex; implementation: Hex }> {
+  const [code, address, implementation] = await client.batch([
+    { method: 'eth_getCode', params: [accountFactory, 'latest'] },
+    { method: 'eth_call', params: [{ to: accountFactory, data: encodeFunctionData({ abi: factoryAbi, functionName: 'getAddress', args: [owner, ACCOUNT_SALT] }) }, 'latest'] },
+    { method: 'eth_call', params: [{ to: accountFactory, data: encodeFunctionData({ abi: factoryAbi, functionName: 'accountImplementation' }) }, 'latest'] },
+  ]);
+  if (code === '0x' || code === '0x0') {
+    throw invalidParams(`No SimpleAccountFactory is deployed at ${accountFactory} on this chain`);
+  }
+  return {
+    address: decodeFunctionResult({ abi: factoryAbi, functionName: 'getAddress', data: address as Hex }),
+    implementation: decodeFunctionResult({ abi: factoryAbi, functionName: 'accountImplementation', data: implementation as Hex }),
+  };
+}
+
+/**
+ * eth_prepareUserOperation (keyring-api `EthBaseUserOperation`, EntryPoint v0.6 shape).
+ * All chain reads go in ONE batched round trip: `eth_getCode(sender)`, `EntryPoint.getNonce(sender, 0)`,
+ * `eth_estimateGas` of the call from the EntryPoint to the sender, and `eth_estimateGas` of
+ * `factory.createAccount(owner, salt)`.
+ *
+ * callGasLimit: the estimate of EntryPoint → sender with a state override that gives the sender
+ * the ERC1967Proxy runtime code and the implementation in its EIP-1967 slot, so a not-yet-deployed
+ * account is estimated exactly as it will run once deployed (for a deployed one the override
+ * equals its real code and slot). A provider that refuses state overrides gets a second round trip:
+ * the intents' own estimates from the sender plus a measured `execute` overhead.
+ * verificationGasLimit: 100,000 for validation plus the factory's deployment estimate when initCode is set.
+ * preVerificationGas: calldata cost of the packed operation plus fixed overhead (see `preVerificationGas`).
+ *
+ * @param chain - The chain side of the account.
+ * @param intents - `{ to, value (wei), data }` each.
+ * @returns `{ callData, initCode, nonce, gasLimits, dummySignature, dummyPaymasterAndData, bundlerUrl }`, hex quantities.
+ * @throws ExecutionRevertedError (code 3) with the decoded reason when an intent reverts.
+ */
+export async function prepareUserOperation(chain: SmartAccountChain, intents: Intent[]): Promise<EthBaseUserOperation> {
+  const { client, entryPoint, accountFactory, owner, sender } = chain;
+  const callData = encodeCallData(intents);
+  const override = {
+    [sender]: { code: ERC1967_PROXY_RUNTIME_CODE, stateDiff: { [EIP1967_IMPLEMENTATION_SLOT]: toHex(BigInt(chain.implementation), { size: 32 }) } },
+  };
+  const createAccount = encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [owner, ACCOUNT_SALT] });
+  const [code, nonceData, callEstimate, deployEstimate] = await client.batchSettled([
+    { method: 'eth_getCode', params: [sender, 'latest'] },
+    { method: 'eth_call', params: [{ to: entryPoint, data: encodeFunctionData({ abi: entryPointAbi, functionName: 'getNonce', args: [sender, 0n] }) }, 'latest'] },
+    { method: 'eth_estimateGas', params: [{ from: entryPoint, to: sender, data: callData }, 'latest', override] },
+    { method: 'eth_estimateGas', params: [{ to: accountFactory, data: createAccount }, 'latest'] },
+  ]) as [Settled, Settled, Settled, Settled];
+  const deployed = unwrap(code) !== '0x';
+  const nonce = decodeFunctionResult({ abi: entryPointAbi, functionName: 'getNonce', data: unwrap(nonceData) as Hex });
+  const callGasLimit = callEstimate.ok ? BigInt(callEstimate.result as Hex) : await estimateWithoutOverride(client, sender, intents, callEstimate.error);
+  const initCode = deployed ? '0x' : encodeInitCode(accountFactory, owner, ACCOUNT_SALT);
+  const verificationGasLimit = VERIFICATION_GAS_BASE + (deployed ? 0n : BigInt(unwrap(deployEstimate) as Hex));
+
+  const draft = {
+    sender,
+    nonce: numberToHex(nonce),
+    initCode,
+    callData,
+    callGasLimit: numberToHex(callGasLimit),
+    verificationGasLimit: numberToHex(verificationGasLimit),
+    maxFeePerGas: FEE_PLACEHOLDER,
+    maxPriorityFeePerGas: FEE_PLACEHOLDER,
+    paymasterAndData: '0x',
+    signature: DUMMY_SIGNATURE,
+  };
+  const dummyPaymasterAndData = chain.paymasterUrl
+    ? await getPaymasterStubData(chain.paymasterUrl, { ...draft, preVerificationGas: '0x0' }, entryPoint, chain.chainId)
+    : '0x';
+  return {
+    callData,
+    initCode,
+    nonce: draft.nonce,
+    gasLimits: {
+      callGasLimit: draft.callGasLimit,
+      verificationGasLimit: draft.verificationGasLimit,
+      preVerificationGas: numberToHex(preVerificationGas({ ...draft, paymasterAndData: dummyPaymasterAndData })),
+    },
+    dummySignature: DUMMY_SIGNATURE,
+    dummyPaymasterAndData,
+    bundlerUrl: chain.bundlerUrl,
+  };
+}
+
+/** Measured: `execute`/`executeBatch` through the proxy costs at most this much above the inner calls (gas). */
+export const EXECUTE_OVERHEAD = 30_000n;
+
+async function estimateWithoutOverride(client: RpcClient, sender: Hex, intents: Intent[], error: JsonRpcError): Promise<bigint> {
+  if (error instanceof ExecutionRevertedError) {
+    throw error;
+  }
+  if (!/override|-32602|invalid params|unsupported|not supported/iu.test(`${error.code} ${error.message}`)) {
+    throw error;
+  }
+  const estimates = await client.batch(
+    intents.map((intent) => ({ method: 'eth_estimateGas', params: [{ from: sender, to: intent.to, value: numberToHex(intent.value), data: intent.data }, 'latest'] })),
+  );
+  return estimates.reduce<bigint>((sum, estimate) => sum + BigInt(estimate as Hex), EXECUTE_OVERHEAD);
+}
+
+function unwrap(item: Settled): unknown {
+  if (!item.ok) {
+    throw item.error;
+  }
+  return item.result;
+}
+
+/**
+ * Whether `sender` is the account this chain side describes (case-insensitive).
+ *
+ * @param chain - The chain side.
+ * @param sender - Candidate sender.
+ * @returns True when equal.
+ */
+export function isOwnSender(chain: Pick<SmartAccountChain, 'sender'>, sender: string): boolean {
+  return isAddressEqual(chain.sender, sender as Hex);
+}

@@ -1,0 +1,140 @@
+import { EthMethod, type EthUserOperation } from '@metamask/keyring-api';
+import { encodeAbiParameters, encodeFunctionData, hexToBytes, parseAbiParameters, type Hex } from 'viem';
+import { getUserOperationHash } from 'viem/account-abstraction';
+import { signMessage } from 'viem/accounts';
+
+import { invalidParams } from '../../errors';
+import { factoryAbi, PRE_VERIFICATION_GAS, simpleAccountAbi } from './constants';
+
+/** The three ERC-4337 methods a SimpleAccount v0.6 account serves (no ERC-1271, so no message signing). */
+export const ERC4337_METHODS = [
+  EthMethod.PrepareUserOperation,
+  EthMethod.PatchUserOperation,
+  EthMethod.SignUserOperation,
+] as const;
+
+/** A transaction intent of eth_prepareUserOperation: `to` (20-byte), `value` (wei), `data` (hex bytes). */
+export type Intent = { to: Hex; value: bigint; data: Hex };
+
+/**
+ * The account's call data for its intents: one intent encodes SimpleAccount v0.6
+ * `execute(dest, value, func)`; several encode `executeBatch(dest[], func[])`, which
+ * carries no value, so a batch with value is refused rather than silently dropped.
+ *
+ * @param intents - One or more intents.
+ * @returns ABI-encoded call data.
+ * @throws JsonRpcError -32602 for an empty list or a batch that sends value.
+ */
+export function encodeCallData(intents: Intent[]): Hex {
+  if (intents.length === 0) {
+    throw invalidParams('Invalid eth_prepareUserOperation params: at least one intent is required');
+  }
+  if (intents.length === 1) {
+    const [intent] = intents as [Intent];
+    return encodeFunctionData({ abi: simpleAccountAbi, functionName: 'execute', args: [intent.to, intent.value, intent.data] });
+  }
+  const withValue = intents.findIndex((intent) => intent.value !== 0n);
+  if (withValue !== -1) {
+    throw invalidParams(
+      `Invalid eth_prepareUserOperation params at ${withValue}.value: SimpleAccount v0.6 executeBatch cannot send value; send a transfer in its own user operation`,
+    );
+  }
+  return encodeFunctionData({
+    abi: simpleAccountAbi,
+    functionName: 'executeBatch',
+    args: [intents.map((intent) => intent.to), intents.map((intent) => intent.data)],
+  });
+}
+
+/**
+ * initCode of a not-yet-deployed account: factory address ++ `createAccount(owner, salt)`.
+ *
+ * @param factory - SimpleAccountFactory address.
+ * @param owner - Owner EOA address.
+ * @param salt - CREATE2 salt.
+ * @returns The initCode bytes.
+ */
+export function encodeInitCode(factory: Hex, owner: Hex, salt: bigint): Hex {
+  const call = encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [owner, salt] });
+  return `${factory}${call.slice(2)}` as Hex;
+}
+
+const USER_OP_TUPLE = parseAbiParameters(
+  '(address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature)',
+);
+
+/**
+ * preVerificationGas of a v0.6 user operation: the calldata cost of its ABI-packed form
+ * (4 gas per zero byte, 16 per non-zero byte) plus the reference bundler's fixed overhead
+ * (21,000 per bundle of one, 18,300 per operation, 4 per 32-byte word).
+ *
+ * @param op - The operation with its final-length fields (dummy signature and paymasterAndData).
+ * @returns Gas.
+ */
+export function preVerificationGas(op: Omit<EthUserOperation, 'preVerificationGas'>): bigint {
+  const packed = hexToBytes(
+    encodeAbiParameters(USER_OP_TUPLE, [
+      {
+        sender: op.sender as Hex,
+        nonce: BigInt(op.nonce),
+        initCode: op.initCode as Hex,
+        callData: op.callData as Hex,
+        callGasLimit: BigInt(op.callGasLimit),
+        verificationGasLimit: BigInt(op.verificationGasLimit),
+        preVerificationGas: PRE_VERIFICATION_GAS.fixed,
+        maxFeePerGas: BigInt(op.maxFeePerGas),
+        maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas),
+        paymasterAndData: op.paymasterAndData as Hex,
+        signature: op.signature as Hex,
+      },
+    ]),
+  ).slice(32); // drop the tuple's head offset word, as the reference packUserOp does
+  const { fixed, perUserOp, perUserOpWord, zeroByte, nonZeroByte } = PRE_VERIFICATION_GAS;
+  const calldataCost = packed.reduce((sum, byte) => sum + (byte === 0 ? zeroByte : nonZeroByte), 0n);
+  const words = BigInt(Math.ceil(packed.length / 32));
+  return calldataCost + fixed + perUserOp + perUserOpWord * words;
+}
+
+/**
+ * userOpHash exactly as EntryPoint v0.6 `getUserOpHash`:
+ * keccak256(abi.encode(keccak256(pack(userOp)), entryPoint, chainId)), through viem.
+ *
+ * @param op - The user operation (hex strings).
+ * @param entryPoint - EntryPoint address.
+ * @param chainId - Chain id of the request's scope.
+ * @returns The 32-byte userOpHash.
+ */
+export function userOpHash(op: EthUserOperation, entryPoint: Hex, chainId: bigint): Hex {
+  return getUserOperationHash({
+    chainId: Number(chainId),
+    entryPointAddress: entryPoint,
+    entryPointVersion: '0.6',
+    userOperation: {
+      sender: op.sender as Hex,
+      nonce: BigInt(op.nonce),
+      initCode: op.initCode as Hex,
+      callData: op.callData as Hex,
+      callGasLimit: BigInt(op.callGasLimit),
+      verificationGasLimit: BigInt(op.verificationGasLimit),
+      preVerificationGas: BigInt(op.preVerificationGas),
+      maxFeePerGas: BigInt(op.maxFeePerGas),
+      maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas),
+      paymasterAndData: op.paymasterAndData as Hex,
+      signature: op.signature as Hex,
+    },
+  });
+}
+
+/**
+ * Sign a user operation as SimpleAccount v0.6 validates it: an EIP-191 personal
+ * signature of the userOpHash by the owner (`hash.toEthSignedMessageHash()` then ECDSA).
+ *
+ * @param privateKey - The owner's 32-byte key.
+ * @param op - The user operation.
+ * @param entryPoint - EntryPoint address.
+ * @param chainId - Chain id.
+ * @returns The 65-byte signature hex.
+ */
+export async function signUserOperation(privateKey: Hex, op: EthUserOperation, entryPoint: Hex, chainId: bigint): Promise<Hex> {
+  return signMessage({ privateKey, message: { raw: userOpHash(op, entryPoint, chainId) } });
+}
