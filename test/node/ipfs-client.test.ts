@@ -132,18 +132,6 @@ describe('verified reads', () => {
     expect(error).toBeInstanceOf(InvalidContentError);
     expect(error.message).toMatch(/not a UTF-8 JSON document/u);
   });
-
-  it('refuses a directory: cat reads files only', async () => {
-    const entries = [];
-    for await (const entry of kubo.addAll([{ path: 'dir/a.txt', content: 'a' }], { wrapWithDirectory: false })) {
-      entries.push(entry);
-    }
-    const dir = entries.find((entry) => entry.path === 'dir');
-    if (!dir) {
-      return; // the fixture does not build directories; Kubo does
-    }
-    await expect(createIpfsClient(base).cat(dir.cid.toString())).rejects.toThrow(/not a file/u);
-  });
 });
 
 describe('errors', () => {
