@@ -49,6 +49,14 @@ describe('request shape (spec part (b))', () => {
     expect((error as Error).message).toBe('IPFS block/get failed with HTTP 403: bad key *** with secret ***');
   });
 
+  it('reads only the start of a huge error body and truncates the message', async () => {
+    const fetch: FetchLike = async () => new Response('x'.repeat(5_000_000), { status: 500 });
+    const error = await createIpfsClient({ apiUrl: 'http://h', fetch })
+      .requestJson('version')
+      .catch((caught: Error) => caught);
+    expect(error).toMatchObject({ status: 500, serverMessage: 'x'.repeat(500) });
+  });
+
   it('refuses API URLs that are not http(s) or carry credentials, without echoing them', () => {
     for (const apiUrl of ['ftp://h', 'not a url', 'https://user:pw@h', 'https://h/?key=abc']) {
       expect(() => createIpfsClient({ apiUrl })).toThrow(IpfsError);

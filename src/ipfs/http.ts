@@ -209,12 +209,11 @@ export async function send(settings: HttpSettings, command: string, query: Query
 
   if (response.status !== 200) {
     let text = '';
-    try {
-      const body = await bytes(ERROR_BODY_CAP);
-      text = new TextDecoder().decode(body);
-    } catch (error) {
-      if (!(error instanceof ResponseTooLargeError)) {
-        fail(error);
+    const decoder = new TextDecoder();
+    for await (const part of chunks(Number.MAX_SAFE_INTEGER)) {
+      text += decoder.decode(part, { stream: true });
+      if (text.length >= ERROR_BODY_CAP) {
+        break; // the message is at the start; stop reading (closes the request)
       }
     }
     throw new IpfsApiError(response.status, command, scrub(serverMessage(text), settings.secrets));

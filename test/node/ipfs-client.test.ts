@@ -13,6 +13,7 @@ import {
   ResponseTooLargeError,
   type IpfsClientOptions,
 } from '../../src/ipfs';
+import { AccountMetadataError, parseAccountMetadata } from '../../src/metadata';
 import { bigFile, startIpfsNode, type IpfsNode } from '../fixtures/ipfs-node';
 
 /**
@@ -287,5 +288,24 @@ describe('tampering and failed streams (fixture hooks)', () => {
     } finally {
       await fixture.setCredentials(null);
     }
+  });
+});
+
+describe('account metadata through the client (library level; the keyring integration is separate)', () => {
+  it('fetches, verifies and validates a metadata document; refuses one with an rpcUrl', async () => {
+    const metadata = {
+      version: 1,
+      name: 'Savings',
+      chains: { 'eip155:31337': { bundlerUrl: 'http://127.0.0.1:4337', entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789' } },
+    };
+    const client = createIpfsClient(base);
+    for (const cidVersion of [0, 1] as const) {
+      const cid = await add(JSON.stringify(metadata), cidVersion);
+      expect(parseAccountMetadata(await client.getJson(cid))).toStrictEqual(metadata);
+    }
+    const withRpc = await add(JSON.stringify({ version: 1, name: 'x', chains: { 'eip155:1': { rpcUrl: 'https://x.example' } } }));
+    expect(() => parseAccountMetadata(withRpc)).toThrow(AccountMetadataError);
+    const fetched = await client.getJson(withRpc);
+    expect(() => parseAccountMetadata(fetched)).toThrow('invalid account metadata: chains.eip155:1.rpcUrl: unknown field');
   });
 });
