@@ -1,7 +1,7 @@
 import { EthMethod, EthUserOperationStruct, type EthUserOperation } from '@metamask/keyring-api';
 import { array, size } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
-import { isAddress, isAddressEqual, isHex, type Hex } from 'viem';
+import { getAddress, isAddress, isAddressEqual, isHex, type Hex } from 'viem';
 
 import { createRpcClient } from '../../chain';
 import { invalidParams, notFound, validate } from '../../errors';
@@ -79,7 +79,7 @@ function parseIntent(raw: unknown, index: number): Intent {
   if (typeof data !== 'string' || !isHex(data) || data.length % 2 !== 0) {
     throw invalidParams(`${where}.data: expected hex bytes`);
   }
-  return { to: to as Hex, value: BigInt(value), data: data as Hex };
+  return { to: getAddress(to), value: BigInt(value), data: data as Hex };
 }
 
 /**
