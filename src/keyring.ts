@@ -27,7 +27,9 @@ import {
 import { ACCOUNT_SALT } from './accounts/erc4337/constants';
 import { createRpcClient } from './chain';
 import { maskChainConfig } from './config';
-import { isAddressEqual, type Hex } from './crypto';
+import { createIpfsClient, type IpfsClient } from './ipfs';
+import { fetchAccountMetadata, type AccountMetadata } from './metadata';
+import { getAddress, isAddressEqual, type Hex } from './crypto';
 import { invalidParams, notFound, userRejected, validate } from './errors';
 import { importKey } from './keys';
 import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';
@@ -62,6 +64,9 @@ export class KeyringSnap implements Keyring {
 
   readonly #queue = new SerialQueue();
 
+  /** One IPFS client per config, so its CID-keyed cache lives as long as the snap instance. */
+  #ipfsClient: IpfsClient | undefined;
+
   constructor(state: KeyringState, platform: KeyringPlatform) {
     this.#state = state;
     this.#platform = platform;
@@ -93,6 +98,7 @@ export class KeyringSnap implements Keyring {
   async createAccount(options: Record<string, Json> = {}): Promise<KeyringAccount> {
     const parsed = validate<CreateAccountOptions>(options, CreateAccountOptionsStruct, 'createAccount options');
     return this.#queue.run(async () => {
+      const metadata = parsed.metadataCid === undefined ? undefined : await this.#fetchMetadata(parsed.metadataCid);
       const draft = cloneState(this.#state);
       let derivationIndex: number | undefined;
       let key: { privateKey: string; address: string };
@@ -105,12 +111,15 @@ export class KeyringSnap implements Keyring {
       }
       const record =
         parsed.type === EthAccountType.Erc4337
-          ? await this.#newSmartAccountRecord(key, parsed.scopes, derivationIndex)
+          ? await this.#newSmartAccountRecord(key, parsed.scopes, metadata, derivationIndex)
           : this.#newEoaRecord(key, derivationIndex);
+      if (parsed.metadataCid !== undefined) {
+        record.account.options.metadataCid = parsed.metadataCid;
+      }
       this.#assertUnique(record.account.address);
       draft.accounts[record.account.id] = record;
       const prefix = parsed.type === EthAccountType.Erc4337 ? 'Smart Account' : 'Keyring Account';
-      const name = parsed.name ?? `${prefix} ${Object.keys(draft.accounts).length}`;
+      const name = parsed.name ?? metadata?.name ?? `${prefix} ${Object.keys(draft.accounts).length}`;
       await this.#commit(draft, KeyringEvent.AccountCreated, {
         account: record.account,
         accountNameSuggestion: name,
@@ -347,6 +356,7 @@ export class KeyringSnap implements Keyring {
       const draft = cloneState(this.#state);
       draft.ipfs = config;
       await this.#commit(draft);
+      this.#ipfsClient = undefined;
     });
   }
 
@@ -399,6 +409,7 @@ export class KeyringSnap implements Keyring {
   async #newSmartAccountRecord(
     key: { privateKey: string; address: string },
     requestedScopes: string[] | undefined,
+    metadata: AccountMetadata | undefined,
     derivationIndex?: number,
   ): Promise<AccountRecord> {
     const scopes = requestedScopes ?? Object.keys(this.#state.chains);
@@ -407,7 +418,14 @@ export class KeyringSnap implements Keyring {
     }
     const configs = scopes.map((scope) => {
       parseScope(scope);
-      return this.#state.chains[scope] ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+      const config = this.#state.chains[scope] ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+      // The account's metadata wins over the chain config, for this account only (never the rpcUrl).
+      const own = metadata?.chains?.[scope] ?? {};
+      return {
+        ...config,
+        accountFactory: getAddress(own.accountFactory ?? config.accountFactory),
+        entryPoint: getAddress(own.entryPoint ?? config.entryPoint),
+      };
     });
     const [first] = configs as [ChainConfig];
     if (configs.some((config) => config.accountFactory !== first.accountFactory || config.entryPoint !== first.entryPoint)) {
@@ -437,8 +455,15 @@ export class KeyringSnap implements Keyring {
         entryPoint: first.entryPoint,
         salt: ACCOUNT_SALT.toString(),
         implementations: Object.fromEntries(scopes.map((scope, index) => [scope, resolved[index]?.implementation as string])),
+        ...(metadata?.chains ? { chains: pickServiceUrls(metadata, scopes) } : {}),
       },
     };
+  }
+
+  async #fetchMetadata(cid: string): Promise<AccountMetadata> {
+    const config = this.#state.ipfs ?? throwNotFound('No IPFS API is configured: call setIpfsConfig before using metadataCid');
+    this.#ipfsClient ??= createIpfsClient(config);
+    return fetchAccountMetadata(this.#ipfsClient, cid);
   }
 
   #record(id: string): AccountRecord {
@@ -485,6 +510,18 @@ export class KeyringSnap implements Keyring {
       throw error;
     }
   }
+}
+
+/** The bundler and paymaster URLs the metadata sets for the account's own chains. */
+function pickServiceUrls(metadata: AccountMetadata, scopes: string[]): NonNullable<SmartAccountData['chains']> {
+  const chains: NonNullable<SmartAccountData['chains']> = {};
+  for (const scope of scopes) {
+    const { bundlerUrl, paymasterUrl } = metadata.chains?.[scope] ?? {};
+    if (bundlerUrl || paymasterUrl) {
+      chains[scope] = { ...(bundlerUrl ? { bundlerUrl } : {}), ...(paymasterUrl ? { paymasterUrl } : {}) };
+    }
+  }
+  return chains;
 }
 
 function throwNotFound(message: string): never {

@@ -12,7 +12,10 @@ import {
   type Infer,
 } from '@metamask/superstruct';
 
-import { parseCid } from './ipfs';
+import { rpcErrors } from '@metamask/rpc-errors';
+
+import { invalidParams } from './errors';
+import { IpfsTimeoutError, IpfsTransportError, parseCid, type IpfsClient } from './ipfs';
 
 /**
  * Account metadata hosted on IPFS (issue 5): a small versioned JSON document
@@ -141,4 +144,26 @@ export function parseAccountMetadata(json: unknown): AccountMetadata {
   }
   const message = failure.value === undefined ? 'required field missing' : failure.message;
   throw new AccountMetadataError(field, message.slice(0, 200));
+}
+
+/**
+ * Fetch an account's metadata document from IPFS, verified against its CID by the client
+ * (src/ipfs), and validate it.
+ *
+ * @param client - An IPFS HTTP API client (`createIpfsClient`).
+ * @param cid - The document's CID (v0 or v1).
+ * @returns The validated metadata.
+ * @throws JsonRpcError -32602 naming what failed (bad CID, missing object, not JSON, schema,
+ * verification, size, credentials), or -32002 when the IPFS API cannot be reached in time.
+ */
+export async function fetchAccountMetadata(client: IpfsClient, cid: string): Promise<AccountMetadata> {
+  try {
+    return parseAccountMetadata(await client.getJson(cid));
+  } catch (error) {
+    const message = `Account metadata ${cid}: ${(error as Error).message}`;
+    if (error instanceof IpfsTransportError || error instanceof IpfsTimeoutError) {
+      throw rpcErrors.resourceUnavailable({ message });
+    }
+    throw invalidParams(message);
+  }
 }

@@ -1,0 +1,117 @@
+/**
+ * Accounts created from IPFS-hosted metadata, end to end through the built snap: the embedded
+ * IPFS node (helia behind the HTTP API fixture) serves the document; the snap fetches it through
+ * its own client, verifies it against the CID, validates the schema and applies it.
+ */
+import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
+import { addJson, startIpfsNode, type IpfsNode } from '../fixtures/ipfs-node';
+import { installKeyringSnap, SnapRpcError, type KeyringHarness } from './harness';
+
+const API_KEY = 'ipfs-key-3f9a';
+const API_SECRET = 'ipfs-secret-71c0e2';
+
+async function rejection(promise: Promise<unknown>): Promise<SnapRpcError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(SnapRpcError);
+  return error as SnapRpcError;
+}
+
+describe('account metadata on IPFS through the built snap', () => {
+  let ipfs: IpfsNode;
+  let anvil: Anvil;
+  let contracts: Erc4337Deployment;
+  let h: KeyringHarness;
+
+  beforeAll(async () => {
+    ipfs = await startIpfsNode({ apiKey: API_KEY, apiKeySecret: API_SECRET });
+    anvil = await startAnvil();
+    contracts = await deployErc4337(anvil.url);
+    h = await installKeyringSnap();
+  });
+
+  afterAll(async () => {
+    await ipfs?.close();
+    await anvil?.stop();
+  });
+
+  it('needs an IPFS config first', async () => {
+    const cid = await addJson(ipfs, { version: 1, name: 'Early' });
+    expect((await rejection(h.createAccount({ metadataCid: cid }))).message).toMatch(/No IPFS API is configured/u);
+  });
+
+  it('setIpfsConfig keeps the credentials secret', async () => {
+    const reply = await h.rpc('setIpfsConfig', { apiUrl: ipfs.apiUrl, apiKey: API_KEY, apiKeySecret: API_SECRET });
+    expect(reply).toEqual({ apiUrl: ipfs.apiUrl });
+  });
+
+  it.each(['v0', 'v1-raw'] as const)('creates an EOA named by its metadata (CID %s) and keeps the CID in its options', async (variant) => {
+    const cid = await addJson(ipfs, { version: 1, name: `Savings ${variant}` }, variant);
+    const account = await h.createAccount({ metadataCid: cid });
+    expect(account.options.metadataCid).toBe(cid);
+    expect(h.events.at(-1)).toEqual({ method: 'notify:accountCreated', params: { account, accountNameSuggestion: `Savings ${variant}` } });
+  });
+
+  it('applies per-chain ERC-4337 settings to a smart account: its bundler URL wins over the chain config', async () => {
+    const scope = `eip155:${anvil.chainId}`;
+    await h.rpc('setChainConfig', { scope, rpcUrl: anvil.url, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory, bundlerUrl: 'http://127.0.0.1:1/chain-bundler' });
+    const cid = await addJson(ipfs, { version: 1, name: 'Vault', chains: { [scope]: { bundlerUrl: 'http://127.0.0.1:2/my-bundler', accountFactory: contracts.accountFactory } } });
+    const account = await h.createAccount({ type: 'eip155:erc4337', scopes: [scope], metadataCid: cid });
+    expect(h.events.at(-1)?.params.accountNameSuggestion).toBe('Vault');
+    const prepared = (await h.submit(account, 'eth_prepareUserOperation', [{ to: account.address, value: '0x0', data: '0x' }], scope)).result;
+    expect(prepared.bundlerUrl).toBe('http://127.0.0.1:2/my-bundler');
+  });
+
+  describe('bad metadata creates no account and names what failed', () => {
+    let before: string;
+
+    beforeEach(async () => {
+      before = JSON.stringify([await h.keyring('keyring_listAccounts'), h.events.length]);
+    });
+
+    afterEach(async () => {
+      expect(JSON.stringify([await h.keyring('keyring_listAccounts'), h.events.length])).toBe(before);
+    });
+
+    it('an invalid CID', async () => {
+      expect((await rejection(h.createAccount({ metadataCid: 'not-a-cid' }))).message).toMatch(/Account metadata not-a-cid: .*CID/iu);
+    });
+
+    it('a document that violates the schema (an RPC URL)', async () => {
+      const cid = await addJson(ipfs, { version: 1, name: 'Sneaky', chains: { 'eip155:1': { rpcUrl: 'https://evil.example' } } });
+      expect((await rejection(h.createAccount({ metadataCid: cid }))).message).toMatch(/chains\.eip155:1\.rpcUrl: unknown field/u);
+    });
+
+    it('a document that is not JSON', async () => {
+      const cid = await ipfs.add('name: not json');
+      const error = await rejection(h.createAccount({ metadataCid: cid }));
+      expect(error.code).toBe(-32602);
+      expect(error.message).toMatch(new RegExp(`Account metadata ${cid}: .*JSON`, 'u'));
+    });
+
+    it('content the node tampered with (ContentVerificationError)', async () => {
+      const cid = await addJson(ipfs, { version: 1, name: 'Honest' }, 'v1-raw');
+      await ipfs.tamper(cid, new TextEncoder().encode(JSON.stringify({ version: 1, name: 'Forged' })));
+      try {
+        expect((await rejection(h.createAccount({ metadataCid: cid }))).message).toMatch(/does not match|verif/iu);
+      } finally {
+        await ipfs.tamper(cid, null);
+      }
+    });
+
+    it('a wrong API secret (HTTP 403), never echoed', async () => {
+      const cid = await addJson(ipfs, { version: 1, name: 'Locked' });
+      await h.rpc('setIpfsConfig', { apiUrl: ipfs.apiUrl, apiKey: API_KEY, apiKeySecret: 'wrong-password' });
+      try {
+        const error = await rejection(h.createAccount({ metadataCid: cid }));
+        expect(error.message).toMatch(/403/u);
+        expect(error.message).not.toMatch(/wrong-password|ipfs-key/u);
+      } finally {
+        await h.rpc('setIpfsConfig', { apiUrl: ipfs.apiUrl, apiKey: API_KEY, apiKeySecret: API_SECRET });
+      }
+    });
+  });
+});
