@@ -1,35 +1,16 @@
-import { define, exactOptional, object, string } from '@metamask/superstruct';
+import { exactOptional, object, string } from '@metamask/superstruct';
 
 import { DEFAULT_ACCOUNT_FACTORY, DEFAULT_ENTRY_POINT } from './accounts/erc4337/constants';
 import { maskUrl } from './chain';
-import { getAddress, isAddress } from './crypto';
+import { getAddress } from './crypto';
 import { validate } from './errors';
 import { parseScope } from './scope';
 import type { ChainConfig, IpfsConfig } from './state';
-
-const HttpUrlStruct = define<string>('http(s) URL', (value) => {
-  if (typeof value !== 'string') {
-    return 'expected a URL string';
-  }
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'https:' || protocol === 'http:' ? true : 'expected an http(s) URL';
-  } catch {
-    return 'expected an http(s) URL';
-  }
-});
-
-const AddressStruct = define<string>('address', (value) =>
-  typeof value === 'string' && isAddress(value, { strict: false }) ? true : 'expected a 20-byte hex address',
-);
-
-const ScopeStruct = define<string>('scope', (value) =>
-  typeof value === 'string' && /^eip155:[1-9][0-9]{0,17}$/u.test(value) ? true : 'expected eip155:<decimal chain id>',
-);
+import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
 
 /** `setChainConfig` params (DESIGN.md): `{ scope, rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`. */
 export const ChainConfigParamsStruct = object({
-  scope: ScopeStruct,
+  scope: ChainScopeStruct,
   rpcUrl: HttpUrlStruct,
   entryPoint: exactOptional(AddressStruct),
   accountFactory: exactOptional(AddressStruct),

@@ -16,26 +16,25 @@ import { v4 as uuidv4 } from 'uuid';
 
 import { EOA_METHODS, parseEoaRequest, signEoaTask, type EoaTask } from './accounts/eoa';
 import {
-  computeAccountAddress,
   ERC4337_METHODS,
+  resolveSmartAccount,
   parseSmartAccountRequest,
   runSmartAccountTask,
   signUserOperation,
   smartAccountChain,
   type SmartTask,
 } from './accounts/erc4337';
-import { ACCOUNT_SALT } from './accounts/erc4337/constants';
-import { createRpcClient } from './chain';
 import { maskChainConfig } from './config';
 import { createIpfsClient, type IpfsClient } from './ipfs';
 import { fetchAccountMetadata, type AccountMetadata } from './metadata';
-import { getAddress, isAddressEqual, type Hex } from './crypto';
+import { isAddressEqual, type Hex } from './crypto';
 import { invalidParams, notFound, userRejected, validate } from './errors';
 import { importKey } from './keys';
 import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';
 import { COMPANION_ORIGINS } from './permissions';
 import { parseScope } from './scope';
 import { cloneState, SerialQueue, type AccountRecord, type ChainConfig, type IpfsConfig, type KeyringState, type SmartAccountData } from './state';
+import { ChainScopeStruct } from './structs';
 
 /** What the Keyring needs from the snap platform; injected so Node tests can run it. */
 export type KeyringPlatform = {
@@ -138,7 +137,7 @@ export class KeyringSnap implements Keyring {
     if (account.type === EthAccountType.Erc4337) {
       return chains.filter((chain) => account.scopes.includes(chain as `${string}:${string}`));
     }
-    return chains.filter((chain) => /^eip155:[1-9][0-9]*$/u.test(chain));
+    return chains.filter((chain) => ChainScopeStruct.is(chain));
   }
 
   /**
@@ -401,62 +400,26 @@ export class KeyringSnap implements Keyring {
     return smartAccountChain(record.account.address, data, record.account.scopes, scope, this.#state.chains[scope]);
   }
 
-  /**
-   * A SimpleAccount v0.6 owned by `key`, on `scopes` (default: every configured chain). Its
-   * address is the factory's CREATE2 `getAddress(owner, 0)`, read on every scope's chain and
-   * required to be the same everywhere.
-   */
+  /** A SimpleAccount v0.6 owned by `key` on `scopes` (default: every configured chain); see resolveSmartAccount. */
   async #newSmartAccountRecord(
     key: { privateKey: string; address: string },
-    requestedScopes: string[] | undefined,
+    scopes: string[] | undefined,
     metadata: AccountMetadata | undefined,
     derivationIndex?: number,
   ): Promise<AccountRecord> {
-    const scopes = requestedScopes ?? Object.keys(this.#state.chains);
-    if (scopes.length === 0) {
-      throw notFound('No chain is configured: call setChainConfig before creating a smart account');
-    }
-    const configs = scopes.map((scope) => {
-      parseScope(scope);
-      const config = this.#state.chains[scope] ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
-      // The account's metadata wins over the chain config, for this account only (never the rpcUrl).
-      const own = metadata?.chains?.[scope] ?? {};
-      return {
-        ...config,
-        accountFactory: getAddress(own.accountFactory ?? config.accountFactory),
-        entryPoint: getAddress(own.entryPoint ?? config.entryPoint),
-      };
-    });
-    const [first] = configs as [ChainConfig];
-    if (configs.some((config) => config.accountFactory !== first.accountFactory || config.entryPoint !== first.entryPoint)) {
-      throw invalidParams('These scopes use different factories or entry points: a smart account has one address on all its chains');
-    }
-    const resolved = await Promise.all(
-      configs.map(async (config) => computeAccountAddress(createRpcClient({ url: config.rpcUrl }), config.accountFactory as Hex, key.address as Hex)),
-    );
-    const address = resolved[0]?.address as Hex;
-    if (resolved.some((entry) => !isAddressEqual(entry.address, address))) {
-      throw invalidParams('The factory gives different addresses on these chains: create one account per chain');
-    }
+    const resolved = await resolveSmartAccount(key.address as Hex, scopes ?? Object.keys(this.#state.chains), this.#state.chains, metadata);
     return {
       account: {
         id: uuidv4(),
         type: EthAccountType.Erc4337,
-        address,
-        scopes: scopes as `${string}:${string}`[],
+        address: resolved.address,
+        scopes: resolved.scopes as `${string}:${string}`[],
         methods: [...ERC4337_METHODS],
         options: { exportable: true },
       },
       privateKey: key.privateKey,
       ...(derivationIndex === undefined ? {} : { derivationIndex }),
-      smartAccount: {
-        owner: key.address,
-        accountFactory: first.accountFactory,
-        entryPoint: first.entryPoint,
-        salt: ACCOUNT_SALT.toString(),
-        implementations: Object.fromEntries(scopes.map((scope, index) => [scope, resolved[index]?.implementation as string])),
-        ...(metadata?.chains ? { chains: pickServiceUrls(metadata, scopes) } : {}),
-      },
+      smartAccount: resolved.data,
     };
   }
 
@@ -510,18 +473,6 @@ export class KeyringSnap implements Keyring {
       throw error;
     }
   }
-}
-
-/** The bundler and paymaster URLs the metadata sets for the account's own chains. */
-function pickServiceUrls(metadata: AccountMetadata, scopes: string[]): NonNullable<SmartAccountData['chains']> {
-  const chains: NonNullable<SmartAccountData['chains']> = {};
-  for (const scope of scopes) {
-    const { bundlerUrl, paymasterUrl } = metadata.chains?.[scope] ?? {};
-    if (bundlerUrl || paymasterUrl) {
-      chains[scope] = { ...(bundlerUrl ? { bundlerUrl } : {}), ...(paymasterUrl ? { paymasterUrl } : {}) };
-    }
-  }
-  return chains;
 }
 
 function throwNotFound(message: string): never {

@@ -15,6 +15,7 @@ import {
 import { rpcErrors } from '@metamask/rpc-errors';
 
 import { invalidParams } from './errors';
+import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
 import { IpfsTimeoutError, IpfsTransportError, parseCid, type IpfsClient } from './ipfs';
 
 /**
@@ -43,22 +44,6 @@ import { IpfsTimeoutError, IpfsTransportError, parseCid, type IpfsClient } from 
  * account's own chains only.
  */
 
-const AddressStruct = define<string>('address', (value) =>
-  typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/u.test(value) ? true : 'expected a 20-byte hex address (0x + 40 hex digits)',
-);
-
-const HttpUrlStruct = define<string>('http(s) URL', (value) => {
-  if (typeof value !== 'string') {
-    return 'expected a URL string';
-  }
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'https:' || protocol === 'http:' ? true : 'expected an http(s) URL';
-  } catch {
-    return 'expected an http(s) URL';
-  }
-});
-
 const CidStruct = define<string>('CID', (value) => {
   try {
     parseCid(value);
@@ -67,12 +52,6 @@ const CidStruct = define<string>('CID', (value) => {
     return 'expected a CID string (CIDv0 Qm... or CIDv1)';
   }
 });
-
-const ScopeStruct = define<string>('scope', (value) =>
-  typeof value === 'string' && /^eip155:[1-9][0-9]{0,17}$/u.test(value)
-    ? true
-    : 'expected a chain scope eip155:<decimal chain id>',
-);
 
 const NameStruct = refine(size(string(), 1, 64), 'name', (value) =>
   // eslint-disable-next-line no-control-regex
@@ -92,7 +71,7 @@ export const AccountMetadataStruct = object({
   version: literal(1),
   name: NameStruct,
   icon: exactOptional(CidStruct),
-  chains: exactOptional(record(ScopeStruct, ChainMetadataStruct)),
+  chains: exactOptional(record(ChainScopeStruct, ChainMetadataStruct)),
 });
 
 /** A validated account-metadata document. */

@@ -9,8 +9,10 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
+import { EthEoaAccountStruct } from '@metamask/keyring-api';
+import { is } from '@metamask/superstruct';
 
-import { installKeyringSnap, SnapRpcError, type KeyringHarness } from './harness';
+import { installKeyringSnap, type KeyringHarness, expectError } from './harness';
 
 const TYPED_DATA = {
   types: {
@@ -46,16 +48,6 @@ function rebuild(tx: Record<string, unknown>, signature: { v: string; r: string;
   return bytesToHex(signed.serialize());
 }
 
-async function expectError(promise: Promise<unknown>, code: number, message: RegExp): Promise<void> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SnapRpcError);
-  expect((error as SnapRpcError).code).toBe(code);
-  expect((error as SnapRpcError).message).toMatch(message);
-}
-
 describe('EOA accounts through the built snap', () => {
   let h: KeyringHarness;
   let first: any;
@@ -72,6 +64,8 @@ describe('EOA accounts through the built snap', () => {
     expect(first.type).toBe('eip155:eoa');
     expect(first.scopes).toStrictEqual(['eip155:0']);
     expect(first.methods).not.toContain('eth_sign');
+    // MetaMask's bridge validates accounts against keyring-api's struct
+    expect(is(first, EthEoaAccountStruct)).toBe(true);
     const created = h.events.filter((event) => event.method === 'notify:accountCreated');
     expect(created.map((event) => event.params.account.id)).toStrictEqual([first.id, second.id]);
     expect(await h.keyring('keyring_listAccounts')).toStrictEqual([first, second]);

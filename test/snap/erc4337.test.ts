@@ -4,6 +4,8 @@
  * behind an ERC-7677 service, and the Alto bundler. permissionless is the independent reference
  * for the account's address and call data; the EntryPoint itself computes the userOpHash.
  */
+import { EthBaseUserOperationStruct, EthErc4337AccountStruct, EthUserOperationPatchStruct } from '@metamask/keyring-api';
+import { is } from '@metamask/superstruct';
 import { toSimpleSmartAccount } from 'permissionless/accounts';
 import {
   createPublicClient,
@@ -26,18 +28,9 @@ import { startLimitsProxy } from '../fixtures/limits-proxy';
 import { devnetChain, ERC4337_ABI } from '../fixtures/erc4337';
 import { installRecorder, installReverter, readRecord, recordCalldata, RECORDERS, REVERTER } from '../fixtures/targets';
 import { ERC1967_PROXY_RUNTIME_CODE } from '../../src/accounts/erc4337/constants';
-import { COMPANION, installKeyringSnap, SnapRpcError, type KeyringHarness } from './harness';
+import { COMPANION, installKeyringSnap, type KeyringHarness, rejection } from './harness';
 
 const BASE_USER_OPERATION_FIELDS = ['bundlerUrl', 'callData', 'dummyPaymasterAndData', 'dummySignature', 'gasLimits', 'initCode', 'nonce'];
-
-async function rejection(promise: Promise<unknown>): Promise<SnapRpcError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SnapRpcError);
-  return error as SnapRpcError;
-}
 
 describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto, ERC-7677 paymaster)', () => {
   let devnet: Devnet;
@@ -108,6 +101,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     expect(account.scopes).toEqual([devnet.scope]);
     expect(account.methods).toEqual(['eth_prepareUserOperation', 'eth_patchUserOperation', 'eth_signUserOperation']);
     expect(h.events.at(-1)?.params.account).toEqual(account);
+    expect(is(account, EthErc4337AccountStruct)).toBe(true);
 
     const exported = h.snap.onKeyringRequest({ origin: COMPANION, method: 'keyring_exportAccount', params: { id: account.id } });
     await ((await exported.getInterface()) as any).ok();
@@ -129,6 +123,9 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     const { prepared, patch, userOp } = await buildUserOperation(intents);
 
     expect(Object.keys(prepared).sort()).toEqual(BASE_USER_OPERATION_FIELDS);
+    // the bridge checks replies strictly against keyring-api's structs: no extra field
+    expect(is(prepared, EthBaseUserOperationStruct)).toBe(true);
+    expect(is(patch, EthUserOperationPatchStruct)).toBe(true);
     expect(Object.keys(prepared.gasLimits).sort()).toEqual(['callGasLimit', 'preVerificationGas', 'verificationGasLimit']);
     expect(prepared.nonce).toBe('0x0');
     expect((slice(prepared.initCode, 0, 20) as Hex).toLowerCase()).toBe(devnet.contracts.accountFactory.toLowerCase());

@@ -87,3 +87,30 @@ export async function installKeyringSnap(): Promise<KeyringHarness> {
     },
   };
 }
+
+/**
+ * Await a call that must fail and return its JSON-RPC error.
+ *
+ * @param promise - The call.
+ * @returns The SnapRpcError it rejected with (the test fails if it resolved).
+ */
+export async function rejection(promise: Promise<unknown>): Promise<SnapRpcError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(SnapRpcError);
+  return error as SnapRpcError;
+}
+
+/**
+ * Expect a call to fail with `code` and a message matching `message`.
+ *
+ * @param promise - The call.
+ * @param code - JSON-RPC error code.
+ * @param message - Pattern the message must match.
+ */
+export async function expectError(promise: Promise<unknown>, code: number, message: RegExp): Promise<void> {
+  const error = await rejection(promise);
+  expect({ code: error.code, message: error.message }).toEqual({ code, message: expect.stringMatching(message) });
+}

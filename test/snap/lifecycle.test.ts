@@ -1,19 +1,7 @@
 import { recoverMessageAddress, stringToHex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { COMPANION, installKeyringSnap, METAMASK, SnapRpcError, type KeyringHarness } from './harness';
-
-async function expectError(promise: Promise<unknown>, code: number, message: RegExp): Promise<void> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SnapRpcError);
-  expect({ code: (error as SnapRpcError).code, message: (error as SnapRpcError).message }).toEqual({
-    code,
-    message: expect.stringMatching(message),
-  });
-}
+import { COMPANION, installKeyringSnap, METAMASK, type KeyringHarness, expectError } from './harness';
 
 const REQUEST_ID = '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40';
 

@@ -6,19 +6,10 @@
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
 import { addJson, startIpfsNode, type IpfsNode } from '../fixtures/ipfs-node';
-import { installKeyringSnap, SnapRpcError, type KeyringHarness } from './harness';
+import { installKeyringSnap, type KeyringHarness, rejection } from './harness';
 
 const API_KEY = 'ipfs-key-3f9a';
 const API_SECRET = 'ipfs-secret-71c0e2';
-
-async function rejection(promise: Promise<unknown>): Promise<SnapRpcError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SnapRpcError);
-  return error as SnapRpcError;
-}
 
 describe('account metadata on IPFS through the built snap', () => {
   let ipfs: IpfsNode;

@@ -13,6 +13,7 @@ import type { Intent } from './userop';
 
 export { ERC4337_METHODS, signUserOperation, userOpHash } from './userop';
 export { computeAccountAddress } from './prepare';
+export { resolveSmartAccount } from './create';
 export { getUserOperationReceipt } from './receipt';
 
 /** A validated ERC-4337 request. */

@@ -1,5 +1,5 @@
 import { EthMethod, type EthUserOperation } from '@metamask/keyring-api';
-import { encodeAbiParameters, encodeFunctionData, hexToBytes, parseAbiParameters, type Hex } from 'viem';
+import { encodeAbiParameters, encodeFunctionData, hexToBytes, numberToHex, parseAbiParameters, type Hex } from 'viem';
 import { getUserOperationHash } from 'viem/account-abstraction';
 import { signMessage } from 'viem/accounts';
 
@@ -64,6 +64,28 @@ const USER_OP_TUPLE = parseAbiParameters(
 );
 
 /**
+ * The operation with quantities as bigints (viem's EntryPoint v0.6 `UserOperation` shape).
+ *
+ * @param op - keyring-api user operation, hex strings.
+ * @returns The same fields, quantities as bigint.
+ */
+function toUserOperation(op: EthUserOperation) {
+  return {
+    sender: op.sender as Hex,
+    nonce: BigInt(op.nonce),
+    initCode: op.initCode as Hex,
+    callData: op.callData as Hex,
+    callGasLimit: BigInt(op.callGasLimit),
+    verificationGasLimit: BigInt(op.verificationGasLimit),
+    preVerificationGas: BigInt(op.preVerificationGas),
+    maxFeePerGas: BigInt(op.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas),
+    paymasterAndData: op.paymasterAndData as Hex,
+    signature: op.signature as Hex,
+  };
+}
+
+/**
  * preVerificationGas of a v0.6 user operation: the calldata cost of its ABI-packed form
  * (4 gas per zero byte, 16 per non-zero byte) plus the reference bundler's fixed overhead
  * (21,000 per bundle of one, 18,300 per operation, 4 per 32-byte word).
@@ -73,21 +95,7 @@ const USER_OP_TUPLE = parseAbiParameters(
  */
 export function preVerificationGas(op: Omit<EthUserOperation, 'preVerificationGas'>): bigint {
   const packed = hexToBytes(
-    encodeAbiParameters(USER_OP_TUPLE, [
-      {
-        sender: op.sender as Hex,
-        nonce: BigInt(op.nonce),
-        initCode: op.initCode as Hex,
-        callData: op.callData as Hex,
-        callGasLimit: BigInt(op.callGasLimit),
-        verificationGasLimit: BigInt(op.verificationGasLimit),
-        preVerificationGas: PRE_VERIFICATION_GAS.fixed,
-        maxFeePerGas: BigInt(op.maxFeePerGas),
-        maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas),
-        paymasterAndData: op.paymasterAndData as Hex,
-        signature: op.signature as Hex,
-      },
-    ]),
+    encodeAbiParameters(USER_OP_TUPLE, [toUserOperation({ ...op, preVerificationGas: numberToHex(PRE_VERIFICATION_GAS.fixed) })]),
   ).slice(32); // drop the tuple's head offset word, as the reference packUserOp does
   const { fixed, perUserOp, perUserOpWord, zeroByte, nonZeroByte } = PRE_VERIFICATION_GAS;
   const calldataCost = packed.reduce((sum, byte) => sum + (byte === 0 ? zeroByte : nonZeroByte), 0n);
@@ -109,19 +117,7 @@ export function userOpHash(op: EthUserOperation, entryPoint: Hex, chainId: bigin
     chainId: Number(chainId),
     entryPointAddress: entryPoint,
     entryPointVersion: '0.6',
-    userOperation: {
-      sender: op.sender as Hex,
-      nonce: BigInt(op.nonce),
-      initCode: op.initCode as Hex,
-      callData: op.callData as Hex,
-      callGasLimit: BigInt(op.callGasLimit),
-      verificationGasLimit: BigInt(op.verificationGasLimit),
-      preVerificationGas: BigInt(op.preVerificationGas),
-      maxFeePerGas: BigInt(op.maxFeePerGas),
-      maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas),
-      paymasterAndData: op.paymasterAndData as Hex,
-      signature: op.signature as Hex,
-    },
+    userOperation: toUserOperation(op),
   });
 }
 
