@@ -19,7 +19,10 @@ import {
 } from 'viem';
 
 import manifest from '../snap.manifest.json';
-import { startAnvil, type Anvil } from '../test/fixtures/anvil';
+import type { Anvil } from '../test/fixtures/anvil';
+import { startDevnet, type Devnet } from '../test/fixtures/devnet';
+import { addJson, startIpfsNode, type IpfsNode } from '../test/fixtures/ipfs-node';
+import { installRecorder, readRecord, recordCalldata, RECORDERS } from '../test/fixtures/targets';
 import { startSimulatedSnap, type SimulatedSnap } from './lib/snap-sim';
 
 const COMPANION = manifest.initialPermissions['endowment:keyring'].allowedOrigins[0] as string;
@@ -109,17 +112,89 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
   check('bob received 0.5 ETH', (await client.getBalance({ address: bob.address })) === parseEther('0.5'));
 }
 
+async function jsonRpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
+  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const reply = (await response.json()) as { result?: T; error?: { message: string } };
+  if (reply.error) {
+    throw new Error(`${method}: ${reply.error.message}`);
+  }
+  return reply.result as T;
+}
+
+async function smartAccountFlow(snap: SimulatedSnap, devnet: Devnet, ipfs: IpfsNode): Promise<void> {
+  const client = createPublicClient({ transport: http(devnet.rpcUrl) });
+  say('The dapp publishes account metadata on IPFS (embedded helia node behind the IPFS HTTP API)');
+  const metadata = { version: 1, name: 'Demo Vault', chains: { [devnet.scope]: { bundlerUrl: devnet.bundlerUrl } } };
+  const cid = await addJson(ipfs, metadata);
+  console.log(`    ${cid}: ${JSON.stringify(metadata)}`);
+  await snap.rpc('setIpfsConfig', { apiUrl: ipfs.apiUrl, apiKey: 'demo-key', apiKeySecret: 'demo-secret' });
+
+  say(`It configures the chain (setChainConfig ${devnet.scope}: RPC, EntryPoint v0.6, SimpleAccountFactory, ERC-7677 paymaster; no bundler)`);
+  const { bundlerUrl: _bundlerFromMetadataOnly, ...chainConfig } = devnet.chainConfig;
+  const stored = await snap.rpc('setChainConfig', chainConfig);
+  console.log(`    entryPoint ${stored.entryPoint}, accountFactory ${stored.accountFactory}`);
+
+  say('It creates an ERC-4337 smart account from the metadata CID (fetched, verified against the CID, validated)');
+  const vault = await snap.keyring('keyring_createAccount', { options: { type: 'eip155:erc4337', scopes: [devnet.scope], metadataCid: cid } });
+  const created = snap.events.at(-1);
+  check('named from the metadata', created?.params.accountNameSuggestion === 'Demo Vault', vault.address);
+  check('not deployed yet (counterfactual address)', (await client.getCode({ address: vault.address })) === undefined);
+
+  say('MetaMask prepares, patches (paymaster) and signs a user operation with two intents');
+  await installRecorder(devnet.rpcUrl, RECORDERS[0]);
+  await installRecorder(devnet.rpcUrl, RECORDERS[1]);
+  const intents = [
+    { to: RECORDERS[0], value: '0x0', data: recordCalldata(1, 2026) },
+    { to: RECORDERS[1], value: '0x0', data: recordCalldata(2, 4337) },
+  ];
+  const prepared = await submit(snap, vault, 'eth_prepareUserOperation', intents, devnet.scope);
+  console.log(`    nonce ${prepared.nonce}, initCode ${prepared.initCode.slice(0, 42)}…, gas ${JSON.stringify(prepared.gasLimits)}`);
+  check('the bundler (Alto) comes from the account metadata', prepared.bundlerUrl === devnet.bundlerUrl);
+  const block = await client.getBlock();
+  const userOp: Record<string, string> = {
+    sender: vault.address,
+    nonce: prepared.nonce,
+    initCode: prepared.initCode,
+    callData: prepared.callData,
+    ...prepared.gasLimits,
+    maxFeePerGas: numberToHex((block.baseFeePerGas ?? 0n) * 2n + 1_000_000_000n),
+    maxPriorityFeePerGas: numberToHex(1_000_000_000n),
+    paymasterAndData: prepared.dummyPaymasterAndData,
+    signature: prepared.dummySignature,
+  };
+  Object.assign(userOp, await submit(snap, vault, 'eth_patchUserOperation', [userOp], devnet.scope));
+  check('the paymaster sponsors it', userOp.paymasterAndData?.toLowerCase().startsWith(devnet.contracts.verifyingPaymaster.toLowerCase()) === true);
+  userOp.signature = await submit(snap, vault, 'eth_signUserOperation', [userOp], devnet.scope);
+
+  say('The operation goes to the Alto bundler, which bundles it on anvil');
+  const userOpHash = await jsonRpc<string>(devnet.bundlerUrl, 'eth_sendUserOperation', [userOp, devnet.contracts.entryPoint]);
+  let receipt: any = null;
+  for (let attempt = 0; attempt < 100 && !receipt; attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    receipt = await snap.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash });
+  }
+  check('UserOperationEvent reports success (getUserOperationReceipt)', receipt?.success === true, userOpHash);
+  check('the account is deployed', (await client.getCode({ address: vault.address })) !== undefined);
+  check('both intents took effect', (await readRecord(devnet.rpcUrl, RECORDERS[0], 1)) === 2026n && (await readRecord(devnet.rpcUrl, RECORDERS[1], 2)) === 4337n);
+}
+
 async function main(): Promise<void> {
-  console.log('Keyring snap demo: the built snap in the snaps simulation, a real anvil chain.');
-  const anvil = await startAnvil();
-  console.log(`anvil ${anvil.url} (pid ${anvil.pid}, chain ${anvil.chainId})`);
+  console.log('Keyring snap demo: the built snap in the snaps simulation; anvil, ERC-4337 v0.6 contracts, Alto and an IPFS node, all on 127.0.0.1.');
+  const devnet = await startDevnet();
+  const ipfs = await startIpfsNode({ apiKey: 'demo-key', apiKeySecret: 'demo-secret' }).catch(async (error: unknown) => {
+    await devnet.stop();
+    throw error;
+  });
+  console.log(`anvil ${devnet.rpcUrl} (chain ${devnet.chainId}), Alto ${devnet.bundlerUrl}, paymaster ${devnet.paymasterUrl}, IPFS API ${ipfs.apiUrl}`);
   const snap = await startSimulatedSnap(COMPANION);
   try {
-    await eoaFlow(snap, anvil);
+    await eoaFlow(snap, devnet.anvil);
+    await smartAccountFlow(snap, devnet, ipfs);
     console.log('\nAll checks passed.');
   } finally {
     await snap.close();
-    await anvil.stop();
+    await ipfs.close();
+    await devnet.stop();
   }
 }
 
