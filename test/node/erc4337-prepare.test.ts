@@ -1,0 +1,85 @@
+/**
+ * eth_prepareUserOperation's chain side (src/accounts/erc4337/prepare.ts) as a plain library against
+ * anvil with the real v0.6 contracts, behind the provider-limits proxy that counts round trips.
+ */
+import { encodeFunctionData, numberToHex, type Hex } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
+
+import { createRpcClient } from '../../src/chain';
+import { computeAccountAddress, prepareUserOperation, type SmartAccountChain } from '../../src/accounts/erc4337/prepare';
+import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
+import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { installRecorder, recordCalldata, RECORDERS } from '../fixtures/targets';
+
+const OWNER = privateKeyToAddress('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
+
+describe('prepareUserOperation on anvil with EntryPoint v0.6', () => {
+  let anvil: Anvil;
+  let proxy: LimitsProxy;
+  let contracts: Erc4337Deployment;
+  let chain: SmartAccountChain;
+  const intents = [
+    { to: RECORDERS[0] as Hex, value: 0n, data: recordCalldata(7, 70) },
+    { to: RECORDERS[1] as Hex, value: 0n, data: recordCalldata(8, 80) },
+  ];
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    contracts = await deployErc4337(anvil.url);
+    await installRecorder(anvil.url, RECORDERS[0]);
+    await installRecorder(anvil.url, RECORDERS[1]);
+    proxy = await startLimitsProxy({ upstream: anvil.url });
+    const client = createRpcClient({ url: proxy.url });
+    const { address, implementation } = await computeAccountAddress(client, contracts.accountFactory, OWNER);
+    chain = { client, chainId: 31337n, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory, implementation, owner: OWNER, sender: address, bundlerUrl: 'http://127.0.0.1:1' };
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await anvil?.stop();
+  });
+
+  let undeployedCallGas: bigint;
+
+  it('reads the chain in one round trip for a not-yet-deployed account', async () => {
+    proxy.resetStats();
+    const prepared = await prepareUserOperation(chain, intents);
+    expect(proxy.stats.httpRequests).toBe(1);
+    expect(prepared.initCode.startsWith(contracts.accountFactory)).toBe(true);
+    expect(prepared.nonce).toBe('0x0');
+    undeployedCallGas = BigInt(prepared.gasLimits?.callGasLimit as string);
+    expect(BigInt(prepared.gasLimits?.verificationGasLimit as string)).toBeGreaterThan(200_000n);
+  });
+
+  it('a provider that refuses state overrides costs a second round trip and still gives a sufficient estimate', async () => {
+    proxy.resetStats();
+    proxy.options.refuseStateOverride = true;
+    const prepared = await prepareUserOperation(chain, intents).finally(() => {
+      proxy.options.refuseStateOverride = false;
+    });
+    expect(proxy.stats.httpRequests).toBe(2);
+    expect(BigInt(prepared.gasLimits?.callGasLimit as string)).toBeGreaterThanOrEqual(undeployedCallGas);
+  });
+
+  it('after deployment: initCode 0x, one round trip, and the same callGasLimit the override predicted (checked by a plain estimate)', async () => {
+    await fetch(anvil.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_sendTransaction',
+        params: [{ from: contracts.deployer, to: contracts.accountFactory, data: encodeFunctionData({ abi: [{ type: 'function', name: 'createAccount', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [{ type: 'address' }] }], functionName: 'createAccount', args: [OWNER, 0n] }) }],
+      }),
+    });
+    proxy.resetStats();
+    const prepared = await prepareUserOperation(chain, intents);
+    expect(proxy.stats.httpRequests).toBe(1);
+    expect(prepared.initCode).toBe('0x');
+    const direct = await createRpcClient({ url: anvil.url }).estimateGas({ from: contracts.entryPoint, to: chain.sender, data: prepared.callData as Hex });
+    expect(BigInt(prepared.gasLimits?.callGasLimit as string)).toBe(direct);
+    expect(undeployedCallGas).toBe(direct);
+    expect(numberToHex(direct)).toBe(prepared.gasLimits?.callGasLimit);
+  });
+});
