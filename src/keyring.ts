@@ -96,6 +96,9 @@ export class KeyringSnap implements Keyring {
    */
   async createAccount(options: Record<string, Json> = {}): Promise<KeyringAccount> {
     const parsed = validate<CreateAccountOptions>(options, CreateAccountOptionsStruct, 'createAccount options');
+    if (parsed.scopes !== undefined && parsed.type !== EthAccountType.Erc4337) {
+      throw invalidParams('Invalid createAccount options at scopes: EOA accounts serve every EVM chain (eip155:0); scopes are for eip155:erc4337');
+    }
     return this.#queue.run(async () => {
       const metadata = parsed.metadataCid === undefined ? undefined : await this.#fetchMetadata(parsed.metadataCid);
       const draft = cloneState(this.#state);

@@ -68,6 +68,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     it('a keyring request that fails keyring-api validation', async () => {
       await expectError(h.keyring('keyring_getAccount', { id: 42 } as never), -32602, /id/u);
       await expectError(h.keyring('keyring_createAccount', { options: { type: 'eip155:nonsense' } }), -32602, /createAccount options at type/u);
+      await expectError(h.keyring('keyring_createAccount', { options: { scopes: ['eip155:1'] } }), -32602, /createAccount options at scopes: EOA accounts serve every EVM chain/u);
     });
 
     it('an unknown snap RPC method or a bad mode', async () => {
