@@ -13,7 +13,13 @@ let keyring: Promise<KeyringSnap> | undefined;
 
 /** The one Keyring of this snap instance, loaded from state on first use. */
 async function getKeyring(): Promise<KeyringSnap> {
-  keyring ??= loadState().then((state) => new KeyringSnap(state, snapPlatform));
+  keyring ??= loadState().then(
+    (state) => new KeyringSnap(state, snapPlatform),
+    (error: unknown) => {
+      keyring = undefined; // a failed read is retried on the next request, not cached
+      throw error;
+    },
+  );
   return keyring;
 }
 
