@@ -45,9 +45,26 @@ export function validate<T>(
   if (error) {
     const failure = error.failures()[0] ?? error;
     const path = failure.path.length > 0 ? ` at ${failure.path.join('.')}` : '';
-    throw invalidParams(`Invalid ${what}${path}: ${failure.message}`);
+    throw invalidParams(`Invalid ${what}${path}: ${describeFailure(failure)}`);
   }
   return result as T;
+}
+
+/**
+ * What a superstruct failure expected, never the value received: a mistyped secret field
+ * (`apiSecret`, `private_key`) must not be echoed back.
+ *
+ * @param failure - A superstruct failure.
+ * @returns A message such as `unknown field` or `Expected a string`.
+ */
+function describeFailure(failure: { type: string; value: unknown; message: string }): string {
+  if (failure.type === 'never') {
+    return 'unknown field';
+  }
+  if (failure.value === undefined) {
+    return 'required';
+  }
+  return failure.message.replace(/,? but received:[\s\S]*$/u, '');
 }
 
 /**

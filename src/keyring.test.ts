@@ -72,6 +72,34 @@ describe('KeyringSnap (Node, fake platform)', () => {
   });
 });
 
+describe('KeyringSnap requests and key collisions', () => {
+  it('drops an approved request even when MetaMask no longer knows it (event refused)', async () => {
+    const { platform } = fakePlatform({
+      emitEvent: async (event) => {
+        if (event === KeyringEvent.RequestApproved) {
+          throw new Error("Request '1' not found");
+        }
+      },
+    });
+    const keyring = new KeyringSnap({ ...defaultState(), approvalMode: 'async' }, platform);
+    const account = await keyring.createAccount();
+    const id = '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40';
+    await keyring.submitRequest({ id, scope: '', account: account.id, origin: 'https://dapp.example', request: { method: 'personal_sign', params: ['0x68656c6c6f', account.address] } });
+    expect(await keyring.listRequests()).toHaveLength(1);
+    await expect(keyring.approveRequest(id)).rejects.toThrow('not found');
+    expect(await keyring.listRequests()).toStrictEqual([]);
+  });
+
+  it('skips a derivation index whose key was imported already', async () => {
+    const { platform } = fakePlatform();
+    const keyring = new KeyringSnap(defaultState(), platform);
+    const imported = await keyring.createAccount({ privateKey: KEYS[0] as string });
+    const derived = await keyring.createAccount();
+    expect(derived.address).not.toBe(imported.address);
+    expect(derived.address).toBe(privateKeyToAddress(KEYS[1] as `0x${string}`));
+  });
+});
+
 describe('state schema', () => {
   it('starts empty and reads its own version', () => {
     expect(migrate(null)).toStrictEqual(defaultState());

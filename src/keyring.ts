@@ -105,15 +105,14 @@ export class KeyringSnap implements Keyring {
       let derivationIndex: number | undefined;
       let key: { privateKey: string; address: string };
       if (parsed.privateKey === undefined) {
-        derivationIndex = draft.nextDerivationIndex;
-        key = await this.#platform.deriveKey(derivationIndex);
-        draft.nextDerivationIndex += 1;
+        ({ key, index: derivationIndex } = await this.#nextDerivedKey(draft.nextDerivationIndex));
+        draft.nextDerivationIndex = derivationIndex + 1;
       } else {
         key = importKey(parsed.privateKey);
       }
       const record =
         parsed.type === EthAccountType.Erc4337
-          ? await this.#newSmartAccountRecord(key, parsed.scopes, metadata, derivationIndex)
+          ? await this.#newSmartAccountRecord(key, parsed.scopes && [...new Set(parsed.scopes)], metadata, derivationIndex)
           : this.#newEoaRecord(key, derivationIndex);
       if (parsed.metadataCid !== undefined) {
         record.account.options.metadataCid = parsed.metadataCid;
@@ -203,6 +202,9 @@ export class KeyringSnap implements Keyring {
    */
   async exportAccount(id: string): Promise<KeyringAccountData> {
     const record = this.#record(id);
+    if (record.account.options.exportable === false) {
+      throw invalidParams(`Account ${id} is not exportable`);
+    }
     const confirmed = await this.#platform.confirm(
       'Export private key',
       `Reveal the private key of ${record.account.address}? Anyone who sees it controls this account.`,
@@ -349,6 +351,21 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
+   * Every EntryPoint that may hold this snap's operations on `scope`: the chain config's and
+   * each smart account's own (an account keeps the one it was created with).
+   *
+   * @param scope - CAIP-2 chain id.
+   * @returns Distinct addresses.
+   */
+  entryPoints(scope: string): string[] {
+    const all = Object.values(this.#state.accounts)
+      .filter((record) => record.smartAccount && record.account.scopes.includes(scope as `${string}:${string}`))
+      .map((record) => (record.smartAccount as SmartAccountData).entryPoint);
+    const configured = this.#state.chains[scope]?.entryPoint;
+    return [...new Set([...(configured ? [configured] : []), ...all])];
+  }
+
+  /**
    * Store the IPFS API settings; the credentials stay in encrypted state.
    *
    * @param config - A validated config.
@@ -426,6 +443,21 @@ export class KeyringSnap implements Keyring {
     };
   }
 
+  /** The first derived key from `index` on whose address no account holds (an imported key may). */
+  async #nextDerivedKey(index: number): Promise<{ key: { privateKey: string; address: string }; index: number }> {
+    for (let candidate = index; candidate < index + 16; candidate += 1) {
+      const key = await this.#platform.deriveKey(candidate);
+      if (!this.#holds(key.address)) {
+        return { key, index: candidate };
+      }
+    }
+    throw invalidParams('The next 16 derived keys are all imported already');
+  }
+
+  #holds(address: string): boolean {
+    return Object.values(this.#state.accounts).some((entry) => entry.account.address.toLowerCase() === address.toLowerCase());
+  }
+
   async #fetchMetadata(cid: string): Promise<AccountMetadata> {
     const config = this.#state.ipfs ?? throwNotFound('No IPFS API is configured: call setIpfsConfig before using metadataCid');
     this.#ipfsClient ??= createIpfsClient(config);
@@ -437,8 +469,7 @@ export class KeyringSnap implements Keyring {
   }
 
   #assertUnique(address: string): void {
-    const taken = Object.values(this.#state.accounts).some((entry) => entry.account.address.toLowerCase() === address.toLowerCase());
-    if (taken) {
+    if (this.#holds(address)) {
       throw invalidParams(`Account address already in use: ${address}`);
     }
   }
@@ -459,7 +490,7 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Save `draft`, make it current, then emit `event`; roll back if the event is refused.
+   * Save `draft`, make it current, then emit `event`; roll back an account change if the event is refused.
    */
   async #commit<E extends KeyringEvent>(draft: KeyringState, event?: E, data?: KeyringEventPayload<E>): Promise<void> {
     const previous = this.#state;
@@ -471,8 +502,12 @@ export class KeyringSnap implements Keyring {
     try {
       await this.#platform.emitEvent(event, data);
     } catch (error) {
-      await this.#platform.saveState(previous);
-      this.#state = previous;
+      // A resolved request stays resolved: MetaMask may have forgotten it (restart), and rolling
+      // back would leave it pending for ever. Account changes the wallet refused are undone.
+      if (event !== KeyringEvent.RequestApproved && event !== KeyringEvent.RequestRejected) {
+        this.#state = previous;
+        await this.#platform.saveState(previous);
+      }
       throw error;
     }
   }

@@ -1,6 +1,8 @@
 import { EthAccountType } from '@metamask/keyring-api';
 import { array, enums, exactOptional, object, optional, record, size, string, type Infer, any } from '@metamask/superstruct';
 
+import { ChainScopeStruct } from './structs';
+
 /**
  * Options of `keyring_createAccount`:
  * - `type`: `eip155:eoa` (default) or `eip155:erc4337` (SimpleAccount v0.6);
@@ -13,7 +15,7 @@ import { array, enums, exactOptional, object, optional, record, size, string, ty
 export const CreateAccountOptionsStruct = object({
   type: exactOptional(enums([EthAccountType.Eoa, EthAccountType.Erc4337])),
   privateKey: exactOptional(string()),
-  scopes: exactOptional(size(array(string()), 1, 32)),
+  scopes: exactOptional(size(array(ChainScopeStruct), 1, 32)),
   metadataCid: exactOptional(string()),
   name: exactOptional(size(string(), 1, 64)),
   metamask: optional(record(string(), any())),

@@ -48,7 +48,7 @@ export async function handleSnapRpc(keyring: KeyringSnap, request: JsonRpcReques
       const { scope, userOpHash } = validate(request.params, ReceiptParamsStruct, 'getUserOperationReceipt params');
       parseScope(scope);
       const config = keyring.chainConfig(scope) ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
-      return getUserOperationReceipt(createRpcClient({ url: config.rpcUrl }), config.entryPoint as Hex, userOpHash as Hex);
+      return getUserOperationReceipt(createRpcClient({ url: config.rpcUrl }), keyring.entryPoints(scope) as Hex[], userOpHash as Hex);
     }
     case SnapRpcMethod.GetApprovalMode:
       return { mode: keyring.getApprovalMode() };

@@ -27,3 +27,20 @@ export function parseScope(scope: string): { chainId: bigint } {
 export function toScope(chainId: bigint | number): string {
   return `eip155:${chainId.toString()}`;
 }
+
+/**
+ * The chain of an EOA signing request's scope, as MetaMask's keyring bridge sends it: `''` for
+ * personal_sign and for typed data without `domain.chainId` (no chain: 0n), `eip155:<decimal>`, or
+ * `eip155:0x<hex>` when the bridge copied a hex `domain.chainId`.
+ *
+ * @param scope - The request's scope.
+ * @returns The chain id, 0n when the request names none.
+ * @throws JsonRpcError -32602 for any other scope.
+ */
+export function parseEoaScope(scope: string): { chainId: bigint } {
+  if (scope === '') {
+    return { chainId: 0n };
+  }
+  const hex = /^eip155:(0x[0-9a-fA-F]{1,16})$/u.exec(scope);
+  return hex ? { chainId: BigInt(hex[1] as string) } : parseScope(scope);
+}

@@ -19,7 +19,7 @@ import type { Json } from '@metamask/utils';
 
 import { isAddressEqual, isHex, numberToHex } from '../crypto';
 import { invalidParams, validate } from '../errors';
-import { parseScope } from '../scope';
+import { parseEoaScope } from '../scope';
 
 /**
  * EOA signing (keyring-api `eip155:eoa` accounts), pure: no network, no state.
@@ -50,14 +50,15 @@ const TypedDataParamsStruct = tuple([string(), union([string(), unknown()])]);
  * Check a signing request for the EOA `address` before anything is stored or signed.
  *
  * @param address - The account's address (20-byte hex).
- * @param scope - The request's CAIP-2 scope, `eip155:<decimal chain id>`.
+ * @param scope - The request's scope: `eip155:<chain id>`, or `''` (MetaMask sends none for personal_sign
+ * and for typed data without `domain.chainId`).
  * @param method - One of EOA_METHODS.
  * @param params - The request's params array.
  * @returns The validated task.
  * @throws JsonRpcError -32602 naming the malformed field, a foreign address or a chain mismatch.
  */
 export function parseEoaRequest(address: string, scope: string, method: string, params: unknown): EoaTask {
-  const { chainId: scopeChainId } = parseScope(scope);
+  const { chainId: scopeChainId } = parseEoaScope(scope);
   switch (method) {
     case EthMethod.PersonalSign: {
       const [message, from] = validate(params, PersonalSignParamsStruct, 'personal_sign params');

@@ -9,6 +9,7 @@ import {
   type Hex,
 } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
+import { recoverTypedSignature, SignTypedDataVersion } from '@metamask/eth-sig-util';
 import { EthEoaAccountStruct } from '@metamask/keyring-api';
 import { is } from '@metamask/superstruct';
 
@@ -82,6 +83,27 @@ describe('EOA accounts through the built snap', () => {
 
   it('eth_signTypedData_v4: the EIP-712 signature recovers to the account (viem)', async () => {
     const response = await h.submit(second, 'eth_signTypedData_v4', [second.address, TYPED_DATA as never]);
+    const recovered = await recoverTypedDataAddress({ ...(TYPED_DATA as any), signature: response.result });
+    expect(recovered).toBe(second.address);
+  });
+
+  it('signs requests MetaMask sends without a chain (scope ""): personal_sign, typed data v4 without chainId, v1', async () => {
+    const message = 'no chain here';
+    const personal = await h.submit(first, 'personal_sign', [stringToHex(message), first.address], '');
+    expect(await recoverMessageAddress({ message, signature: personal.result })).toBe(first.address);
+
+    const { chainId: _chainId, ...domain } = TYPED_DATA.domain;
+    const chainless = { ...TYPED_DATA, types: { ...TYPED_DATA.types, EIP712Domain: TYPED_DATA.types.EIP712Domain.filter((field) => field.name !== 'chainId') }, domain };
+    const typed = await h.submit(first, 'eth_signTypedData_v4', [first.address, chainless as never], '');
+    expect(await recoverTypedDataAddress({ ...(chainless as any), signature: typed.result })).toBe(first.address);
+
+    const v1 = [{ type: 'string', name: 'greeting', value: 'hello' }, { type: 'uint32', name: 'n', value: '42' }];
+    const signature = (await h.submit(first, 'eth_signTypedData_v1', [first.address, v1 as never], '')).result;
+    expect(recoverTypedSignature({ data: v1 as never, signature, version: SignTypedDataVersion.V1 })).toBe(first.address.toLowerCase());
+  });
+
+  it('accepts the hex chain reference MetaMask copies from a hex domain.chainId (eip155:0x1)', async () => {
+    const response = await h.submit(second, 'eth_signTypedData_v4', [second.address, { ...TYPED_DATA, domain: { ...TYPED_DATA.domain, chainId: '0x1' } } as never], 'eip155:0x1');
     const recovered = await recoverTypedDataAddress({ ...(TYPED_DATA as any), signature: response.result });
     expect(recovered).toBe(second.address);
   });

@@ -94,7 +94,7 @@ function parseIntent(raw: unknown, index: number): Intent {
  * @param scope - The request's scope.
  * @param config - The chain config of that scope, if any.
  * @returns The chain side.
- * @throws JsonRpcError -32602 when the scope is not the account's, -32001 when the chain has no config or bundler.
+ * @throws JsonRpcError -32602 when the scope is not the account's, -32001 when the chain has no config.
  */
 export function smartAccountChain(address: string, data: SmartAccountData, scopes: string[], scope: string, config: ChainConfig | undefined): SmartAccountChain {
   const { chainId } = parseScope(scope);
@@ -106,9 +106,6 @@ export function smartAccountChain(address: string, data: SmartAccountData, scope
   }
   const overrides = data.chains?.[scope] ?? {};
   const bundlerUrl = overrides.bundlerUrl ?? config.bundlerUrl;
-  if (!bundlerUrl) {
-    throw notFound(`No bundlerUrl for ${scope}: set it with setChainConfig or in the account metadata`);
-  }
   const paymasterUrl = overrides.paymasterUrl ?? config.paymasterUrl;
   return {
     client: createRpcClient({ url: config.rpcUrl }),
@@ -118,7 +115,7 @@ export function smartAccountChain(address: string, data: SmartAccountData, scope
     implementation: (data.implementations[scope] ?? '0x') as Hex,
     owner: data.owner as Hex,
     sender: address as Hex,
-    bundlerUrl,
+    ...(bundlerUrl ? { bundlerUrl } : {}),
     ...(paymasterUrl ? { paymasterUrl } : {}),
   };
 }

@@ -15,8 +15,9 @@ type UserOpFields = Omit<EthUserOperation, 'preVerificationGas'> & { preVerifica
 async function callPaymaster(url: string, method: string, op: UserOpFields, entryPoint: Hex, chainId: bigint): Promise<Record<string, unknown>> {
   const client = createRpcClient({ url, retries: 0 });
   const result = await client.request(method, [op, entryPoint, numberToHex(chainId), {}]);
-  if (typeof result !== 'object' || result === null || !isHex((result as { paymasterAndData?: unknown }).paymasterAndData)) {
-    throw invalidParams(`The paymaster service's ${method} reply has no paymasterAndData hex`);
+  const paymasterAndData = (result as { paymasterAndData?: unknown } | null)?.paymasterAndData;
+  if (typeof paymasterAndData !== 'string' || !isHex(paymasterAndData) || paymasterAndData.length % 2 !== 0) {
+    throw invalidParams(`The paymaster service's ${method} reply has no paymasterAndData hex bytes`);
   }
   return result as Record<string, unknown>;
 }
@@ -51,8 +52,9 @@ export async function patchUserOperation(url: string | undefined, op: EthUserOpe
   const result = await callPaymaster(url, 'pm_getPaymasterData', op, entryPoint, chainId);
   const patch: EthUserOperationPatch = { paymasterAndData: result.paymasterAndData as string };
   for (const field of ['callGasLimit', 'verificationGasLimit', 'preVerificationGas'] as const) {
-    if (isHex(result[field])) {
-      patch[field] = result[field] as string;
+    if (isHex(result[field]) && (result[field] as string).length > 2) {
+      // keyring-api's EthUint256Struct wants canonical quantities: no leading zeros
+      patch[field] = numberToHex(BigInt(result[field] as string));
     }
   }
   return patch;

@@ -2,7 +2,7 @@ import type { EthBaseUserOperation } from '@metamask/keyring-api';
 import { decodeFunctionResult, encodeFunctionData, isAddressEqual, numberToHex, toHex, type Hex } from 'viem';
 
 import { ExecutionRevertedError, type JsonRpcError, type RpcClient, type Settled } from '../../chain';
-import { invalidParams } from '../../errors';
+import { invalidParams, notFound } from '../../errors';
 import {
   ACCOUNT_SALT,
   DUMMY_SIGNATURE,
@@ -28,7 +28,8 @@ export type SmartAccountChain = {
   implementation: Hex;
   owner: Hex;
   sender: Hex;
-  bundlerUrl: string;
+  /** Where MetaMask sends the operation (prepare needs it; patch and sign do not). */
+  bundlerUrl?: string;
   paymasterUrl?: string;
 };
 
@@ -85,7 +86,10 @@ export async function computeAccountAddress(
  * @throws ExecutionRevertedError (code 3) with the decoded reason when an intent reverts.
  */
 export async function prepareUserOperation(chain: SmartAccountChain, intents: Intent[]): Promise<EthBaseUserOperation> {
-  const { client, entryPoint, accountFactory, owner, sender } = chain;
+  const { client, entryPoint, accountFactory, owner, sender, bundlerUrl } = chain;
+  if (!bundlerUrl) {
+    throw notFound(`No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`);
+  }
   const callData = encodeCallData(intents);
   const override = {
     [sender]: { code: ERC1967_PROXY_RUNTIME_CODE, stateDiff: { [EIP1967_IMPLEMENTATION_SLOT]: toHex(BigInt(chain.implementation), { size: 32 }) } },
@@ -129,7 +133,7 @@ export async function prepareUserOperation(chain: SmartAccountChain, intents: In
     },
     dummySignature: DUMMY_SIGNATURE,
     dummyPaymasterAndData,
-    bundlerUrl: chain.bundlerUrl,
+    bundlerUrl,
   };
 }
 

@@ -22,13 +22,13 @@ export type UserOperationReceipt = {
  * requires), then the bundle transaction (`eth_getTransactionByHash`) to confirm it is mined.
  *
  * @param client - The chain's RPC adapter.
- * @param entryPoint - EntryPoint address.
+ * @param entryPoints - EntryPoint addresses to search (the chain config's and the accounts' own).
  * @param userOpHash - 32-byte hash.
  * @returns The receipt, or null while the operation is unknown or its bundle is pending.
  */
-export async function getUserOperationReceipt(client: RpcClient, entryPoint: Hex, userOpHash: Hex): Promise<UserOperationReceipt | null> {
+export async function getUserOperationReceipt(client: RpcClient, entryPoints: Hex[], userOpHash: Hex): Promise<UserOperationReceipt | null> {
   const topics = encodeEventTopics({ abi: entryPointAbi, eventName: 'UserOperationEvent', args: { userOpHash } });
-  const logs = await client.getLogs({ address: entryPoint, topics, fromBlock: 'earliest', toBlock: 'latest' });
+  const logs = await client.getLogs({ address: entryPoints, topics, fromBlock: 'earliest', toBlock: 'latest' });
   const log = logs.at(-1);
   if (!log?.transactionHash) {
     return null;
