@@ -90,6 +90,20 @@ describe('KeyringSnap requests and key collisions', () => {
     expect(await keyring.listRequests()).toStrictEqual([]);
   });
 
+  it('rejects the pending requests of a deleted account after notify:accountDeleted', async () => {
+    const { platform, events } = fakePlatform();
+    const keyring = new KeyringSnap({ ...defaultState(), approvalMode: 'async' }, platform);
+    const account = await keyring.createAccount();
+    const id = '7b2e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f41';
+    await keyring.submitRequest({ id, scope: '', account: account.id, origin: 'https://dapp.example', request: { method: 'personal_sign', params: ['0x00', account.address] } });
+    await keyring.deleteAccount(account.id);
+    expect(events.slice(-2)).toStrictEqual([
+      { event: KeyringEvent.AccountDeleted, data: { id: account.id } },
+      { event: KeyringEvent.RequestRejected, data: { id } },
+    ]);
+    expect(await keyring.listRequests()).toStrictEqual([]);
+  });
+
   it('skips a derivation index whose key was imported already', async () => {
     const { platform } = fakePlatform();
     const keyring = new KeyringSnap(defaultState(), platform);

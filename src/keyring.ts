@@ -173,7 +173,7 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Delete an account, its key and its pending requests.
+   * Delete an account, its key and its pending requests (each then gets `notify:requestRejected`).
    *
    * @param id - Account id.
    * @throws JsonRpcError -32001 when unknown.
@@ -183,12 +183,13 @@ export class KeyringSnap implements Keyring {
       this.#record(id);
       const draft = cloneState(this.#state);
       delete draft.accounts[id];
-      for (const [requestId, request] of Object.entries(draft.pendingRequests)) {
-        if (request.account === id) {
-          delete draft.pendingRequests[requestId];
-        }
-      }
+      const dropped = Object.values(draft.pendingRequests).filter((request) => request.account === id);
+      dropped.forEach((request) => delete draft.pendingRequests[request.id]);
       await this.#commit(draft, KeyringEvent.AccountDeleted, { id });
+      for (const request of dropped) {
+        // Best effort: tell the wallet the request will never be signed; it may have forgotten it.
+        await this.#platform.emitEvent(KeyringEvent.RequestRejected, { id: request.id }).catch(() => undefined);
+      }
     });
   }
 
