@@ -22,6 +22,7 @@ import manifest from '../snap.manifest.json';
 import type { Anvil } from '../test/fixtures/anvil';
 import { startDevnet, type Devnet } from '../test/fixtures/devnet';
 import { addJson, startIpfsNode, type IpfsNode } from '../test/fixtures/ipfs-node';
+import { jsonRpc } from '../test/fixtures/json-rpc';
 import { installRecorder, readRecord, recordCalldata, RECORDERS } from '../test/fixtures/targets';
 import { startSimulatedSnap, type SimulatedSnap } from './lib/snap-sim';
 
@@ -110,15 +111,6 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
   check('anvil mined it with status success', receipt.status === 'success', hash);
   check('the sender is alice', receipt.from.toLowerCase() === alice.address.toLowerCase());
   check('bob received 0.5 ETH', (await client.getBalance({ address: bob.address })) === parseEther('0.5'));
-}
-
-async function jsonRpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const reply = (await response.json()) as { result?: T; error?: { message: string } };
-  if (reply.error) {
-    throw new Error(`${method}: ${reply.error.message}`);
-  }
-  return reply.result as T;
 }
 
 async function smartAccountFlow(snap: SimulatedSnap, devnet: Devnet, ipfs: IpfsNode): Promise<void> {

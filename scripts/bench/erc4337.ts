@@ -2,6 +2,7 @@ import manifest from '../../snap.manifest.json';
 import { startDevnet } from '../../test/fixtures/devnet';
 import { startLimitsProxy } from '../../test/fixtures/limits-proxy';
 import { installRecorder, recordCalldata, RECORDERS } from '../../test/fixtures/targets';
+import { jsonRpc } from '../../test/fixtures/json-rpc';
 import { startSimulatedSnap } from '../lib/snap-sim';
 
 const LATENCY_MS = 50;
@@ -56,11 +57,7 @@ export async function benchErc4337(): Promise<void> {
     // Deploy the account with the snap's own initCode (factory ++ createAccount(owner, salt)),
     // sent from one of anvil's unlocked dev accounts.
     const { initCode } = await prepare();
-    await fetch(devnet.rpcUrl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendTransaction', params: [{ from: devnet.contracts.deployer, to: initCode.slice(0, 42), data: `0x${initCode.slice(42)}` }] }),
-    });
+    await jsonRpc(devnet.rpcUrl, 'eth_sendTransaction', [{ from: devnet.contracts.deployer, to: initCode.slice(0, 42), data: `0x${initCode.slice(42)}` }]);
     await report('deployed');
   } finally {
     await snap.close();

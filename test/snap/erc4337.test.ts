@@ -24,6 +24,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 
 import { startDevnet, type Devnet } from '../fixtures/devnet';
+import { jsonRpc } from '../fixtures/json-rpc';
 import { startLimitsProxy } from '../fixtures/limits-proxy';
 import { devnetChain, ERC4337_ABI } from '../fixtures/erc4337';
 import { installRecorder, installReverter, readRecord, recordCalldata, RECORDERS, REVERTER } from '../fixtures/targets';
@@ -38,15 +39,6 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
   let h: KeyringHarness;
   let account: any;
   let ownerKey: Hex;
-
-  async function rpc<T>(url: string, method: string, params: unknown[]): Promise<T> {
-    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-    const reply = (await response.json()) as { result?: T; error?: { message: string } };
-    if (reply.error) {
-      throw new Error(`${method}: ${reply.error.message}`);
-    }
-    return reply.result as T;
-  }
 
   /** prepare → fill fees → patch → sign, as MetaMask's bridge drives it; returns the signed operation. */
   async function buildUserOperation(intents: { to: Address; value: Hex; data: Hex }[]) {
@@ -71,9 +63,9 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
   }
 
   async function sendAndWait(userOp: Record<string, string>): Promise<Hex> {
-    const hash = await rpc<Hex>(devnet.bundlerUrl, 'eth_sendUserOperation', [userOp, devnet.contracts.entryPoint]);
+    const hash = await jsonRpc<Hex>(devnet.bundlerUrl, 'eth_sendUserOperation', [userOp, devnet.contracts.entryPoint]);
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      if (await rpc(devnet.bundlerUrl, 'eth_getUserOperationReceipt', [hash])) {
+      if (await jsonRpc(devnet.bundlerUrl, 'eth_getUserOperationReceipt', [hash])) {
         return hash;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
