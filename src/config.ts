@@ -2,7 +2,7 @@ import { exactOptional, object, string } from '@metamask/superstruct';
 
 import { DEFAULT_ACCOUNT_FACTORY, DEFAULT_ENTRY_POINT } from './accounts/erc4337/constants';
 import { maskUrl } from './chain';
-import { getAddress } from './crypto';
+import { getAddress } from 'viem';
 import { validate } from './errors';
 import { parseScope } from './scope';
 import type { ChainConfig, IpfsConfig } from './state';

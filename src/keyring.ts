@@ -27,7 +27,7 @@ import {
 import { maskChainConfig } from './config';
 import { createIpfsClient, type IpfsClient } from './ipfs';
 import { fetchAccountMetadata, type AccountMetadata } from './metadata';
-import { isAddressEqual, type Hex } from './crypto';
+import { isAddressEqual, type Hex } from 'viem';
 import { invalidParams, notFound, userRejected, validate } from './errors';
 import { importKey } from './keys';
 import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';

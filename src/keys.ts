@@ -1,4 +1,5 @@
-import { bytesToHex, isHex, privateKeyToAddress } from './crypto';
+import { isHex } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
 import { invalidParams } from './errors';
 
 /** secp256k1 group order n: a private key must be in [1, n-1]. */
@@ -54,13 +55,4 @@ function keyPair(hex: string): { privateKey: string; address: string } {
   }
   const privateKey = hex.toLowerCase();
   return { privateKey, address: privateKeyToAddress(privateKey as `0x${string}`) };
-}
-
-/**
- * A fresh random key (crypto.getRandomValues), for tests and tools.
- *
- * @returns 32-byte hex private key.
- */
-export function randomKey(): string {
-  return bytesToHex(crypto.getRandomValues(new Uint8Array(32)));
 }

@@ -4,7 +4,7 @@ import type { Json, JsonRpcRequest } from '@metamask/utils';
 import { getUserOperationReceipt } from './accounts/erc4337';
 import { createRpcClient } from './chain';
 import { parseChainConfig, parseIpfsConfig } from './config';
-import type { Hex } from './crypto';
+import type { Hex } from 'viem';
 import { invalidParams, methodNotFound, notFound, validate } from './errors';
 import type { KeyringSnap } from './keyring';
 import { SnapRpcMethod } from './permissions';

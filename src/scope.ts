@@ -19,16 +19,6 @@ export function parseScope(scope: string): { chainId: bigint } {
 }
 
 /**
- * The scope of a numeric chain id.
- *
- * @param chainId - Chain id.
- * @returns `eip155:<decimal>`.
- */
-export function toScope(chainId: bigint | number): string {
-  return `eip155:${chainId.toString()}`;
-}
-
-/**
  * The chain of an EOA signing request's scope, as MetaMask's keyring bridge sends it: `''` for
  * personal_sign and for typed data without `domain.chainId` (no chain: 0n), `eip155:<decimal>`, or
  * `eip155:0x<hex>` when the bridge copied a hex `domain.chainId`.

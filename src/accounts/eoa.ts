@@ -17,7 +17,7 @@ import {
 import { array, size, string, tuple, union, unknown } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 
-import { isAddressEqual, isHex, numberToHex } from '../crypto';
+import { isAddressEqual, isHex, numberToHex } from 'viem';
 import { invalidParams, validate } from '../errors';
 import { parseEoaScope } from '../scope';
 

@@ -1,5 +1,5 @@
 import type { EthBaseUserOperation } from '@metamask/keyring-api';
-import { decodeFunctionResult, encodeFunctionData, isAddressEqual, numberToHex, toHex, type Hex } from 'viem';
+import { decodeFunctionResult, encodeFunctionData, numberToHex, toHex, type Hex } from 'viem';
 
 import { ExecutionRevertedError, type JsonRpcError, type RpcClient, type Settled } from '../../chain';
 import { invalidParams, notFound } from '../../errors';
@@ -158,15 +158,4 @@ function unwrap(item: Settled): unknown {
     throw item.error;
   }
   return item.result;
-}
-
-/**
- * Whether `sender` is the account this chain side describes (case-insensitive).
- *
- * @param chain - The chain side.
- * @param sender - Candidate sender.
- * @returns True when equal.
- */
-export function isOwnSender(chain: Pick<SmartAccountChain, 'sender'>, sender: string): boolean {
-  return isAddressEqual(chain.sender, sender as Hex);
 }
