@@ -2,7 +2,7 @@ import manifest from '../../snap.manifest.json';
 import { startDevnet } from '../../test/fixtures/devnet';
 import { startLimitsProxy } from '../../test/fixtures/limits-proxy';
 import { installRecorder, recordCalldata, RECORDERS } from '../../test/fixtures/targets';
-import { jsonRpc } from '../../test/fixtures/json-rpc';
+import { sendAndMine } from '../../test/fixtures/json-rpc';
 import { startSimulatedSnap } from '../lib/snap-sim';
 
 const LATENCY_MS = 50;
@@ -57,7 +57,7 @@ export async function benchErc4337(): Promise<void> {
     // Deploy the account with the snap's own initCode (factory ++ createAccount(owner, salt)),
     // sent from one of anvil's unlocked dev accounts.
     const { initCode } = await prepare();
-    await jsonRpc(devnet.rpcUrl, 'eth_sendTransaction', [{ from: devnet.contracts.deployer, to: initCode.slice(0, 42), data: `0x${initCode.slice(42)}` }]);
+    await sendAndMine(devnet.rpcUrl, { from: devnet.contracts.deployer, to: initCode.slice(0, 42), data: `0x${initCode.slice(42)}` });
     await report('deployed');
   } finally {
     await snap.close();

@@ -2,6 +2,7 @@ import { encodeAbiParameters, encodeErrorResult, parseAbi } from 'viem';
 
 import { createRpcClient, ExecutionRevertedError, InvalidParamsError, JsonRpcError } from '../../src/chain';
 import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { sendAndMine } from '../fixtures/json-rpc';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
 import { DEV_ACCOUNT, emitData, EMITTER_CODE, REVERTER_CODE, rpc, TOPICS } from '../fixtures/seed-logs';
 
@@ -119,9 +120,7 @@ describe('chain adapter: estimateGas, call, getTransactionByHash, reads', () => 
   });
 
   it('getTransactionByHash: hex quantities, chainID normalised to chainId, null when unknown', async () => {
-    const hash = (await rpc(anvil.url, 'eth_sendTransaction', [
-      { from: DEV_ACCOUNT, to: PLAIN, value: '0x3e8', maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x1' },
-    ])) as `0x${string}`;
+    const { hash } = await sendAndMine(anvil.url, { from: DEV_ACCOUNT, to: PLAIN, value: '0x3e8', maxFeePerGas: '0x77359400', maxPriorityFeePerGas: '0x1' });
     proxy.options.rewriteChainId = true;
     const raw = (await client().request('eth_getTransactionByHash', [hash])) as Record<string, unknown>;
     expect(raw.chainID).toBe('0x7a69');

@@ -11,7 +11,7 @@ import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
 import { installRecorder, recordCalldata, RECORDERS } from '../fixtures/targets';
-import { jsonRpc } from '../fixtures/json-rpc';
+import { sendAndMine } from '../fixtures/json-rpc';
 
 const OWNER = privateKeyToAddress('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
 
@@ -64,7 +64,8 @@ describe('prepareUserOperation on anvil with EntryPoint v0.6', () => {
   });
 
   it('after deployment: initCode 0x, one round trip, and the same callGasLimit the override predicted (checked by a plain estimate)', async () => {
-    await jsonRpc(anvil.url, 'eth_sendTransaction', [{ from: contracts.deployer, to: contracts.accountFactory, data: encodeFunctionData({ abi: [{ type: 'function', name: 'createAccount', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [{ type: 'address' }] }], functionName: 'createAccount', args: [OWNER, 0n] }) }]);
+    const { receipt } = await sendAndMine(anvil.url, { from: contracts.deployer, to: contracts.accountFactory, data: encodeFunctionData({ abi: [{ type: 'function', name: 'createAccount', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [{ type: 'address' }] }], functionName: 'createAccount', args: [OWNER, 0n] }) });
+    expect(receipt.status).toBe('0x1');
     proxy.resetStats();
     const prepared = await prepareUserOperation(chain, intents);
     expect(proxy.stats.httpRequests).toBe(1);
