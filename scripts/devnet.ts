@@ -7,24 +7,13 @@
  * Alto runs with `--enable-cors true` here so a snap in a browser can reach it.
  */
 import { startDevnet, type Devnet } from '../test/fixtures/devnet';
+import { stopOnExit } from './lib/lifetime';
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const devnet: Devnet = await startDevnet({ altoArgs: ['--enable-cors', 'true'] });
 
-  let stopping = false;
-  const shutdown = (code: number): void => {
-    if (stopping) {
-      return;
-    }
-    stopping = true;
-    devnet
-      .stop()
-      .catch((error: unknown) => console.error(error))
-      .finally(() => process.exit(code));
-  };
-  process.on('SIGINT', () => shutdown(0));
-  process.on('SIGTERM', () => shutdown(0));
+  stopOnExit(devnet.stop);
 
   const { contracts } = devnet;
   console.log(`ERC-4337 devnet (EntryPoint v0.6), chain ${devnet.chainId} (${devnet.scope}); started in ${devnet.timings.total} ms`);

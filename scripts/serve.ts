@@ -1,0 +1,65 @@
+/**
+ * `npm run serve`: serve the built snap to MetaMask Flask as `local:http://localhost:8080`, on
+ * 127.0.0.1 only (snaps-cli's own `mm-snap serve` listens on every interface).
+ *
+ * Only what a local snap install fetches is served: `snap.manifest.json`, `package.json` and the
+ * files under `dist/` and `images/`. `--port <n>` changes the port; `--root <dir>` serves another
+ * build folder (one holding its own manifest, as the dev build does).
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import path from 'node:path';
+
+import { stopOnExit } from './lib/lifetime';
+
+const TYPES: Record<string, string> = {
+  '.js': 'application/javascript',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+function option(name: string, fallback: string): string {
+  const index = process.argv.indexOf(`--${name}`);
+  return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
+}
+
+const root = path.resolve(option('root', path.join(__dirname, '..')));
+const port = Number(option('port', '8080'));
+
+/** The file a request path names, or undefined when it is not one we serve. */
+function resolveFile(urlPath: string): string | undefined {
+  const clean = path.posix.normalize(decodeURIComponent(urlPath.split('?')[0] ?? '/'));
+  const allowed = clean === '/snap.manifest.json' || clean === '/package.json' || clean.startsWith('/dist/') || clean.startsWith('/images/');
+  const file = path.join(root, clean);
+  if (!allowed || !file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+    return undefined;
+  }
+  return file;
+}
+
+const server = createServer((request, response) => {
+  const file = resolveFile(request.url ?? '/');
+  response.setHeader('Access-Control-Allow-Origin', '*');
+  response.setHeader('Cache-Control', 'no-store');
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405).end();
+    return;
+  }
+  if (!file) {
+    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+    return;
+  }
+  response.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+  if (request.method === 'HEAD') {
+    response.end();
+    return;
+  }
+  createReadStream(file).pipe(response);
+});
+
+server.listen(port, '127.0.0.1', () => {
+  console.log(`Serving ${path.relative(process.cwd(), root) || '.'} on http://localhost:${port} (127.0.0.1 only); Ctrl-C stops.`);
+  console.log(`Install it from a page with wallet_requestSnaps({ 'local:http://localhost:${port}': {} }).`);
+});
+stopOnExit(async () => new Promise<void>((resolve) => server.close(() => resolve())));
