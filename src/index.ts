@@ -3,24 +3,30 @@ import type { OnKeyringRequestHandler, OnRpcRequestHandler } from '@metamask/sna
 import type { Json } from '@metamask/utils';
 
 import { invalidParams, methodNotFound, toRpcError, unauthorized } from './errors';
-import { KeyringSnap } from './keyring';
-import { isAllowed } from './permissions';
+import { createDomain, type Domain, type KeyringSnap } from './keyring';
+import { COMPANION_ORIGINS, isAllowed } from './permissions';
 import { snapPlatform } from './platform';
 import { handleSnapRpc } from './rpc';
 import { loadState } from './state';
 
-let keyring: Promise<KeyringSnap> | undefined;
+let domain: Promise<Domain> | undefined;
 
-/** The one Keyring of this snap instance, loaded from state on first use. */
-async function getKeyring(): Promise<KeyringSnap> {
-  keyring ??= loadState().then(
-    (state) => new KeyringSnap(state, snapPlatform),
+/** Where a parked request (async approval mode) is approved: the home page, or the companion dapp. */
+const redirect = (id: string): { message: string; url: string } => ({
+  message: 'Open the Keyring Snap home page in MetaMask (or its companion site) to approve or reject this request.',
+  url: `${COMPANION_ORIGINS[0]}/#/requests/${id}`,
+});
+
+/** The one domain of this snap instance (keyring and settings), loaded from state on first use. */
+async function getDomain(): Promise<Domain> {
+  domain ??= loadState().then(
+    (state) => createDomain(state, snapPlatform, redirect),
     (error: unknown) => {
-      keyring = undefined; // a failed read is retried on the next request, not cached
+      domain = undefined; // a failed read is retried on the next request, not cached
       throw error;
     },
   );
-  return keyring;
+  return domain;
 }
 
 /** Refuse callers the allow-list does not grant (4100); nothing else runs. */
@@ -71,14 +77,14 @@ async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof h
 /** keyring-api requests from MetaMask and the companion dapp (wallet_invokeKeyring). */
 export const onKeyringRequest: OnKeyringRequestHandler = async ({ origin, request }) => {
   assertAllowed(origin, request.method);
-  return dispatchKeyring(await getKeyring(), request);
+  return dispatchKeyring((await getDomain()).keyring, request);
 };
 
 /** The snap's own methods (wallet_invokeSnap): configuration and user-operation receipts. */
 export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) => {
   assertAllowed(origin, request.method);
   try {
-    return await handleSnapRpc(await getKeyring(), request);
+    return await handleSnapRpc(await getDomain(), request);
   } catch (error) {
     throw toRpcError(error);
   }

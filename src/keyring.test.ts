@@ -1,18 +1,22 @@
 import { KeyringEvent } from '@metamask/keyring-api';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { KeyringSnap, type KeyringPlatform } from './keyring';
-import { defaultState, migrate, type KeyringState } from './state';
+import { createDomain, type KeyringPlatform } from './keyring';
+import { defaultState, migrate, type KeyringState, type StateSaver } from './state';
+
+type Platform = KeyringPlatform & { saveState: StateSaver };
+const redirect = (): { message: string } => ({ message: 'approve on the home page' });
+const newKeyring = (state: KeyringState, platform: Platform) => createDomain(state, platform, redirect).keyring;
 
 const KEYS = [
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
   '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
 ];
 
-function fakePlatform(overrides: Partial<KeyringPlatform> = {}) {
+function fakePlatform(overrides: Partial<Platform> = {}) {
   const saved: KeyringState[] = [];
   const events: { event: string; data: unknown }[] = [];
-  const platform: KeyringPlatform = {
+  const platform: Platform = {
     saveState: async (state) => {
       saved.push(JSON.parse(JSON.stringify(state)));
     },
@@ -37,7 +41,7 @@ describe('KeyringSnap (Node, fake platform)', () => {
         order.push(event);
       },
     });
-    await new KeyringSnap(defaultState(), platform).createAccount();
+    await newKeyring(defaultState(), platform).createAccount();
     expect(order).toStrictEqual(['save', KeyringEvent.AccountCreated]);
   });
 
@@ -47,7 +51,7 @@ describe('KeyringSnap (Node, fake platform)', () => {
         throw new Error('User rejected');
       },
     });
-    const keyring = new KeyringSnap(defaultState(), platform);
+    const keyring = newKeyring(defaultState(), platform);
     await expect(keyring.createAccount()).rejects.toThrow('User rejected');
     expect(await keyring.listAccounts()).toStrictEqual([]);
     expect(saved.at(-1)).toStrictEqual(defaultState());
@@ -55,7 +59,7 @@ describe('KeyringSnap (Node, fake platform)', () => {
 
   it('runs concurrent creations one at a time with distinct derivation indexes', async () => {
     const { platform, saved } = fakePlatform();
-    const keyring = new KeyringSnap(defaultState(), platform);
+    const keyring = newKeyring(defaultState(), platform);
     const [a, b] = await Promise.all([keyring.createAccount(), keyring.createAccount()]);
     expect(a.address).toBe(privateKeyToAddress(KEYS[0] as `0x${string}`));
     expect(b.address).toBe(privateKeyToAddress(KEYS[1] as `0x${string}`));
@@ -64,7 +68,7 @@ describe('KeyringSnap (Node, fake platform)', () => {
 
   it('never puts the key in the account, the events or an error', async () => {
     const { platform, events } = fakePlatform();
-    const keyring = new KeyringSnap(defaultState(), platform);
+    const keyring = newKeyring(defaultState(), platform);
     const account = await keyring.createAccount();
     const error = await keyring.createAccount({ privateKey: KEYS[0] as string }).catch((caught: Error) => caught.message);
     const visible = JSON.stringify([account, events, error]);
@@ -81,7 +85,7 @@ describe('KeyringSnap requests and key collisions', () => {
         }
       },
     });
-    const keyring = new KeyringSnap({ ...defaultState(), approvalMode: 'async' }, platform);
+    const keyring = newKeyring({ ...defaultState(), approvalMode: 'async' }, platform);
     const account = await keyring.createAccount();
     const id = '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40';
     await keyring.submitRequest({ id, scope: '', account: account.id, origin: 'https://dapp.example', request: { method: 'personal_sign', params: ['0x68656c6c6f', account.address] } });
@@ -92,7 +96,7 @@ describe('KeyringSnap requests and key collisions', () => {
 
   it('rejects the pending requests of a deleted account after notify:accountDeleted', async () => {
     const { platform, events } = fakePlatform();
-    const keyring = new KeyringSnap({ ...defaultState(), approvalMode: 'async' }, platform);
+    const keyring = newKeyring({ ...defaultState(), approvalMode: 'async' }, platform);
     const account = await keyring.createAccount();
     const id = '7b2e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f41';
     await keyring.submitRequest({ id, scope: '', account: account.id, origin: 'https://dapp.example', request: { method: 'personal_sign', params: ['0x00', account.address] } });
@@ -106,7 +110,7 @@ describe('KeyringSnap requests and key collisions', () => {
 
   it('skips a derivation index whose key was imported already', async () => {
     const { platform } = fakePlatform();
-    const keyring = new KeyringSnap(defaultState(), platform);
+    const keyring = newKeyring(defaultState(), platform);
     const imported = await keyring.createAccount({ privateKey: KEYS[0] as string });
     const derived = await keyring.createAccount();
     expect(derived.address).not.toBe(imported.address);

@@ -1,6 +1,5 @@
 import {
   EthAccountType,
-  EthScope,
   KeyringAccountStruct,
   KeyringEvent,
   type Keyring,
@@ -11,34 +10,23 @@ import {
   type KeyringResponse,
   type ResolvedAccountAddress,
 } from '@metamask/keyring-api';
+import { object } from '@metamask/superstruct';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
-import { v4 as uuidv4 } from 'uuid';
-
-import { EOA_METHODS, parseEoaRequest, signEoaTask, type EoaTask } from './accounts/eoa';
-import {
-  ERC4337_METHODS,
-  resolveSmartAccount,
-  parseSmartAccountRequest,
-  runSmartAccountTask,
-  signUserOperation,
-  smartAccountChain,
-  type SmartTask,
-} from './accounts/erc4337';
-import { maskChainConfig } from './config';
-import { createIpfsClient, type IpfsClient } from './ipfs';
-import { fetchAccountMetadata, type AccountMetadata } from './metadata';
 import { isAddressEqual, type Hex } from 'viem';
+
+import { newEoaAccount, parseAccountRequest, signAccountTask, signerOf, signsNothing, runUnsigned } from './accounts';
+import { newSmartAccount, resolveSmartAccount, findUserOperationReceipt, type ResolvedSmartAccount } from './accounts/erc4337';
 import { invalidParams, notFound, userRejected, validate } from './errors';
 import { importKey } from './keys';
+import { MetadataReader } from './metadata';
 import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';
-import { COMPANION_ORIGINS } from './permissions';
 import { parseScope } from './scope';
-import { cloneState, SerialQueue, type AccountRecord, type ChainConfig, type IpfsConfig, type KeyringState, type SmartAccountData } from './state';
-import { ChainScopeStruct } from './structs';
+import { Settings } from './settings';
+import { StateStore, type AccountRecord, type KeyringState, type StateSaver } from './state';
+import { ChainScopeStruct, Bytes32Struct } from './structs';
 
-/** What the Keyring needs from the snap platform; injected so Node tests can run it. */
+/** What the keyring needs from the snap platform; injected so Node tests can run it. */
 export type KeyringPlatform = {
-  saveState: (state: KeyringState) => Promise<void>;
   emitEvent: <E extends KeyringEvent>(event: E, data: KeyringEventPayload<E>) => Promise<void>;
   /** Ask the user to confirm; resolves true when confirmed. */
   confirm: (title: string, text: string) => Promise<boolean>;
@@ -46,34 +34,56 @@ export type KeyringPlatform = {
   deriveKey: (index: number) => Promise<{ privateKey: string; address: string }>;
 };
 
-/** Where the companion dapp shows a pending request (async approval mode). */
-export const requestUrl = (id: string): string => `${COMPANION_ORIGINS[0]}/#/requests/${id}`;
+/** Where a parked request (async approval mode) is approved: a message, and a URL of an allowed origin. */
+export type ApprovalRedirect = (requestId: string) => { message: string; url?: string };
+
+type Key = { privateKey: string; address: string };
+
+const ReceiptParamsStruct = object({ scope: ChainScopeStruct, userOpHash: Bytes32Struct });
+
+/** How many derivation indexes createAccount tries past ones whose address an imported key holds. */
+const DERIVATION_SKIP_LIMIT = 16;
 
 /**
- * The keyring (keyring-api v1 `Keyring`): accounts, their keys, pending requests
- * and keyring events. Every mutation runs alone (SerialQueue), works on a copy
- * of the state, saves it, and only then emits its event; if the event is
- * refused (e.g. the user cancels in MetaMask) the saved state is rolled back.
- * Keys never leave this class except through a user-confirmed exportAccount.
+ * The keyring (keyring-api v1 `Keyring`): accounts, their keys, pending requests and keyring
+ * events. Network reads (IPFS metadata, the factory's address) happen before the state queue;
+ * inside it, each change works on a copy of the state, saves it, and only then emits its event; if
+ * the event is refused (the user cancels in MetaMask) the saved state is rolled back. Keys never
+ * leave this class except through a user-confirmed exportAccount.
  */
 export class KeyringSnap implements Keyring {
-  #state: KeyringState;
+  readonly #store: StateStore;
+
+  readonly #settings: Settings;
+
+  readonly #metadata: MetadataReader;
 
   readonly #platform: KeyringPlatform;
 
-  readonly #queue = new SerialQueue();
+  readonly #redirect: ApprovalRedirect;
 
-  /** One IPFS client per config, so its CID-keyed cache lives as long as the snap instance. */
-  #ipfsClient: IpfsClient | undefined;
+  /** Derivation indexes taken by creations still running (not yet saved). */
+  readonly #reserved = new Set<number>();
 
-  constructor(state: KeyringState, platform: KeyringPlatform) {
-    this.#state = state;
-    this.#platform = platform;
+  /**
+   * @param parts - What the keyring works with.
+   * @param parts.store - The snap's state store.
+   * @param parts.settings - Chain, IPFS and approval settings.
+   * @param parts.metadata - Reads account metadata from IPFS.
+   * @param parts.platform - Events, dialogs and key derivation.
+   * @param parts.redirect - Where a parked request is approved.
+   */
+  constructor(parts: { store: StateStore; settings: Settings; metadata: MetadataReader; platform: KeyringPlatform; redirect: ApprovalRedirect }) {
+    this.#store = parts.store;
+    this.#settings = parts.settings;
+    this.#metadata = parts.metadata;
+    this.#platform = parts.platform;
+    this.#redirect = parts.redirect;
   }
 
   /** @returns Every account (public data only). */
   async listAccounts(): Promise<KeyringAccount[]> {
-    return Object.values(this.#state.accounts).map((record) => record.account);
+    return Object.values(this.#store.current.accounts).map((record) => record.account);
   }
 
   /**
@@ -86,47 +96,70 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
+   * Where each account's key comes from, for display: the snap_getEntropy index it was derived
+   * with, or imported. Never the key.
+   *
+   * @returns By account id.
+   */
+  keySources(): Record<string, { derivationIndex: number } | { imported: true }> {
+    return Object.fromEntries(
+      Object.values(this.#store.current.accounts).map((record) => [
+        record.account.id,
+        record.derivationIndex === undefined ? { imported: true as const } : { derivationIndex: record.derivationIndex },
+      ]),
+    );
+  }
+
+  /**
    * Create an account. Options: `{ type?: "eip155:eoa" | "eip155:erc4337", privateKey?, scopes?, metadataCid?, name? }`.
-   * Without `privateKey` the key is derived from snap_getEntropy with the next index;
+   * Without `privateKey` the key is derived from snap_getEntropy with the next free index;
    * `privateKey` (32-byte hex) imports a key and is never kept in the account's options.
+   * Metadata and the smart account's address are read before the state queue, so a slow server
+   * delays only this creation. A smart account whose metadata names an EntryPoint or factory other
+   * than the chain config's (or the canonical ones) is created only after the user confirms a
+   * dialog naming them and the address they give.
    *
    * @param options - Creation options.
    * @returns The new account, after state is saved and `notify:accountCreated` accepted.
-   * @throws JsonRpcError -32602 on malformed options or a duplicate address.
+   * @throws JsonRpcError -32602 on malformed options or a duplicate address, 4001 when the user
+   * declines, -32001 when a chain or IPFS config is missing.
    */
   async createAccount(options: Record<string, Json> = {}): Promise<KeyringAccount> {
     const parsed = validate<CreateAccountOptions>(options, CreateAccountOptionsStruct, 'createAccount options');
-    if (parsed.scopes !== undefined && parsed.type !== EthAccountType.Erc4337) {
+    const smart = parsed.type === EthAccountType.Erc4337;
+    if (parsed.scopes !== undefined && !smart) {
       throw invalidParams('Invalid createAccount options at scopes: EOA accounts serve every EVM chain (eip155:0); scopes are for eip155:erc4337');
     }
-    return this.#queue.run(async () => {
-      const metadata = parsed.metadataCid === undefined ? undefined : await this.#fetchMetadata(parsed.metadataCid);
-      const draft = cloneState(this.#state);
-      let derivationIndex: number | undefined;
-      let key: { privateKey: string; address: string };
-      if (parsed.privateKey === undefined) {
-        ({ key, index: derivationIndex } = await this.#nextDerivedKey(draft.nextDerivationIndex));
-        draft.nextDerivationIndex = derivationIndex + 1;
-      } else {
-        key = importKey(parsed.privateKey);
-      }
-      const record =
-        parsed.type === EthAccountType.Erc4337
-          ? await this.#newSmartAccountRecord(key, parsed.scopes && [...new Set(parsed.scopes)], metadata, derivationIndex)
-          : this.#newEoaRecord(key, derivationIndex);
+    const metadata = parsed.metadataCid === undefined ? undefined : await this.#metadata.read(parsed.metadataCid);
+    const { key, derivationIndex } = parsed.privateKey === undefined ? await this.#reserveDerivedKey() : { key: importKey(parsed.privateKey), derivationIndex: undefined };
+    try {
+      const resolved = smart ? await this.#resolveSmartAccount(key, parsed.scopes, metadata?.overrides) : undefined;
+      const account = resolved ? newSmartAccount(resolved) : newEoaAccount(key.address);
       if (parsed.metadataCid !== undefined) {
-        record.account.options.metadataCid = parsed.metadataCid;
+        account.options.metadataCid = parsed.metadataCid;
       }
-      this.#assertUnique(record.account.address);
-      draft.accounts[record.account.id] = record;
-      const prefix = parsed.type === EthAccountType.Erc4337 ? 'Smart Account' : 'Keyring Account';
-      const name = parsed.name ?? metadata?.name ?? `${prefix} ${Object.keys(draft.accounts).length}`;
-      await this.#commit(draft, KeyringEvent.AccountCreated, {
-        account: record.account,
-        accountNameSuggestion: name,
+      const record: AccountRecord = {
+        account,
+        privateKey: key.privateKey,
+        ...(derivationIndex === undefined ? {} : { derivationIndex }),
+        ...(resolved ? { smartAccount: resolved.data } : {}),
+      };
+      return await this.#store.run(async () => {
+        this.#assertUnique(account.address);
+        const draft = this.#store.draft();
+        if (derivationIndex !== undefined) {
+          draft.nextDerivationIndex = Math.max(draft.nextDerivationIndex, derivationIndex + 1);
+        }
+        draft.accounts[account.id] = record;
+        const name = parsed.name ?? metadata?.name ?? `${smart ? 'Smart Account' : 'Keyring Account'} ${Object.keys(draft.accounts).length}`;
+        await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.AccountCreated, { account, accountNameSuggestion: name }));
+        return account;
       });
-      return record.account;
-    });
+    } finally {
+      if (derivationIndex !== undefined) {
+        this.#reserved.delete(derivationIndex);
+      }
+    }
   }
 
   /**
@@ -150,9 +183,9 @@ export class KeyringSnap implements Keyring {
    */
   async updateAccount(account: KeyringAccount): Promise<void> {
     validate(account, KeyringAccountStruct, 'account');
-    await this.#queue.run(async () => {
+    await this.#store.run(async () => {
       const current = this.#record(account.id).account;
-      if (!isAddressEqual(current.address as `0x${string}`, account.address as `0x${string}`) || current.type !== account.type) {
+      if (!isAddressEqual(current.address as Hex, account.address as Hex) || current.type !== account.type) {
         throw invalidParams('Invalid account: address and type cannot be changed');
       }
       if (JSON.stringify(current.scopes) !== JSON.stringify(account.scopes)) {
@@ -166,9 +199,9 @@ export class KeyringSnap implements Keyring {
         throw invalidParams('Invalid account: options.privateKey is not allowed');
       }
       const updated: KeyringAccount = { ...current, methods: account.methods, options: account.options };
-      const draft = cloneState(this.#state);
+      const draft = this.#store.draft();
       (draft.accounts[account.id] as AccountRecord).account = updated;
-      await this.#commit(draft, KeyringEvent.AccountUpdated, { account: updated });
+      await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.AccountUpdated, { account: updated }));
     });
   }
 
@@ -179,13 +212,13 @@ export class KeyringSnap implements Keyring {
    * @throws JsonRpcError -32001 when unknown.
    */
   async deleteAccount(id: string): Promise<void> {
-    await this.#queue.run(async () => {
+    await this.#store.run(async () => {
       this.#record(id);
-      const draft = cloneState(this.#state);
+      const draft = this.#store.draft();
       delete draft.accounts[id];
       const dropped = Object.values(draft.pendingRequests).filter((request) => request.account === id);
       dropped.forEach((request) => delete draft.pendingRequests[request.id]);
-      await this.#commit(draft, KeyringEvent.AccountDeleted, { id });
+      await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.AccountDeleted, { id }));
       for (const request of dropped) {
         // Best effort: tell the wallet the request will never be signed; it may have forgotten it.
         await this.#platform.emitEvent(KeyringEvent.RequestRejected, { id: request.id }).catch(() => undefined);
@@ -199,7 +232,7 @@ export class KeyringSnap implements Keyring {
    *
    * @param id - Account id.
    * @returns `{ privateKey }` (32-byte hex; for a smart account, its owner's key).
-   * @throws JsonRpcError 4001 when the user declines, -32001 when unknown.
+   * @throws JsonRpcError 4001 when the user declines, -32001 when unknown, -32602 when not exportable.
    */
   async exportAccount(id: string): Promise<KeyringAccountData> {
     const record = this.#record(id);
@@ -218,7 +251,7 @@ export class KeyringSnap implements Keyring {
 
   /** @returns Pending requests (async approval mode). */
   async listRequests(): Promise<KeyringRequest[]> {
-    return Object.values(this.#state.pendingRequests);
+    return Object.values(this.#store.current.pendingRequests);
   }
 
   /**
@@ -227,12 +260,13 @@ export class KeyringSnap implements Keyring {
    * @throws JsonRpcError -32001 when unknown.
    */
   async getRequest(id: string): Promise<KeyringRequest> {
-    return this.#state.pendingRequests[id] ?? throwNotFound(`Request '${id}' not found`);
+    return this.#store.current.pendingRequests[id] ?? throwNotFound(`Request '${id}' not found`);
   }
 
   /**
-   * Validate a signing request, then sign it now (sync mode: `{ pending: false, result }`)
-   * or park it for the companion dapp (async mode: `{ pending: true, redirect }`).
+   * Validate a request once, then answer it: prepare and patch at once (nothing is signed);
+   * signing requests signed now (sync mode: `{ pending: false, result }`) or parked until
+   * approved (async mode: `{ pending: true, redirect }`).
    *
    * @param request - keyring-api KeyringRequest: `{ id, scope, account, origin, request: { method, params } }`.
    * @returns The keyring response.
@@ -241,25 +275,21 @@ export class KeyringSnap implements Keyring {
    */
   async submitRequest(request: KeyringRequest): Promise<KeyringResponse> {
     const record = this.#record(request.account);
-    const task = this.#parse(record, request);
-    if (task.method === 'eth_prepareUserOperation' || task.method === 'eth_patchUserOperation') {
-      // Nothing is signed: answer at once, whatever the approval mode.
-      return { pending: false, result: await runSmartAccountTask(this.#smartChain(record, request.scope), task) };
+    const task = parseAccountRequest(record, request, this.#settings.chainConfig(request.scope));
+    if (signsNothing(task)) {
+      return { pending: false, result: await runUnsigned(task) };
     }
-    if (this.#state.approvalMode === 'sync') {
-      return { pending: false, result: await this.#sign(record, request.scope, task) };
+    if (this.#settings.approvalMode() === 'sync') {
+      return { pending: false, result: await signAccountTask(record.privateKey, task) };
     }
-    return this.#queue.run(async () => {
-      if (this.#state.pendingRequests[request.id]) {
+    return this.#store.run(async () => {
+      if (this.#store.current.pendingRequests[request.id]) {
         throw invalidParams(`Request '${request.id}' is already pending`);
       }
-      const draft = cloneState(this.#state);
+      const draft = this.#store.draft();
       draft.pendingRequests[request.id] = request;
-      await this.#commit(draft);
-      return {
-        pending: true,
-        redirect: { url: requestUrl(request.id), message: 'Review and approve this request in the Keyring Snap companion' },
-      };
+      await this.#store.commit(draft);
+      return { pending: true, redirect: this.#redirect(request.id) };
     });
   }
 
@@ -270,13 +300,14 @@ export class KeyringSnap implements Keyring {
    * @throws JsonRpcError -32001 when unknown.
    */
   async approveRequest(id: string): Promise<void> {
-    await this.#queue.run(async () => {
+    await this.#store.run(async () => {
       const request = await this.getRequest(id);
       const record = this.#record(request.account);
-      const result = await this.#sign(record, request.scope, this.#parse(record, request));
-      const draft = cloneState(this.#state);
+      const result = await signAccountTask(record.privateKey, parseAccountRequest(record, request, this.#settings.chainConfig(request.scope)));
+      const draft = this.#store.draft();
       delete draft.pendingRequests[id];
-      await this.#commit(draft, KeyringEvent.RequestApproved, { id, result });
+      // A resolved request stays resolved: the wallet may have forgotten it (restart).
+      await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.RequestApproved, { id, result }), false);
     });
   }
 
@@ -287,11 +318,11 @@ export class KeyringSnap implements Keyring {
    * @throws JsonRpcError -32001 when unknown.
    */
   async rejectRequest(id: string): Promise<void> {
-    await this.#queue.run(async () => {
+    await this.#store.run(async () => {
       await this.getRequest(id);
-      const draft = cloneState(this.#state);
+      const draft = this.#store.draft();
       delete draft.pendingRequests[id];
-      await this.#commit(draft, KeyringEvent.RequestRejected, { id });
+      await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.RequestRejected, { id }), false);
     });
   }
 
@@ -304,18 +335,18 @@ export class KeyringSnap implements Keyring {
    */
   async resolveAccountAddress(scope: string, request: JsonRpcRequest): Promise<ResolvedAccountAddress | null> {
     parseScope(scope);
-    const candidate = signerOf(request);
+    const candidate = signerOf(request)?.toLowerCase();
     const record = candidate
-      ? Object.values(this.#state.accounts).find(
-          (entry) => entry.account.address.toLowerCase() === candidate.toLowerCase() && entry.account.methods.includes(request.method),
+      ? Object.values(this.#store.current.accounts).find(
+          (entry) => entry.account.address.toLowerCase() === candidate && entry.account.methods.includes(request.method),
         )
       : undefined;
     return record ? { address: `${scope}:${record.account.address}` as `${string}:${string}:${string}` } : null;
   }
 
   /**
-   * MetaMask tells which accounts the user selected; this keyring serves all
-   * accounts alike, so it only checks the ids are ours.
+   * MetaMask tells which accounts the user selected; this keyring serves all accounts alike, so
+   * it only checks the ids are ours.
    *
    * @param accounts - Account ids.
    */
@@ -324,213 +355,102 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Store the chain config of one scope (replacing the previous one).
+   * A user operation's outcome (EntryPoint v0.6 `UserOperationEvent`), searched on the chain of
+   * `scope` under every EntryPoint this snap's accounts use there.
    *
-   * @param config - A validated config (src/config.ts).
-   * @returns The stored config with its URLs' API keys masked.
+   * @param params - `{ scope: "eip155:<decimal>", userOpHash: 32-byte hex }`.
+   * @returns `{ userOpHash, sender, nonce, success, actualGasCost, actualGasUsed, transactionHash, blockNumber }` (hex quantities), or null while unknown.
+   * @throws JsonRpcError -32602 for bad params, -32001 when the chain has no config.
    */
-  async setChainConfig(config: ChainConfig): Promise<ChainConfig> {
-    return this.#queue.run(async () => {
-      const draft = cloneState(this.#state);
-      draft.chains[config.scope] = config;
-      await this.#commit(draft);
-      return maskChainConfig(config);
-    });
+  async userOperationReceipt(params: unknown): Promise<Json> {
+    const { scope, userOpHash } = validate(params, ReceiptParamsStruct, 'getUserOperationReceipt params');
+    const config = this.#settings.chainConfig(scope) ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+    return findUserOperationReceipt(config, this.#entryPoints(scope), userOpHash as Hex);
   }
 
-  /** @returns Every stored chain config, API keys masked. */
-  getChainConfigs(): ChainConfig[] {
-    return Object.values(this.#state.chains).map(maskChainConfig);
-  }
-
-  /**
-   * @param scope - CAIP-2 chain id.
-   * @returns The stored config (unmasked, for the snap's own use), or undefined.
-   */
-  chainConfig(scope: string): ChainConfig | undefined {
-    return this.#state.chains[scope];
-  }
-
-  /**
-   * Every EntryPoint that may hold this snap's operations on `scope`: the chain config's and
-   * each smart account's own (an account keeps the one it was created with).
-   *
-   * @param scope - CAIP-2 chain id.
-   * @returns Distinct addresses.
-   */
-  entryPoints(scope: string): string[] {
-    const all = Object.values(this.#state.accounts)
+  /** Every EntryPoint that may hold this snap's operations on `scope`: the chain config's and each smart account's own. */
+  #entryPoints(scope: string): Hex[] {
+    const own = Object.values(this.#store.current.accounts)
       .filter((record) => record.smartAccount && record.account.scopes.includes(scope as `${string}:${string}`))
-      .map((record) => (record.smartAccount as SmartAccountData).entryPoint);
-    const configured = this.#state.chains[scope]?.entryPoint;
-    return [...new Set([...(configured ? [configured] : []), ...all])];
+      .map((record) => record.smartAccount?.entryPoint as string);
+    const configured = this.#settings.chainConfig(scope)?.entryPoint;
+    return [...new Set([...(configured ? [configured] : []), ...own])] as Hex[];
   }
 
-  /**
-   * Store the IPFS API settings; the credentials stay in encrypted state.
-   *
-   * @param config - A validated config.
-   */
-  async setIpfsConfig(config: IpfsConfig): Promise<void> {
-    await this.#queue.run(async () => {
-      const draft = cloneState(this.#state);
-      draft.ipfs = config;
-      await this.#commit(draft);
-      this.#ipfsClient = undefined;
-    });
-  }
-
-  /** @returns The approval mode, `sync` or `async`. */
-  getApprovalMode(): 'sync' | 'async' {
-    return this.#state.approvalMode;
-  }
-
-  /**
-   * @param mode - `sync` (sign at once) or `async` (companion dapp approves).
-   */
-  async setApprovalMode(mode: 'sync' | 'async'): Promise<void> {
-    await this.#queue.run(async () => {
-      const draft = cloneState(this.#state);
-      draft.approvalMode = mode;
-      await this.#commit(draft);
-    });
-  }
-
-  #parse(record: AccountRecord, request: KeyringRequest): EoaTask | SmartTask {
-    const { method, params } = request.request;
-    if (!record.account.methods.includes(method)) {
-      throw invalidParams(`Method '${method}' is not supported by account ${record.account.id}`);
-    }
-    if (record.smartAccount) {
-      this.#smartChain(record, request.scope);
-      return parseSmartAccountRequest(record.account.address, record.smartAccount, method, params ?? []);
-    }
-    return parseEoaRequest(record.account.address, request.scope, method, params ?? []);
-  }
-
-  async #sign(record: AccountRecord, scope: string, task: EoaTask | SmartTask): Promise<Json> {
-    if (task.method !== 'eth_signUserOperation') {
-      return signEoaTask(record.privateKey, task as EoaTask);
-    }
-    const chain = this.#smartChain(record, scope);
-    return signUserOperation(record.privateKey as Hex, task.userOp, chain.entryPoint, chain.chainId);
-  }
-
-  #smartChain(record: AccountRecord, scope: string) {
-    const data = record.smartAccount as SmartAccountData;
-    return smartAccountChain(record.account.address, data, record.account.scopes, scope, this.#state.chains[scope]);
-  }
-
-  /** A SimpleAccount v0.6 owned by `key` on `scopes` (default: every configured chain); see resolveSmartAccount. */
-  async #newSmartAccountRecord(
-    key: { privateKey: string; address: string },
-    scopes: string[] | undefined,
-    metadata: AccountMetadata | undefined,
-    derivationIndex?: number,
-  ): Promise<AccountRecord> {
-    const resolved = await resolveSmartAccount(key.address as Hex, scopes ?? Object.keys(this.#state.chains), this.#state.chains, metadata);
-    return {
-      account: {
-        id: uuidv4(),
-        type: EthAccountType.Erc4337,
-        address: resolved.address,
-        scopes: resolved.scopes as `${string}:${string}`[],
-        methods: [...ERC4337_METHODS],
-        options: { exportable: true },
-      },
-      privateKey: key.privateKey,
-      ...(derivationIndex === undefined ? {} : { derivationIndex }),
-      smartAccount: resolved.data,
-    };
-  }
-
-  /** The first derived key from `index` on whose address no account holds (an imported key may). */
-  async #nextDerivedKey(index: number): Promise<{ key: { privateKey: string; address: string }; index: number }> {
-    for (let candidate = index; candidate < index + 16; candidate += 1) {
-      const key = await this.#platform.deriveKey(candidate);
-      if (!this.#holds(key.address)) {
-        return { key, index: candidate };
+  /** Resolve a smart account on `scopes` (default: every configured chain); confirm contracts metadata chose. */
+  async #resolveSmartAccount(key: Key, scopes: string[] | undefined, overrides: ResolvedOverrides): Promise<ResolvedSmartAccount> {
+    const chains = this.#settings.allChainConfigs();
+    const resolved = await resolveSmartAccount(key.address as Hex, scopes ? [...new Set(scopes)] : Object.keys(chains), { ...chains }, overrides);
+    if (!resolved.trusted) {
+      const confirmed = await this.#platform.confirm(
+        'Unknown account factory',
+        `The account metadata asks for the factory ${resolved.data.accountFactory} and EntryPoint ${resolved.data.entryPoint}, which are not the ones configured for this chain. They give the address ${resolved.address}. Create the account only if you trust whoever published this metadata.`,
+      );
+      if (!confirmed) {
+        throw userRejected('The user declined the account factory named by the metadata');
       }
     }
-    throw invalidParams('The next 16 derived keys are all imported already');
+    return resolved;
+  }
+
+  /**
+   * Take the first derivation index from the saved next index that no running creation holds and
+   * whose address no account holds (an imported key may), and derive its key.
+   */
+  async #reserveDerivedKey(): Promise<{ key: Key; derivationIndex: number }> {
+    let candidate = this.#store.current.nextDerivationIndex;
+    for (let tries = 0; tries < DERIVATION_SKIP_LIMIT; tries += 1, candidate += 1) {
+      while (this.#reserved.has(candidate)) {
+        candidate += 1;
+      }
+      this.#reserved.add(candidate);
+      const key = await this.#platform.deriveKey(candidate).catch((error: unknown) => {
+        this.#reserved.delete(candidate);
+        throw error;
+      });
+      if (!this.#holds(key.address)) {
+        return { key, derivationIndex: candidate };
+      }
+      this.#reserved.delete(candidate);
+    }
+    throw invalidParams(`The next ${DERIVATION_SKIP_LIMIT} derived keys are all imported already`);
   }
 
   #holds(address: string): boolean {
-    return Object.values(this.#state.accounts).some((entry) => entry.account.address.toLowerCase() === address.toLowerCase());
-  }
-
-  async #fetchMetadata(cid: string): Promise<AccountMetadata> {
-    const config = this.#state.ipfs ?? throwNotFound('No IPFS API is configured: call setIpfsConfig before using metadataCid');
-    this.#ipfsClient ??= createIpfsClient(config);
-    return fetchAccountMetadata(this.#ipfsClient, cid);
-  }
-
-  #record(id: string): AccountRecord {
-    return this.#state.accounts[id] ?? throwNotFound(`Account '${id}' not found`);
+    return Object.values(this.#store.current.accounts).some((entry) => entry.account.address.toLowerCase() === address.toLowerCase());
   }
 
   #assertUnique(address: string): void {
     if (this.#holds(address)) {
-      throw invalidParams(`Account address already in use: ${address}`);
+      throw invalidParams('Invalid createAccount options: an account with this address exists already');
     }
   }
 
-  #newEoaRecord(key: { privateKey: string; address: string }, derivationIndex?: number): AccountRecord {
-    return {
-      account: {
-        id: uuidv4(),
-        type: EthAccountType.Eoa,
-        address: key.address,
-        scopes: [EthScope.Eoa],
-        methods: [...EOA_METHODS],
-        options: { exportable: true },
-      },
-      privateKey: key.privateKey,
-      ...(derivationIndex === undefined ? {} : { derivationIndex }),
-    };
+  #record(id: string): AccountRecord {
+    return this.#store.current.accounts[id] ?? throwNotFound(`Account '${id}' not found`);
   }
+}
 
-  /**
-   * Save `draft`, make it current, then emit `event`; roll back an account change if the event is refused.
-   */
-  async #commit<E extends KeyringEvent>(draft: KeyringState, event?: E, data?: KeyringEventPayload<E>): Promise<void> {
-    const previous = this.#state;
-    await this.#platform.saveState(draft);
-    this.#state = draft;
-    if (event === undefined || data === undefined) {
-      return;
-    }
-    try {
-      await this.#platform.emitEvent(event, data);
-    } catch (error) {
-      // A resolved request stays resolved: MetaMask may have forgotten it (restart), and rolling
-      // back would leave it pending for ever. Account changes the wallet refused are undone.
-      if (event !== KeyringEvent.RequestApproved && event !== KeyringEvent.RequestRejected) {
-        this.#state = previous;
-        await this.#platform.saveState(previous);
-      }
-      throw error;
-    }
-  }
+type ResolvedOverrides = Parameters<typeof resolveSmartAccount>[3];
+
+/** The one domain API every front door calls: the keyring and the settings, over one state store. */
+export type Domain = { keyring: KeyringSnap; settings: Settings };
+
+/**
+ * Build the domain over a loaded state.
+ *
+ * @param state - The loaded (migrated, validated) state.
+ * @param platform - Saving state, keyring events, dialogs and key derivation.
+ * @param redirect - Where a parked request is approved (async approval mode).
+ * @returns `{ keyring, settings }`.
+ */
+export function createDomain(state: KeyringState, platform: KeyringPlatform & { saveState: StateSaver }, redirect: ApprovalRedirect): Domain {
+  const store = new StateStore(state, platform.saveState);
+  const settings = new Settings(store);
+  const metadata = new MetadataReader(() => settings.ipfsConfig());
+  return { keyring: new KeyringSnap({ store, settings, metadata, platform, redirect }), settings };
 }
 
 function throwNotFound(message: string): never {
   throw notFound(message);
-}
-
-/** The signer address a signing request names, or undefined. */
-function signerOf(request: JsonRpcRequest): string | undefined {
-  const params = Array.isArray(request.params) ? request.params : [];
-  const first = params[0] as Record<string, Json> | string | undefined;
-  switch (request.method) {
-    case 'personal_sign':
-      return typeof params[1] === 'string' ? params[1] : undefined;
-    case 'eth_signTransaction':
-      return typeof first === 'object' && first !== null && typeof first.from === 'string' ? first.from : undefined;
-    case 'eth_signUserOperation':
-    case 'eth_patchUserOperation':
-      return typeof first === 'object' && first !== null && typeof first.sender === 'string' ? first.sender : undefined;
-    default:
-      return typeof first === 'string' ? first : undefined;
-  }
 }

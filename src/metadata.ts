@@ -14,12 +14,12 @@ import {
 
 import { rpcErrors } from '@metamask/rpc-errors';
 
-import { invalidParams } from './errors';
+import { invalidParams, notFound, validate as validateParams } from './errors';
+import { createIpfsClient, IpfsTimeoutError, IpfsTransportError, parseCid, type IpfsClient } from './ipfs';
 import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
-import { IpfsTimeoutError, IpfsTransportError, parseCid, type IpfsClient } from './ipfs';
 
 /**
- * Account metadata hosted on IPFS (issue 5): a small versioned JSON document
+ * Account metadata hosted on IPFS: a small versioned JSON document
  * whose CID `keyring_createAccount` may receive as `options.metadataCid`.
  *
  * Schema, version 1 (unknown fields are refused at every level):
@@ -39,9 +39,11 @@ import { IpfsTimeoutError, IpfsTransportError, parseCid, type IpfsClient } from 
  *   }
  * }
  * ```
- * An RPC URL never comes from metadata: `rpcUrl` is refused (DESIGN.md,
- * "Chain configuration"); these settings win over the chain config for the
- * account's own chains only.
+ * An RPC URL never comes from metadata: `rpcUrl` is refused, so a document cannot
+ * point the snap at a node that lies about the chain. Bundler and paymaster URLs win
+ * over the chain config for the account's own chains only; an EntryPoint or factory
+ * other than the chain config's (or the canonical v0.6 deployments) chooses the
+ * account's address, so the user must confirm it (see the keyring's createAccount).
  */
 
 const CidStruct = define<string>('CID', (value) => {
@@ -145,4 +147,76 @@ export async function fetchAccountMetadata(client: IpfsClient, cid: string): Pro
     }
     throw invalidParams(message);
   }
+}
+
+/** IPFS HTTP API settings (`setIpfsConfig`); the credentials stay in encrypted state. */
+export type IpfsConfig = { apiUrl: string; apiKey?: string; apiKeySecret?: string };
+
+/** `setIpfsConfig` params: `{ apiUrl, apiKey?, apiKeySecret? }`. */
+export const IpfsConfigParamsStruct = object({
+  apiUrl: HttpUrlStruct,
+  apiKey: exactOptional(string()),
+  apiKeySecret: exactOptional(string()),
+});
+
+/**
+ * Validate `setIpfsConfig` params.
+ *
+ * @param params - Untrusted params.
+ * @returns The config to store (credentials included; never echoed).
+ * @throws JsonRpcError -32602 naming the bad field, never echoing its value.
+ */
+export function parseIpfsConfig(params: unknown): IpfsConfig {
+  const input = validateParams(params, IpfsConfigParamsStruct, 'setIpfsConfig params');
+  return {
+    apiUrl: input.apiUrl,
+    ...(input.apiKey === undefined ? {} : { apiKey: input.apiKey }),
+    ...(input.apiKeySecret === undefined ? {} : { apiKeySecret: input.apiKeySecret }),
+  };
+}
+
+/** What an account takes from its metadata: a name suggestion and per-chain settings. */
+export type AccountMetadataSettings = {
+  name: string;
+  /** By CAIP-2 scope: `{ entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`. */
+  overrides: Record<string, ChainMetadata>;
+};
+
+/**
+ * Reads account metadata through the IPFS HTTP API configured with `setIpfsConfig`. It owns its
+ * IPFS client: one per configuration, so the client's CID-keyed cache lives as long as the snap
+ * instance and a new configuration gets a new client.
+ */
+export class MetadataReader {
+  readonly #config: () => IpfsConfig | null;
+
+  #client: { key: string; client: IpfsClient } | undefined;
+
+  /**
+   * @param config - Returns the current IPFS config (null when none is set).
+   */
+  constructor(config: () => IpfsConfig | null) {
+    this.#config = config;
+  }
+
+  /**
+   * Fetch, verify and validate the metadata document `cid`.
+   *
+   * @param cid - CIDv0 or CIDv1 string.
+   * @returns `{ name, overrides }`.
+   * @throws JsonRpcError -32001 when no IPFS API is configured; see fetchAccountMetadata for the rest.
+   */
+  async read(cid: string): Promise<AccountMetadataSettings> {
+    const config = this.#config() ?? throwNotFound('No IPFS API is configured: call setIpfsConfig before using metadataCid');
+    const key = JSON.stringify(config);
+    if (this.#client?.key !== key) {
+      this.#client = { key, client: createIpfsClient(config) };
+    }
+    const metadata = await fetchAccountMetadata(this.#client.client, cid);
+    return { name: metadata.name, overrides: metadata.chains ?? {} };
+  }
+}
+
+function throwNotFound(message: string): never {
+  throw notFound(message);
 }

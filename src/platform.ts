@@ -2,6 +2,7 @@ import { emitSnapKeyringEvent } from '@metamask/keyring-snap-sdk';
 import { Box, Heading, Text } from '@metamask/snaps-sdk/jsx';
 
 import type { KeyringPlatform } from './keyring';
+import type { StateSaver } from './state';
 import { deriveKey } from './keys';
 import { saveState } from './state';
 
@@ -9,7 +10,7 @@ import { saveState } from './state';
  * The snap platform behind the Keyring: snap_manageState, keyring events
  * (snap_manageAccounts), snap_dialog and snap_getEntropy.
  */
-export const snapPlatform: KeyringPlatform = {
+export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
   saveState,
   emitEvent: async (event, data) => emitSnapKeyringEvent(snap, event, data),
   deriveKey,

@@ -1,37 +1,13 @@
 import type { KeyringAccount, KeyringRequest } from '@metamask/keyring-api';
 import type { Json } from '@metamask/utils';
 
+import type { ChainConfig, SmartAccountData } from './accounts/erc4337/types';
+import type { IpfsConfig } from './metadata';
+
+export type { ChainConfig, IpfsConfig, SmartAccountData };
+
 /** Version of the persisted schema; bump it and add a step to `migrate` on every change. */
 export const STATE_VERSION = 1;
-
-/** Chain settings held per CAIP-2 scope (`setChainConfig`). Addresses are 20-byte hex. */
-export type ChainConfig = {
-  scope: string;
-  rpcUrl: string;
-  entryPoint: string;
-  accountFactory: string;
-  bundlerUrl?: string;
-  paymasterUrl?: string;
-};
-
-/** IPFS HTTP API settings (`setIpfsConfig`); the credentials stay in encrypted state. */
-export type IpfsConfig = { apiUrl: string; apiKey?: string; apiKeySecret?: string };
-
-/**
- * ERC-4337 data of a smart account: the owner EOA, and the factory, salt and
- * EntryPoint its counterfactual address was computed with (kept for life).
- */
-export type SmartAccountData = {
-  owner: string;
-  accountFactory: string;
-  entryPoint: string;
-  /** SimpleAccountFactory `createAccount(owner, salt)` salt, a decimal string. */
-  salt: string;
-  /** The factory's SimpleAccount implementation per chain scope (for gas estimation). */
-  implementations: Record<string, string>;
-  /** Per-chain overrides from the account's IPFS metadata (entryPoint excluded). */
-  chains?: Record<string, { bundlerUrl?: string; paymasterUrl?: string }>;
-};
 
 /** One account: its public KeyringAccount and its key (never leaves this state). */
 export type AccountRecord = {
@@ -135,5 +111,82 @@ export class SerialQueue {
     const result = this.#tail.then(task, task);
     this.#tail = result.catch(() => undefined);
     return result;
+  }
+}
+
+/** Persists a whole state (snap_manageState in the snap, a fake in Node tests). */
+export type StateSaver = (state: KeyringState) => Promise<void>;
+
+/**
+ * The one writer of the snap's state: the current state in memory, a queue that runs changes one
+ * at a time, and `commit`, which saves a changed copy before anything is announced.
+ */
+export class StateStore {
+  #state: KeyringState;
+
+  readonly #save: StateSaver;
+
+  readonly #queue = new SerialQueue();
+
+  /**
+   * @param state - The loaded state.
+   * @param save - Persists a whole state.
+   */
+  constructor(state: KeyringState, save: StateSaver) {
+    this.#state = state;
+    this.#save = save;
+  }
+
+  /** @returns The current state; read it, never change it (changes go through `draft` and `commit`). */
+  get current(): Readonly<KeyringState> {
+    return this.#state;
+  }
+
+  /** @returns A deep copy of the current state to change and then commit. */
+  draft(): KeyringState {
+    return cloneState(this.#state);
+  }
+
+  /**
+   * Run `task` alone, after every change queued before it (state changes only; network reads
+   * belong before it).
+   *
+   * @param task - The change.
+   * @returns What `task` returns.
+   */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    return this.#queue.run(task);
+  }
+
+  /**
+   * Save `draft`, make it current, then run `announce` (a keyring event). When the announcement is
+   * refused and `undoOnRefusal` is set, the previous state is saved back and made current again;
+   * if that save fails too, memory keeps what storage holds (the draft) and the refusal is thrown.
+   *
+   * @param draft - The changed copy.
+   * @param announce - Tells the wallet about the change.
+   * @param undoOnRefusal - Whether a refused announcement undoes the change.
+   * @throws Whatever saving or announcing threw.
+   */
+  async commit(draft: KeyringState, announce?: () => Promise<void>, undoOnRefusal = true): Promise<void> {
+    const previous = this.#state;
+    await this.#save(draft);
+    this.#state = draft;
+    if (!announce) {
+      return;
+    }
+    try {
+      await announce();
+    } catch (error) {
+      if (undoOnRefusal) {
+        await this.#save(previous).then(
+          () => {
+            this.#state = previous;
+          },
+          () => undefined,
+        );
+      }
+      throw error;
+    }
   }
 }

@@ -27,3 +27,8 @@ export const HttpUrlStruct = define<string>('http(s) URL', (value) => {
 export const ChainScopeStruct = define<string>('scope', (value) =>
   typeof value === 'string' && /^eip155:[1-9][0-9]{0,17}$/u.test(value) ? true : 'expected a chain scope eip155:<decimal chain id>',
 );
+
+/** A 32-byte hex value (a hash), `0x` + 64 hex digits. */
+export const Bytes32Struct = define<string>('bytes32', (value) =>
+  typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/u.test(value) ? true : 'expected a 32-byte hex hash',
+);

@@ -145,7 +145,7 @@ describe('EOA accounts through the built snap', () => {
     expect(imported.address).toBe(privateKeyToAddress(privateKey));
     const everything = JSON.stringify([await h.keyring('keyring_listAccounts'), h.events]);
     expect(everything).not.toContain(privateKey.slice(2));
-    await expectError(h.createAccount({ privateKey }), -32602, /already in use/u);
+    await expectError(h.createAccount({ privateKey }), -32602, /an account with this address exists already/u);
     await h.keyring('keyring_deleteAccount', { id: imported.id });
   });
 

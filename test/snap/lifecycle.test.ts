@@ -62,8 +62,8 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     });
 
     it('a malformed scope', async () => {
-      await expectError(h.submit(account, 'personal_sign', ['0x00', account.address], 'eip155:one'), -32602, /Invalid scope 'eip155:one'/u);
-      await expectError(h.submit(account, 'personal_sign', ['0x00', account.address], 'bip122:000000000019d6689c085ae165831e93'), -32602, /Invalid scope 'bip122:/u);
+      await expectError(h.submit(account, 'personal_sign', ['0x00', account.address], 'eip155:one'), -32602, /^Invalid scope: expected a CAIP-2 EVM chain id/u);
+      await expectError(h.submit(account, 'personal_sign', ['0x00', account.address], 'bip122:000000000019d6689c085ae165831e93'), -32602, /^Invalid scope: expected a CAIP-2 EVM chain id(?!.*bip122)/u);
     });
 
     it('never echoes the value of a mistyped secret field', async () => {

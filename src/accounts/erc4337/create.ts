@@ -1,66 +1,75 @@
-import { getAddress, isAddressEqual, type Hex } from 'viem';
+import { EthAccountType, type KeyringAccount } from '@metamask/keyring-api';
+import { isAddressEqual, type Hex } from 'viem';
+import { v4 as uuidv4 } from 'uuid';
 
 import { createRpcClient } from '../../chain';
 import { invalidParams, notFound } from '../../errors';
-import type { AccountMetadata } from '../../metadata';
-import { parseScope } from '../../scope';
-import type { ChainConfig, SmartAccountData } from '../../state';
+import { resolveChainSettings, usesTrustedContracts } from './config';
 import { ACCOUNT_SALT } from './constants';
 import { computeAccountAddress } from './prepare';
+import type { AccountChainOverrides, ChainConfig, SmartAccountData } from './types';
+import { ERC4337_METHODS } from './userop';
+
+/** A smart account worked out before it is stored: where it lives and what the keyring keeps. */
+export type ResolvedSmartAccount = {
+  address: Hex;
+  scopes: string[];
+  data: SmartAccountData;
+  /**
+   * False when the account's metadata named an EntryPoint or factory that is neither the chain
+   * config's nor the canonical v0.6 deployment: such a factory chooses the address, so the user
+   * must confirm it first.
+   */
+  trusted: boolean;
+};
 
 /**
  * Work out a new SimpleAccount v0.6 of `owner` on `scopes` (network only, no key): each scope's
- * chain config, with the account metadata's `accountFactory` / `entryPoint` winning for this
- * account (never an RPC URL); the counterfactual address from the factory's own CREATE2
- * `getAddress(owner, 0)` on every scope's chain (one batched round trip each, in parallel),
- * required to be the same everywhere; the metadata's bundler and paymaster URLs.
+ * chain config merged with the account's overrides (`resolveChainSettings`); the counterfactual
+ * address from the factory's own CREATE2 `getAddress(owner, 0)` on every scope's chain (one batched
+ * round trip each, in parallel), required to be the same everywhere.
  *
  * @param owner - The owner EOA's address.
- * @param scopes - CAIP-2 chains of the account (non-empty).
+ * @param scopes - CAIP-2 chains of the account (non-empty), `eip155:<decimal chain id>`.
  * @param chains - The stored chain configs, by scope.
- * @param metadata - The account's IPFS metadata, if any.
- * @returns `{ address, scopes, data }`, data being what the keyring keeps (SmartAccountData).
- * @throws JsonRpcError -32001 for a chain without config, -32602 when the chains disagree.
+ * @param overrides - The account's per-chain settings (from its IPFS metadata), by scope.
+ * @returns The resolved account; `trusted` tells whether its contracts need the user's confirmation.
+ * @throws JsonRpcError -32001 for a chain without config, -32602 when the chains disagree or no
+ * factory is deployed; the chain adapter's errors when a chain cannot be read.
  */
 export async function resolveSmartAccount(
   owner: Hex,
   scopes: string[],
   chains: Record<string, ChainConfig>,
-  metadata?: AccountMetadata,
-): Promise<{ address: Hex; scopes: string[]; data: SmartAccountData }> {
+  overrides: Record<string, AccountChainOverrides> = {},
+): Promise<ResolvedSmartAccount> {
   if (scopes.length === 0) {
     throw notFound('No chain is configured: call setChainConfig before creating a smart account');
   }
-  const configs = scopes.map((scope) => {
-    parseScope(scope);
-    const config = chains[scope];
-    if (!config) {
-      throw notFound(`No chain config for ${scope}: call setChainConfig first`);
-    }
-    const own = metadata?.chains?.[scope] ?? {};
-    return {
-      rpcUrl: config.rpcUrl,
-      accountFactory: getAddress(own.accountFactory ?? config.accountFactory),
-      entryPoint: getAddress(own.entryPoint ?? config.entryPoint),
-    };
+  const settings = scopes.map((scope) => {
+    const config = chains[scope] ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+    return { config, merged: resolveChainSettings(config, overrides[scope]) };
   });
-  const [first] = configs as [(typeof configs)[number]];
-  if (configs.some((config) => config.accountFactory !== first.accountFactory || config.entryPoint !== first.entryPoint)) {
+  const [first] = settings as [(typeof settings)[number]];
+  if (settings.some(({ merged }) => merged.accountFactory !== first.merged.accountFactory || merged.entryPoint !== first.merged.entryPoint)) {
     throw invalidParams('These scopes use different factories or entry points: a smart account has one address on all its chains');
   }
-  const resolved = await Promise.all(configs.map(async (config) => computeAccountAddress(createRpcClient({ url: config.rpcUrl }), config.accountFactory, owner)));
+  const resolved = await Promise.all(
+    settings.map(async ({ merged }) => computeAccountAddress(createRpcClient({ url: merged.rpcUrl }), merged.accountFactory as Hex, owner)),
+  );
   const address = (resolved[0] as (typeof resolved)[number]).address;
   if (resolved.some((entry) => !isAddressEqual(entry.address, address))) {
     throw invalidParams('The factory gives different addresses on these chains: create one account per chain');
   }
-  const services = serviceUrls(metadata, scopes);
+  const services = serviceUrls(overrides, scopes);
   return {
     address,
     scopes,
+    trusted: settings.every(({ config, merged }) => usesTrustedContracts(merged, config)),
     data: {
       owner,
-      accountFactory: first.accountFactory,
-      entryPoint: first.entryPoint,
+      accountFactory: first.merged.accountFactory,
+      entryPoint: first.merged.entryPoint,
       salt: ACCOUNT_SALT.toString(),
       implementations: Object.fromEntries(scopes.map((scope, index) => [scope, resolved[index]?.implementation as string])),
       ...(services ? { chains: services } : {}),
@@ -68,14 +77,36 @@ export async function resolveSmartAccount(
   };
 }
 
-/** The bundler and paymaster URLs the metadata sets for the account's own chains. */
-function serviceUrls(metadata: AccountMetadata | undefined, scopes: string[]): SmartAccountData['chains'] {
+/**
+ * The keyring-api account of a resolved smart account (`eip155:erc4337`), with the three
+ * user-operation methods.
+ *
+ * @param resolved - From resolveSmartAccount.
+ * @returns The account (a fresh UUID v4 id).
+ */
+export function newSmartAccount(resolved: ResolvedSmartAccount): KeyringAccount {
+  return {
+    id: uuidv4(),
+    type: EthAccountType.Erc4337,
+    address: resolved.address,
+    scopes: resolved.scopes as `${string}:${string}`[],
+    methods: [...ERC4337_METHODS],
+    options: { exportable: true },
+  };
+}
+
+/** The bundler and paymaster URLs the account's settings name for its own chains. */
+function serviceUrls(overrides: Record<string, AccountChainOverrides>, scopes: string[]): SmartAccountData['chains'] {
   const chains: NonNullable<SmartAccountData['chains']> = {};
   for (const scope of scopes) {
-    const { bundlerUrl, paymasterUrl } = metadata?.chains?.[scope] ?? {};
+    const { bundlerUrl, paymasterUrl } = overrides[scope] ?? {};
     if (bundlerUrl || paymasterUrl) {
       chains[scope] = { ...(bundlerUrl ? { bundlerUrl } : {}), ...(paymasterUrl ? { paymasterUrl } : {}) };
     }
   }
   return Object.keys(chains).length > 0 ? chains : undefined;
+}
+
+function throwNotFound(message: string): never {
+  throw notFound(message);
 }

@@ -5,16 +5,19 @@ import { getAddress, isAddress, isAddressEqual, isHex, type Hex } from 'viem';
 
 import { createRpcClient } from '../../chain';
 import { invalidParams, notFound, validate } from '../../errors';
-import { parseScope } from '../../scope';
-import type { ChainConfig, SmartAccountData } from '../../state';
+import { resolveChainSettings } from './config';
 import { patchUserOperation } from './paymaster';
 import { prepareUserOperation, type SmartAccountChain } from './prepare';
+import type { ChainConfig, SmartAccountData } from './types';
 import type { Intent } from './userop';
 
 export { ERC4337_METHODS, signUserOperation, userOpHash } from './userop';
 export { computeAccountAddress } from './prepare';
-export { resolveSmartAccount } from './create';
-export { getUserOperationReceipt } from './receipt';
+export { newSmartAccount, resolveSmartAccount } from './create';
+export { findUserOperationReceipt, getUserOperationReceipt } from './receipt';
+export type { ResolvedSmartAccount } from './create';
+export { maskChainConfig, parseChainConfig, resolveChainSettings, verifyChainConfig } from './config';
+export type { AccountChainOverrides, ChainConfig, ChainSettings, SmartAccountData } from './types';
 
 /** A validated ERC-4337 request. */
 export type SmartTask =
@@ -49,11 +52,11 @@ export function parseSmartAccountRequest(address: string, data: SmartAccountData
       }
       const userOp = validate(params[0], EthUserOperationStruct, `${method} params[0]`);
       if (!isAddressEqual(userOp.sender as Hex, address as Hex)) {
-        throw invalidParams(`Invalid ${method} params[0].sender: ${userOp.sender} is not this account`);
+        throw invalidParams(`Invalid ${method} params[0].sender: not this account`);
       }
       const entryPoint = params[1];
       if (entryPoint !== undefined && (typeof entryPoint !== 'string' || !isAddress(entryPoint, { strict: false }) || !isAddressEqual(entryPoint as Hex, data.entryPoint as Hex))) {
-        throw invalidParams(`Invalid ${method} params[1]: entry point ${String(entryPoint)} is not this account's EntryPoint ${data.entryPoint}`);
+        throw invalidParams(`Invalid ${method} params[1]: not this account's EntryPoint ${data.entryPoint}`);
       }
       return { method, userOp } as SmartTask;
     }
@@ -84,39 +87,36 @@ function parseIntent(raw: unknown, index: number): Intent {
 }
 
 /**
- * The chain side of a smart account for the request's scope: the account's own factory and
- * EntryPoint, the bundler and paymaster URLs (account metadata first, then the chain config),
- * and an RPC client for the chain config's rpcUrl (never from metadata).
+ * The chain side of a smart account for the request's scope, built once per request: the chain
+ * config merged with the account's own EntryPoint, factory and service URLs
+ * (`resolveChainSettings`), and an RPC client for the chain config's rpcUrl (never from metadata).
+ * No I/O happens here.
  *
- * @param address - The account's address (sender).
+ * @param account - The account: `{ address (sender), scopes }`.
  * @param data - Its ERC-4337 data.
- * @param scopes - The account's scopes.
- * @param scope - The request's scope.
+ * @param scope - The request's scope, `eip155:<decimal chain id>`.
  * @param config - The chain config of that scope, if any.
  * @returns The chain side.
  * @throws JsonRpcError -32602 when the scope is not the account's, -32001 when the chain has no config.
  */
-export function smartAccountChain(address: string, data: SmartAccountData, scopes: string[], scope: string, config: ChainConfig | undefined): SmartAccountChain {
-  const { chainId } = parseScope(scope);
-  if (!scopes.includes(scope)) {
-    throw invalidParams(`Scope ${scope} is not one of this account's chains (${scopes.join(', ')})`);
+export function smartAccountChain(account: { address: string; scopes: string[] }, data: SmartAccountData, scope: string, config: ChainConfig | undefined): SmartAccountChain {
+  if (!account.scopes.includes(scope)) {
+    throw invalidParams(`Invalid scope: not one of this account's chains (${account.scopes.join(', ')})`);
   }
   if (!config) {
     throw notFound(`No chain config for ${scope}: call setChainConfig first`);
   }
-  const overrides = data.chains?.[scope] ?? {};
-  const bundlerUrl = overrides.bundlerUrl ?? config.bundlerUrl;
-  const paymasterUrl = overrides.paymasterUrl ?? config.paymasterUrl;
+  const settings = resolveChainSettings(config, { entryPoint: data.entryPoint, accountFactory: data.accountFactory, ...data.chains?.[scope] });
   return {
-    client: createRpcClient({ url: config.rpcUrl }),
-    chainId,
-    entryPoint: data.entryPoint as Hex,
-    accountFactory: data.accountFactory as Hex,
+    client: createRpcClient({ url: settings.rpcUrl }),
+    chainId: settings.chainId,
+    entryPoint: settings.entryPoint as Hex,
+    accountFactory: settings.accountFactory as Hex,
     implementation: (data.implementations[scope] ?? '0x') as Hex,
     owner: data.owner as Hex,
-    sender: address as Hex,
-    ...(bundlerUrl ? { bundlerUrl } : {}),
-    ...(paymasterUrl ? { paymasterUrl } : {}),
+    sender: account.address as Hex,
+    ...(settings.bundlerUrl ? { bundlerUrl: settings.bundlerUrl } : {}),
+    ...(settings.paymasterUrl ? { paymasterUrl: settings.paymasterUrl } : {}),
   };
 }
 

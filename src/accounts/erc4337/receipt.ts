@@ -1,7 +1,8 @@
 import { decodeEventLog, encodeEventTopics, type Hex } from 'viem';
 
-import type { RpcClient } from '../../chain';
+import { createRpcClient, type RpcClient } from '../../chain';
 import { entryPointAbi } from './constants';
+import type { ChainConfig } from './types';
 
 /** What `getUserOperationReceipt` returns (hex quantities). */
 export type UserOperationReceipt = {
@@ -48,4 +49,16 @@ export async function getUserOperationReceipt(client: RpcClient, entryPoints: He
     transactionHash: log.transactionHash as Hex,
     blockNumber: transaction.blockNumber,
   };
+}
+
+/**
+ * {@link getUserOperationReceipt} on the chain of `config`, through its rpcUrl.
+ *
+ * @param config - The chain config of the operation's scope.
+ * @param entryPoints - EntryPoint addresses to search.
+ * @param userOpHash - 32-byte hash.
+ * @returns The receipt, or null while unknown.
+ */
+export async function findUserOperationReceipt(config: ChainConfig, entryPoints: Hex[], userOpHash: Hex): Promise<UserOperationReceipt | null> {
+  return getUserOperationReceipt(createRpcClient({ url: config.rpcUrl }), entryPoints, userOpHash);
 }

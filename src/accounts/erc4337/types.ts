@@ -1,0 +1,53 @@
+/**
+ * The persisted shapes of the ERC-4337 side: a chain's settings (`setChainConfig`) and a smart
+ * account's own data. Plain JSON, kept in the snap's encrypted state by the domain; the account
+ * code receives them as arguments and never reads state itself.
+ */
+
+/**
+ * Chain settings of one CAIP-2 scope (`setChainConfig`). Addresses are checksummed 20-byte hex;
+ * URLs are http(s) and may carry an API key (never shown back unmasked).
+ */
+export type ChainConfig = {
+  /** `eip155:<decimal chain id>`. */
+  scope: string;
+  /** The chain's JSON-RPC endpoint (EIP-1474). */
+  rpcUrl: string;
+  /** EntryPoint v0.6 address. */
+  entryPoint: string;
+  /** SimpleAccountFactory v0.6 address. */
+  accountFactory: string;
+  /** ERC-4337 bundler JSON-RPC endpoint (`eth_sendUserOperation`, ...). */
+  bundlerUrl?: string;
+  /** ERC-7677 paymaster web service. */
+  paymasterUrl?: string;
+};
+
+/** What an account may set for one chain on top of the chain config (from its IPFS metadata). */
+export type AccountChainOverrides = {
+  entryPoint?: string;
+  accountFactory?: string;
+  bundlerUrl?: string;
+  paymasterUrl?: string;
+};
+
+/** A chain config merged with an account's own settings: what every ERC-4337 call runs with. */
+export type ChainSettings = Required<Pick<ChainConfig, 'scope' | 'rpcUrl' | 'entryPoint' | 'accountFactory'>> &
+  Pick<ChainConfig, 'bundlerUrl' | 'paymasterUrl'> & { chainId: bigint };
+
+/**
+ * ERC-4337 data of a smart account: the owner EOA, and the factory, salt and EntryPoint its
+ * counterfactual address was computed with (kept for life).
+ */
+export type SmartAccountData = {
+  /** Owner EOA address. */
+  owner: string;
+  accountFactory: string;
+  entryPoint: string;
+  /** SimpleAccountFactory `createAccount(owner, salt)` salt, a decimal string. */
+  salt: string;
+  /** The factory's SimpleAccount implementation per chain scope (for gas estimation). */
+  implementations: Record<string, string>;
+  /** Per-chain bundler and paymaster URLs from the account's IPFS metadata. */
+  chains?: Record<string, { bundlerUrl?: string; paymasterUrl?: string }>;
+};

@@ -1,0 +1,108 @@
+import { enums, object } from '@metamask/superstruct';
+
+import { maskChainConfig, parseChainConfig, verifyChainConfig, type ChainConfig } from './accounts/erc4337';
+import { validate } from './errors';
+import { parseIpfsConfig, type IpfsConfig } from './metadata';
+import type { StateStore } from './state';
+
+/** How signing requests are approved: at once (`sync`) or parked until approved (`async`). */
+export type ApprovalMode = 'sync' | 'async';
+
+const ApprovalModeStruct = object({ mode: enums(['sync', 'async']) });
+
+/**
+ * The snap's settings: chain configs (per CAIP-2 scope), the IPFS HTTP API config and the approval
+ * mode. Every front door (keyring dapp, snap RPC, home page) changes them through these methods,
+ * so each change is validated the same way, network checks run before the state queue, and a
+ * change is saved whole or not at all.
+ */
+export class Settings {
+  readonly #store: StateStore;
+
+  /**
+   * @param store - The snap's state store.
+   */
+  constructor(store: StateStore) {
+    this.#store = store;
+  }
+
+  /**
+   * Validate, check (`eth_chainId` of the rpcUrl must be the scope's chain) and store the chain
+   * config of one scope, replacing the previous one.
+   *
+   * @param params - `{ scope: "eip155:<decimal>", rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`.
+   * @returns The stored config with every URL's API key masked.
+   * @throws JsonRpcError -32602 naming the bad field or a chain mismatch; the chain adapter's
+   * errors (-32002 when the rpcUrl cannot be reached).
+   */
+  async setChainConfig(params: unknown): Promise<ChainConfig> {
+    const config = parseChainConfig(params);
+    await verifyChainConfig(config);
+    await this.#store.run(async () => {
+      const draft = this.#store.draft();
+      draft.chains[config.scope] = config;
+      await this.#store.commit(draft);
+    });
+    return maskChainConfig(config);
+  }
+
+  /** @returns Every stored chain config, URLs' API keys masked. */
+  chainConfigs(): ChainConfig[] {
+    return Object.values(this.#store.current.chains).map(maskChainConfig);
+  }
+
+  /**
+   * @param scope - CAIP-2 chain id.
+   * @returns The stored config, unmasked: for the snap's own calls, never to show.
+   */
+  chainConfig(scope: string): ChainConfig | undefined {
+    return this.#store.current.chains[scope];
+  }
+
+  /** @returns Every stored chain config by scope, unmasked (for the snap's own calls). */
+  allChainConfigs(): Readonly<Record<string, ChainConfig>> {
+    return this.#store.current.chains;
+  }
+
+  /**
+   * Validate and store the IPFS HTTP API config; the credentials stay in encrypted state.
+   *
+   * @param params - `{ apiUrl, apiKey?, apiKeySecret? }`.
+   * @returns `{ apiUrl }`, credentials never echoed.
+   * @throws JsonRpcError -32602 naming the bad field.
+   */
+  async setIpfsConfig(params: unknown): Promise<{ apiUrl: string }> {
+    const config = parseIpfsConfig(params);
+    await this.#store.run(async () => {
+      const draft = this.#store.draft();
+      draft.ipfs = config;
+      await this.#store.commit(draft);
+    });
+    return { apiUrl: config.apiUrl };
+  }
+
+  /** @returns The IPFS config, credentials included (for the IPFS client only), or null. */
+  ipfsConfig(): IpfsConfig | null {
+    return this.#store.current.ipfs;
+  }
+
+  /** @returns The approval mode. */
+  approvalMode(): ApprovalMode {
+    return this.#store.current.approvalMode;
+  }
+
+  /**
+   * @param params - `{ mode: "sync" | "async" }`.
+   * @returns `{ mode }` as stored.
+   * @throws JsonRpcError -32602 when mode is neither.
+   */
+  async setApprovalMode(params: unknown): Promise<{ mode: ApprovalMode }> {
+    const { mode } = validate(params, ApprovalModeStruct, 'setApprovalMode params');
+    await this.#store.run(async () => {
+      const draft = this.#store.draft();
+      draft.approvalMode = mode;
+      await this.#store.commit(draft);
+    });
+    return { mode };
+  }
+}
