@@ -3,11 +3,10 @@ import type { OnKeyringRequestHandler, OnRpcRequestHandler } from '@metamask/sna
 import type { Json } from '@metamask/utils';
 
 import { invalidParams, methodNotFound, toRpcError, unauthorized } from './errors';
-import { createDomain, type Domain, type KeyringSnap } from './keyring';
+import { loadDomain, type Domain, type KeyringSnap } from './keyring';
 import { COMPANION_ORIGINS, isAllowed } from './permissions';
 import { snapPlatform } from './platform';
 import { handleSnapRpc } from './rpc';
-import { loadState } from './state';
 
 let domain: Promise<Domain> | undefined;
 
@@ -19,8 +18,7 @@ const redirect = (id: string): { message: string; url: string } => ({
 
 /** The one domain of this snap instance (keyring and settings), loaded from state on first use. */
 async function getDomain(): Promise<Domain> {
-  domain ??= loadState().then(
-    (state) => createDomain(state, snapPlatform, redirect),
+  domain ??= loadDomain(snapPlatform, redirect).catch(
     (error: unknown) => {
       domain = undefined; // a failed read is retried on the next request, not cached
       throw error;

@@ -22,7 +22,7 @@ import { MetadataReader } from './metadata';
 import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';
 import { parseScope } from './scope';
 import { Settings } from './settings';
-import { StateStore, type AccountRecord, type KeyringState, type StateSaver } from './state';
+import { loadState, StateStore, type AccountRecord, type KeyringState, type StateSaver } from './state';
 import { ChainScopeStruct, Bytes32Struct } from './structs';
 
 /** What the keyring needs from the snap platform; injected so Node tests can run it. */
@@ -453,4 +453,16 @@ export function createDomain(state: KeyringState, platform: KeyringPlatform & { 
 
 function throwNotFound(message: string): never {
   throw notFound(message);
+}
+
+/**
+ * Load the state (snap_manageState) and build the domain over it.
+ *
+ * @param platform - Saving state, keyring events, dialogs and key derivation.
+ * @param redirect - Where a parked request is approved.
+ * @returns `{ keyring, settings }`.
+ * @throws Error when the stored state cannot be read or is of an unknown schema.
+ */
+export async function loadDomain(platform: KeyringPlatform & { saveState: StateSaver }, redirect: ApprovalRedirect): Promise<Domain> {
+  return createDomain(await loadState(), platform, redirect);
 }
