@@ -6,12 +6,20 @@ const shared = {
   resolver: '<rootDir>/jest.resolver.js',
   transformIgnorePatterns: [],
   transform: {
-    '^.+\\.(ts|js|mjs)$': [
+    '^.+\\.(ts|tsx|js|mjs)$': [
       'ts-jest',
-      { tsconfig: { allowJs: true, target: 'ES2022', isolatedModules: true } },
+      {
+        tsconfig: {
+          allowJs: true,
+          target: 'ES2022',
+          isolatedModules: true,
+          jsx: 'react-jsx',
+          jsxImportSource: '@metamask/snaps-sdk',
+        },
+      },
     ],
   },
-  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
 };
 
 module.exports = {
@@ -21,7 +29,7 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/node/**/*.test.ts'],
+      testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/src/**/*.test.tsx', '<rootDir>/test/node/**/*.test.ts'],
     },
     {
       ...shared,

@@ -1,5 +1,5 @@
 import { MethodNotSupportedError, handleKeyringRequest } from '@metamask/keyring-snap-sdk';
-import type { OnKeyringRequestHandler, OnRpcRequestHandler } from '@metamask/snaps-sdk';
+import type { OnHomePageHandler, OnKeyringRequestHandler, OnRpcRequestHandler, OnUserInputHandler } from '@metamask/snaps-sdk';
 import type { Json } from '@metamask/utils';
 
 import { invalidParams, methodNotFound, toRpcError, unauthorized } from './errors';
@@ -7,6 +7,7 @@ import { loadDomain, type Domain, type KeyringSnap } from './keyring';
 import { COMPANION_ORIGINS, isAllowed } from './permissions';
 import { snapPlatform } from './platform';
 import { handleSnapRpc } from './rpc';
+import { homeInput, homePage } from './ui';
 
 let domain: Promise<Domain> | undefined;
 
@@ -87,3 +88,9 @@ export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) => 
     throw toRpcError(error);
   }
 };
+
+/** The home page in MetaMask (endowment:page-home): manage accounts, chains, IPFS and requests. */
+export const onHomePage: OnHomePageHandler = async () => homePage(await getDomain());
+
+/** Events of the home page: each one calls the same domain as the RPC front doors. */
+export const onUserInput: OnUserInputHandler = async ({ id, event }) => homeInput(await getDomain(), id, event);

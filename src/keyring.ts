@@ -39,6 +39,13 @@ export type ApprovalRedirect = (requestId: string) => { message: string; url?: s
 
 type Key = { privateKey: string; address: string };
 
+/** An account as shown to a person (see describeAccounts). */
+export type AccountSummary = {
+  account: KeyringAccount;
+  name: string;
+  keySource: { derivationIndex: number } | { imported: true };
+};
+
 const ReceiptParamsStruct = object({ scope: ChainScopeStruct, userOpHash: Bytes32Struct });
 
 /** How many derivation indexes createAccount tries past ones whose address an imported key holds. */
@@ -96,18 +103,18 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Where each account's key comes from, for display: the snap_getEntropy index it was derived
-   * with, or imported. Never the key.
+   * The accounts as a person sees them: the keyring-api account, the name it was created with,
+   * and where its key comes from (the snap_getEntropy index it was derived with, or imported).
+   * Never the key.
    *
-   * @returns By account id.
+   * @returns One entry per account, in creation order.
    */
-  keySources(): Record<string, { derivationIndex: number } | { imported: true }> {
-    return Object.fromEntries(
-      Object.values(this.#store.current.accounts).map((record) => [
-        record.account.id,
-        record.derivationIndex === undefined ? { imported: true as const } : { derivationIndex: record.derivationIndex },
-      ]),
-    );
+  describeAccounts(): AccountSummary[] {
+    return Object.values(this.#store.current.accounts).map((record) => ({
+      account: record.account,
+      name: record.name ?? '',
+      keySource: record.derivationIndex === undefined ? { imported: true as const } : { derivationIndex: record.derivationIndex },
+    }));
   }
 
   /**
@@ -140,6 +147,7 @@ export class KeyringSnap implements Keyring {
       }
       const record: AccountRecord = {
         account,
+        name: '',
         privateKey: key.privateKey,
         ...(derivationIndex === undefined ? {} : { derivationIndex }),
         ...(resolved ? { smartAccount: resolved.data } : {}),
@@ -150,8 +158,8 @@ export class KeyringSnap implements Keyring {
         if (derivationIndex !== undefined) {
           draft.nextDerivationIndex = Math.max(draft.nextDerivationIndex, derivationIndex + 1);
         }
-        draft.accounts[account.id] = record;
-        const name = parsed.name ?? metadata?.name ?? `${smart ? 'Smart Account' : 'Keyring Account'} ${Object.keys(draft.accounts).length}`;
+        const name = parsed.name ?? metadata?.name ?? `${smart ? 'Smart Account' : 'Keyring Account'} ${Object.keys(draft.accounts).length + 1}`;
+        draft.accounts[account.id] = { ...record, name };
         await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.AccountCreated, { account, accountNameSuggestion: name }));
         return account;
       });

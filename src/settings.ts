@@ -28,7 +28,8 @@ export class Settings {
 
   /**
    * Validate, check (`eth_chainId` of the rpcUrl must be the scope's chain) and store the chain
-   * config of one scope, replacing the previous one.
+   * config of one scope, replacing the previous one. A URL sent back exactly as it was shown
+   * (masked) keeps the stored URL, so an edit form can leave a keyed URL untouched.
    *
    * @param params - `{ scope: "eip155:<decimal>", rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`.
    * @returns The stored config with every URL's API key masked.
@@ -36,7 +37,7 @@ export class Settings {
    * errors (-32002 when the rpcUrl cannot be reached).
    */
   async setChainConfig(params: unknown): Promise<ChainConfig> {
-    const config = parseChainConfig(params);
+    const config = keepMaskedUrls(parseChainConfig(params), this.#store.current.chains);
     await verifyChainConfig(config);
     await this.#store.run(async () => {
       const draft = this.#store.draft();
@@ -105,4 +106,27 @@ export class Settings {
     });
     return { mode };
   }
+}
+
+/**
+ * Replace each URL of `config` that equals the masked form of the stored config's same URL by the
+ * stored one.
+ *
+ * @param config - The parsed new config.
+ * @param stored - The stored configs, by scope.
+ * @returns The config to store.
+ */
+function keepMaskedUrls(config: ChainConfig, stored: Readonly<Record<string, ChainConfig>>): ChainConfig {
+  const previous = stored[config.scope];
+  if (!previous) {
+    return config;
+  }
+  const shown = maskChainConfig(previous);
+  const kept = { ...config };
+  for (const field of ['rpcUrl', 'bundlerUrl', 'paymasterUrl'] as const) {
+    if (kept[field] !== undefined && kept[field] === shown[field] && previous[field] !== undefined) {
+      kept[field] = previous[field] as string;
+    }
+  }
+  return kept;
 }

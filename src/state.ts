@@ -12,6 +12,8 @@ export const STATE_VERSION = 1;
 /** One account: its public KeyringAccount and its key (never leaves this state). */
 export type AccountRecord = {
   account: KeyringAccount;
+  /** The name suggested to MetaMask when the account was created (the snap's own label). */
+  name?: string;
   /** 32-byte secp256k1 private key, 0x-prefixed hex. */
   privateKey: string;
   /** Index used with snap_getEntropy when the key was derived, else absent (imported). */

@@ -22,6 +22,13 @@ export type KeyringHarness = {
   rpc: (method: string, params?: Record<string, Json> | Json[], origin?: string) => Promise<any>;
   /** Create an account from the companion dapp. */
   createAccount: (options?: Record<string, Json>) => Promise<any>;
+  /**
+   * Answer the next snap_dialog calls with these values instead of the simulation's own dialog,
+   * recording each dialog's params in `dialogs` (for a dialog opened inside onUserInput, which
+   * snaps-jest cannot hand to the test while the click is awaited).
+   */
+  answerDialogs: (...answers: Json[]) => void;
+  dialogs: Record<string, any>[];
   /** `keyring_submitRequest` from MetaMask for `account`. */
   submit: (account: { id: string }, method: string, params: Json, scope?: string) => Promise<any>;
 };
@@ -53,10 +60,16 @@ function unwrap(response: { response: { result: Json } | { error: Json } }): any
 export async function installKeyringSnap(): Promise<KeyringHarness> {
   const snap = await installSnap();
   const events: RecordedEvent[] = [];
+  const dialogs: Record<string, any>[] = [];
+  const answers: Json[] = [];
   snap.mockJsonRpc((request) => {
     if (request.method === 'snap_manageAccounts') {
       events.push(request.params as RecordedEvent);
       return null;
+    }
+    if (request.method === 'snap_dialog' && answers.length > 0) {
+      dialogs.push(request.params as Record<string, any>);
+      return answers.shift() as Json;
     }
     return undefined;
   });
@@ -68,6 +81,10 @@ export async function installKeyringSnap(): Promise<KeyringHarness> {
   return {
     snap,
     events,
+    dialogs,
+    answerDialogs: (...values) => {
+      answers.push(...values);
+    },
     keyring,
     rpc,
     createAccount: async (options = {}) => keyring('keyring_createAccount', { options }),

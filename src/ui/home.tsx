@@ -1,0 +1,285 @@
+import type { KeyringRequest } from '@metamask/keyring-api';
+import {
+  Banner,
+  Box,
+  Button,
+  Checkbox,
+  Copyable,
+  Divider,
+  Dropdown,
+  Field,
+  Form,
+  Heading,
+  Input,
+  Option,
+  Row,
+  Section,
+  Text,
+  type JSXElement,
+} from '@metamask/snaps-sdk/jsx';
+
+import type { ChainConfig } from '../accounts/erc4337';
+import type { AccountSummary } from '../keyring';
+import { summarizeRequest } from './summary';
+
+/**
+ * The element names of the home page: the contract its tests and any automation use. Buttons that
+ * act on one item end in `:<id>` (account id, request id) or `:<scope>` (CAIP-2 chain id).
+ */
+export const UI = {
+  accountExport: 'account-export',
+  accountDelete: 'account-delete',
+  createEoa: 'create-eoa',
+  createSmart: 'create-smart',
+  smartScope: 'smart-scope',
+  smartMetadataCid: 'smart-metadataCid',
+  importKey: 'import-key',
+  importPrivateKey: 'import-privateKey',
+  importType: 'import-type',
+  chainForm: 'chain-form',
+  chainEdit: 'chain-edit',
+  ipfsForm: 'ipfs-form',
+  approvalMode: 'approval-mode',
+  requestApprove: 'request-approve',
+  requestReject: 'request-reject',
+} as const;
+
+/** The chain form's fields, in order, with their labels (`chain-<field>`). */
+export const CHAIN_FIELDS = [
+  ['scope', 'Chain (eip155:<chain id>)'],
+  ['rpcUrl', 'RPC URL'],
+  ['entryPoint', 'EntryPoint (optional, default v0.6)'],
+  ['accountFactory', 'Account factory (optional, default SimpleAccountFactory v0.6)'],
+  ['bundlerUrl', 'Bundler URL (optional)'],
+  ['paymasterUrl', 'Paymaster URL (optional, ERC-7677)'],
+] as const;
+
+/** The IPFS form's fields (`ipfs-<field>`); key and secret are write-only. */
+export const IPFS_FIELDS = [
+  ['apiUrl', 'IPFS HTTP API URL', 'text'],
+  ['apiKey', 'API key (write-only)', 'password'],
+  ['apiKeySecret', 'API key secret (write-only)', 'password'],
+] as const;
+
+/** What the page shows: everything read from the domain, plus the outcome of the last action. */
+export type HomeModel = {
+  accounts: AccountSummary[];
+  chains: ChainConfig[];
+  ipfs: { apiUrl: string; hasCredentials: boolean } | null;
+  approvalMode: 'sync' | 'async';
+  requests: KeyringRequest[];
+  /** The outcome of the last action, shown at the top. */
+  notice?: { severity: 'success' | 'danger'; text: string };
+  /** Errors by form name, or by field name (`chain-rpcUrl`), shown next to what caused them. */
+  errors: Record<string, string>;
+  /** Values of the text inputs to show (secrets are never here: they always render empty). */
+  values: Record<string, string>;
+};
+
+/**
+ * The home page (snaps `endowment:page-home`): accounts, account creation and import, chain and
+ * IPFS settings, pending requests and the approval mode. Pure: renders `model`, reads nothing.
+ * No private key, API key or secret is ever in it (URLs are shown masked).
+ *
+ * @param model - What to show.
+ * @returns The page's JSX element.
+ */
+export function renderHome(model: HomeModel): JSXElement {
+  return (
+    <Box>
+      <Heading size="lg">Keyring Snap</Heading>
+      {model.notice ? (
+        <Banner title={model.notice.severity === 'success' ? 'Done' : 'Not done'} severity={model.notice.severity}>
+          <Text>{model.notice.text}</Text>
+        </Banner>
+      ) : null}
+      <Heading>Accounts</Heading>
+      {model.accounts.length === 0 ? <Text>No account yet: create one below.</Text> : null}
+      {model.accounts.map((summary) => renderAccount(summary))}
+      <Divider />
+      {renderCreate(model)}
+      <Divider />
+      {renderChains(model)}
+      <Divider />
+      {renderIpfs(model)}
+      <Divider />
+      {renderRequests(model)}
+    </Box>
+  );
+}
+
+function renderAccount({ account, name, keySource }: AccountSummary): JSXElement {
+  const smart = account.type === 'eip155:erc4337';
+  const key = 'imported' in keySource ? 'imported' : `derived from your Secret Recovery Phrase (index ${keySource.derivationIndex})`;
+  const metadataCid = typeof account.options.metadataCid === 'string' ? account.options.metadataCid : undefined;
+  return (
+    <Section key={account.id}>
+      <Row label="Name">
+        <Text>{name || 'unnamed'}</Text>
+      </Row>
+      <Row label="Type">
+        <Text>{smart ? 'Smart account (ERC-4337, SimpleAccount v0.6)' : 'Account (EOA)'}</Text>
+      </Row>
+      <Copyable value={account.address} />
+      <Row label="Chains">
+        <Text>{smart ? account.scopes.join(', ') : 'every EVM chain'}</Text>
+      </Row>
+      <Row label="Key">
+        <Text>{key}</Text>
+      </Row>
+      {metadataCid ? (
+        <Row label="Metadata">
+          <Text>{metadataCid}</Text>
+        </Row>
+      ) : null}
+      <Box direction="horizontal" alignment="space-between">
+        {account.options.exportable === false ? null : <Button name={`${UI.accountExport}:${account.id}`}>Export private key</Button>}
+        <Button name={`${UI.accountDelete}:${account.id}`} variant="destructive">
+          Delete
+        </Button>
+      </Box>
+    </Section>
+  );
+}
+
+function renderCreate(model: HomeModel): JSXElement {
+  return (
+    <Box>
+      <Heading>Create an account</Heading>
+      <Form name={UI.createEoa}>
+        {model.errors[UI.createEoa] ? <Text color="error">{model.errors[UI.createEoa]}</Text> : null}
+        <Button type="submit" name={`${UI.createEoa}-submit`}>
+          Create an account (EOA)
+        </Button>
+      </Form>
+      <Form name={UI.createSmart}>
+        <Text>Smart account (ERC-4337) on these chains:</Text>
+        {model.chains.length === 0 ? <Text>No chain is configured yet: add one under Chains.</Text> : null}
+        {model.chains.map((chain) => (
+          <Checkbox key={chain.scope} name={`${UI.smartScope}:${chain.scope}`} label={chain.scope} />
+        ))}
+        <Field label="Metadata CID (optional)" error={model.errors[UI.smartMetadataCid]}>
+          <Input name={UI.smartMetadataCid} placeholder="Qm… or bafy…" value={model.values[UI.smartMetadataCid] ?? ''} />
+        </Field>
+        {model.errors[UI.createSmart] ? <Text color="error">{model.errors[UI.createSmart]}</Text> : null}
+        <Button type="submit" name={`${UI.createSmart}-submit`}>
+          Create a smart account
+        </Button>
+      </Form>
+      <Form name={UI.importKey}>
+        <Field label="Private key (it is never shown again)" error={model.errors[UI.importPrivateKey]}>
+          <Input name={UI.importPrivateKey} type="password" placeholder="0x…" value="" />
+        </Field>
+        <Field label="As">
+          <Dropdown name={UI.importType} value={model.values[UI.importType] ?? 'eip155:eoa'}>
+            <Option value="eip155:eoa">Account (EOA)</Option>
+            <Option value="eip155:erc4337">Smart account owned by this key</Option>
+          </Dropdown>
+        </Field>
+        {model.errors[UI.importKey] ? <Text color="error">{model.errors[UI.importKey]}</Text> : null}
+        <Button type="submit" name={`${UI.importKey}-submit`}>
+          Import
+        </Button>
+      </Form>
+    </Box>
+  );
+}
+
+function renderChains(model: HomeModel): JSXElement {
+  return (
+    <Box>
+      <Heading>Chains</Heading>
+      {model.chains.length === 0 ? <Text>No chain configured. Smart accounts need one.</Text> : null}
+      {model.chains.map((chain) => (
+        <Section key={chain.scope}>
+          <Row label="Chain">
+            <Text>{chain.scope}</Text>
+          </Row>
+          <Row label="RPC URL">
+            <Text>{chain.rpcUrl}</Text>
+          </Row>
+          <Row label="EntryPoint">
+            <Text>{chain.entryPoint}</Text>
+          </Row>
+          <Row label="Factory">
+            <Text>{chain.accountFactory}</Text>
+          </Row>
+          <Row label="Bundler">
+            <Text>{chain.bundlerUrl ?? 'none'}</Text>
+          </Row>
+          <Row label="Paymaster">
+            <Text>{chain.paymasterUrl ?? 'none'}</Text>
+          </Row>
+          <Button name={`${UI.chainEdit}:${chain.scope}`}>Edit</Button>
+        </Section>
+      ))}
+      <Form name={UI.chainForm}>
+        <Text>Add or replace a chain (the RPC URL must serve that chain):</Text>
+        {CHAIN_FIELDS.map(([field, label]) => (
+          <Field key={field} label={label} error={model.errors[`chain-${field}`]}>
+            <Input name={`chain-${field}`} value={model.values[`chain-${field}`] ?? ''} />
+          </Field>
+        ))}
+        {model.errors[UI.chainForm] ? <Text color="error">{model.errors[UI.chainForm]}</Text> : null}
+        <Button type="submit" name={`${UI.chainForm}-submit`}>
+          Save chain
+        </Button>
+      </Form>
+    </Box>
+  );
+}
+
+function renderIpfs(model: HomeModel): JSXElement {
+  return (
+    <Box>
+      <Heading>IPFS (account metadata)</Heading>
+      <Row label="API URL">
+        <Text>{model.ipfs?.apiUrl ?? 'not set'}</Text>
+      </Row>
+      <Row label="Credentials">
+        <Text>{model.ipfs?.hasCredentials ? 'set' : 'none'}</Text>
+      </Row>
+      <Form name={UI.ipfsForm}>
+        {IPFS_FIELDS.map(([field, label, type]) => (
+          <Field key={field} label={label} error={model.errors[`ipfs-${field}`]}>
+            <Input name={`ipfs-${field}`} type={type} value={type === 'password' ? '' : (model.values[`ipfs-${field}`] ?? '')} />
+          </Field>
+        ))}
+        {model.errors[UI.ipfsForm] ? <Text color="error">{model.errors[UI.ipfsForm]}</Text> : null}
+        <Button type="submit" name={`${UI.ipfsForm}-submit`}>
+          Save IPFS settings
+        </Button>
+      </Form>
+    </Box>
+  );
+}
+
+function renderRequests(model: HomeModel): JSXElement {
+  return (
+    <Box>
+      <Heading>Requests</Heading>
+      <Field label="Approval">
+        <Dropdown name={UI.approvalMode} value={model.approvalMode}>
+          <Option value="sync">Sign when MetaMask asks (sync)</Option>
+          <Option value="async">Wait for my approval here (async)</Option>
+        </Dropdown>
+      </Field>
+      {model.requests.length === 0 ? <Text>No pending request.</Text> : null}
+      {model.requests.map((request) => (
+        <Section key={request.id}>
+          {summarizeRequest(request).map((line) => (
+            <Row key={line.label} label={line.label}>
+              <Text>{line.value}</Text>
+            </Row>
+          ))}
+          <Box direction="horizontal" alignment="space-between">
+            <Button name={`${UI.requestApprove}:${request.id}`}>Approve</Button>
+            <Button name={`${UI.requestReject}:${request.id}`} variant="destructive">
+              Reject
+            </Button>
+          </Box>
+        </Section>
+      ))}
+    </Box>
+  );
+}

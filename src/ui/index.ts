@@ -1,0 +1,191 @@
+import { UserInputEventType, type Json, type UserInputEvent } from '@metamask/snaps-sdk';
+
+import type { Domain } from '../keyring';
+import { confirmDelete, showExportedKey } from './dialogs';
+import { CHAIN_FIELDS, IPFS_FIELDS, renderHome, UI, type HomeModel } from './home';
+
+/** Form state as the platform keeps it: `{ [form]: { [field]: value } }` and top-level inputs. */
+type InterfaceState = Record<string, Json>;
+
+/** The outcome of one action: a notice, errors by form or field, and the inputs to show. */
+type Outcome = Pick<HomeModel, 'notice' | 'errors'> & { values?: Record<string, string> };
+
+/**
+ * Build the home page's model from the domain, with the outcome of the last action.
+ *
+ * @param domain - The keyring and settings.
+ * @param outcome - Notice, errors and input values to show.
+ * @returns The model to render.
+ */
+export async function homeModel({ keyring, settings }: Domain, outcome: Outcome = { errors: {} }): Promise<HomeModel> {
+  const ipfs = settings.ipfsConfig();
+  return {
+    accounts: keyring.describeAccounts(),
+    chains: settings.chainConfigs(),
+    ipfs: ipfs ? { apiUrl: ipfs.apiUrl, hasCredentials: ipfs.apiKey !== undefined || ipfs.apiKeySecret !== undefined } : null,
+    approvalMode: settings.approvalMode(),
+    requests: await keyring.listRequests(),
+    notice: outcome.notice,
+    errors: outcome.errors,
+    values: outcome.values ?? {},
+  };
+}
+
+/**
+ * The home page's `onHomePage` content.
+ *
+ * @param domain - The keyring and settings.
+ * @returns `{ content }`.
+ */
+export async function homePage(domain: Domain): Promise<{ content: ReturnType<typeof renderHome> }> {
+  return { content: renderHome(await homeModel(domain)) };
+}
+
+/**
+ * Handle one event of the home page (`onUserInput`): run the action through the same domain calls
+ * the RPC front doors use, then re-render the page with its outcome next to what caused it. A
+ * `type="submit"` button fires a button click and a form submit: only the submit acts.
+ *
+ * @param domain - The keyring and settings.
+ * @param id - The interface id.
+ * @param event - The user's event.
+ */
+export async function homeInput(domain: Domain, id: string, event: UserInputEvent): Promise<void> {
+  const state = (await snap.request({ method: 'snap_getInterfaceState', params: { id } })) as InterfaceState;
+  const outcome = await act(domain, event);
+  if (outcome === undefined) {
+    return;
+  }
+  const values = { ...typedValues(state), ...outcome.values };
+  await snap.request({
+    method: 'snap_updateInterface',
+    params: { id, ui: renderHome(await homeModel(domain, { ...outcome, values })) },
+  });
+}
+
+/** Run the action an event asks for; undefined when the event needs no re-render. */
+async function act(domain: Domain, event: UserInputEvent): Promise<Outcome | undefined> {
+  const { keyring, settings } = domain;
+  if (event.type === UserInputEventType.InputChangeEvent && event.name === UI.approvalMode) {
+    return attempt(UI.approvalMode, async () => {
+      const { mode } = await settings.setApprovalMode({ mode: event.value as Json });
+      return `Approval mode: ${mode}`;
+    });
+  }
+  if (event.type === UserInputEventType.FormSubmitEvent) {
+    const value = event.value as Record<string, string | boolean | null>;
+    switch (event.name) {
+      case UI.createEoa:
+        return attempt(UI.createEoa, async () => `Created ${(await keyring.createAccount({})).address}`);
+      case UI.createSmart: {
+        const scopes = Object.keys(value).filter((name) => name.startsWith(`${UI.smartScope}:`) && value[name] === true).map((name) => name.slice(UI.smartScope.length + 1));
+        const cid = text(value[UI.smartMetadataCid]);
+        const outcome = await attempt(UI.createSmart, async () => {
+          const options = { type: 'eip155:erc4337', ...(scopes.length > 0 ? { scopes } : {}), ...(cid ? { metadataCid: cid } : {}) };
+          return `Created smart account ${(await keyring.createAccount(options)).address}`;
+        }, { metadataCid: UI.smartMetadataCid });
+        return outcome.notice?.severity === 'success' ? { ...outcome, values: { [UI.smartMetadataCid]: '' } } : outcome;
+      }
+      case UI.importKey: {
+        const type = text(value[UI.importType]) ?? 'eip155:eoa';
+        return attempt(UI.importKey, async () => `Imported ${(await keyring.createAccount({ type, privateKey: text(value[UI.importPrivateKey]) ?? '' })).address}`, {
+          privateKey: UI.importPrivateKey,
+          'private key': UI.importPrivateKey,
+        });
+      }
+      case UI.chainForm: {
+        const params = Object.fromEntries(CHAIN_FIELDS.map(([field]) => [field, text(value[`chain-${field}`])]).filter(([, entry]) => entry !== undefined));
+        const outcome = await attempt(UI.chainForm, async () => `Saved ${(await settings.setChainConfig(params)).scope}`, fieldMap('chain', CHAIN_FIELDS));
+        return outcome.notice?.severity === 'success' ? { ...outcome, values: Object.fromEntries(CHAIN_FIELDS.map(([field]) => [`chain-${field}`, ''])) } : outcome;
+      }
+      case UI.ipfsForm: {
+        const params = Object.fromEntries(IPFS_FIELDS.map(([field]) => [field, text(value[`ipfs-${field}`])]).filter(([, entry]) => entry !== undefined));
+        const outcome = await attempt(UI.ipfsForm, async () => `IPFS API set to ${(await settings.setIpfsConfig(params)).apiUrl}`, fieldMap('ipfs', IPFS_FIELDS));
+        return outcome.notice?.severity === 'success' ? { ...outcome, values: { 'ipfs-apiUrl': '' } } : outcome;
+      }
+      default:
+        return undefined;
+    }
+  }
+  if (event.type !== UserInputEventType.ButtonClickEvent || !event.name) {
+    return undefined;
+  }
+  const [action, ...rest] = event.name.split(':');
+  const target = rest.join(':');
+  switch (action) {
+    case UI.accountDelete:
+      return attempt(UI.accountDelete, async () => {
+        const account = await keyring.getAccount(target);
+        if (!(await confirmDelete(account.address))) {
+          return 'Nothing deleted';
+        }
+        await keyring.deleteAccount(target);
+        return `Deleted ${account.address}`;
+      });
+    case UI.accountExport:
+      return attempt(UI.accountExport, async () => {
+        const { privateKey } = await keyring.exportAccount(target);
+        await showExportedKey(privateKey as string);
+        return 'Private key shown';
+      });
+    case UI.requestApprove:
+      return attempt(UI.requestApprove, async () => {
+        await keyring.approveRequest(target);
+        return 'Request approved and signed';
+      });
+    case UI.requestReject:
+      return attempt(UI.requestReject, async () => {
+        await keyring.rejectRequest(target);
+        return 'Request rejected';
+      });
+    case UI.chainEdit: {
+      const chain = settings.chainConfigs().find((entry) => entry.scope === target);
+      return {
+        errors: {},
+        values: Object.fromEntries(CHAIN_FIELDS.map(([field]) => [`chain-${field}`, (chain?.[field] as string | undefined) ?? ''])),
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Run an action and describe its outcome: a success notice, or the error next to the field its
+ * message names (`... at <field>: ...`) or else next to the form.
+ */
+async function attempt(form: string, action: () => Promise<string>, fields: Record<string, string> = {}): Promise<Outcome> {
+  try {
+    return { notice: { severity: 'success', text: await action() }, errors: {} };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : 'Something went wrong';
+    const field = Object.keys(fields).find((name) => new RegExp(`\\bat ${name}\\b|\\b${name}:`, 'iu').test(message));
+    return { notice: { severity: 'danger', text: message }, errors: { [field ? (fields[field] as string) : form]: message } };
+  }
+}
+
+/** `{ field: 'prefix-field' }` for a form's fields. */
+function fieldMap(prefix: string, fields: readonly (readonly [string, ...string[]])[]): Record<string, string> {
+  return Object.fromEntries(fields.map(([field]) => [field, `${prefix}-${field}`]));
+}
+
+/** A trimmed non-empty string, else undefined. */
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** The text inputs' current values, secrets left out (they always render empty). */
+function typedValues(state: InterfaceState): Record<string, string> {
+  const values: Record<string, string> = {};
+  const secret = new Set<string>([UI.importPrivateKey, 'ipfs-apiKey', 'ipfs-apiKeySecret']);
+  for (const form of Object.values(state)) {
+    if (typeof form === 'object' && form !== null && !Array.isArray(form)) {
+      for (const [name, value] of Object.entries(form)) {
+        if (typeof value === 'string' && !secret.has(name)) {
+          values[name] = value;
+        }
+      }
+    }
+  }
+  return values;
+}

@@ -1,0 +1,246 @@
+/**
+ * The home page (endowment:page-home) through the built snap: every flow a person has in MetaMask
+ * alone, driven with snaps-jest's interface actions. Each action is checked by what it caused
+ * (keyring events, state read back through the RPC front doors, signatures recovered with viem),
+ * and against the same action through the RPC path.
+ */
+import { EthEoaAccountStruct, EthErc4337AccountStruct } from '@metamask/keyring-api';
+import { is } from '@metamask/superstruct';
+import { recoverMessageAddress, stringToHex, type Hex } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
+
+import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
+import { installKeyringSnap, METAMASK, type KeyringHarness } from './harness';
+
+type Ui = Awaited<ReturnType<Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']>>;
+
+const IMPORTED_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
+const IPFS_SECRET = 'ipfs-secret-never-shown-7f3a';
+
+describe('home page', () => {
+  let anvil: Anvil;
+  let contracts: Erc4337Deployment;
+  let h: KeyringHarness;
+  let ui: Ui;
+
+  /** The page's content as text, to look for what it shows (and what it must never show). */
+  const page = (): string => JSON.stringify(ui.content);
+
+  /** Open the home page afresh (as MetaMask does when the user comes back to it). */
+  async function open(): Promise<void> {
+    ui = await (await h.snap.onHomePage()).getInterface();
+  }
+
+  /**
+   * Run an action that re-renders the page, and read the page it renders (bounded: an action that
+   * renders nothing new fails the test after 20 s instead of hanging).
+   */
+  async function step(action: (current: Ui) => Promise<void>): Promise<void> {
+    const next = ui.waitForUpdate();
+    await action(ui);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the page did not re-render')), 20_000);
+    });
+    ui = (await Promise.race([next, timeout]).finally(() => clearTimeout(timer))) as Ui;
+  }
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    contracts = await deployErc4337(anvil.url);
+    h = await installKeyringSnap();
+    await open();
+  });
+
+  afterAll(async () => {
+    await anvil?.stop();
+  });
+
+  it('starts empty and says so', () => {
+    expect(page()).toContain('No account yet');
+    expect(page()).toContain('No chain configured');
+  });
+
+  it('creates an EOA account like keyring_createAccount does (notify:accountCreated, derived key, same shape)', async () => {
+    await step((current) => current.clickElement('create-eoa-submit'));
+    const accounts = await h.keyring('keyring_listAccounts');
+    expect(accounts).toHaveLength(1);
+    const [fromPage] = accounts;
+    expect(is(fromPage, EthEoaAccountStruct)).toBe(true);
+    expect(h.events.at(-1)).toEqual({ method: 'notify:accountCreated', params: { account: fromPage, accountNameSuggestion: 'Keyring Account 1' } });
+    ui = await (await h.snap.onHomePage()).getInterface();
+    expect(page()).toContain(fromPage.address);
+    expect(page()).toContain('index 0');
+
+    const fromRpc = await h.createAccount();
+    expect({ ...fromRpc, id: undefined, address: undefined }).toEqual({ ...fromPage, id: undefined, address: undefined });
+    expect(fromRpc.address).not.toBe(fromPage.address);
+  });
+
+  it('shows a bad chain config next to its field, saves nothing, then saves a good one checked with eth_chainId', async () => {
+    await ui.typeInField('chain-scope', 'eip155:31337');
+    await ui.typeInField('chain-rpcUrl', 'not a url');
+    await step((current) => current.clickElement('chain-form-submit'));
+    const fieldError = findField(ui.content, 'chain-rpcUrl');
+    expect(fieldError).toMatch(/rpcUrl/u);
+    expect(await h.rpc('getChainConfigs')).toEqual([]);
+
+    await ui.typeInField('chain-scope', 'eip155:1');
+    await ui.typeInField('chain-rpcUrl', anvil.url);
+    await step((current) => current.clickElement('chain-form-submit'));
+    expect(findField(ui.content, 'chain-rpcUrl')).toMatch(/serves chain 31337, not eip155:1/u);
+    expect(await h.rpc('getChainConfigs')).toEqual([]);
+
+    await ui.typeInField('chain-scope', 'eip155:31337');
+    await ui.typeInField('chain-entryPoint', contracts.entryPoint);
+    await ui.typeInField('chain-accountFactory', contracts.accountFactory);
+    await step((current) => current.clickElement('chain-form-submit'));
+    const stored = await h.rpc('getChainConfigs');
+    expect(stored).toEqual([{ scope: 'eip155:31337', rpcUrl: `${anvil.url}/`, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory }]);
+    expect(page()).toContain('Saved eip155:31337');
+  });
+
+  it('edit shows the stored config masked; saving the masked URL unchanged keeps the stored one', async () => {
+    const keyed = `${anvil.url}/?apikey=KEY-never-shown`;
+    // The same config through the RPC path first, with a keyed URL (anvil answers on any query).
+    await h.rpc('setChainConfig', { scope: 'eip155:31337', rpcUrl: keyed, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory });
+    ui = await (await h.snap.onHomePage()).getInterface();
+    expect(page()).not.toContain('KEY-never-shown');
+    await step((current) => current.clickElement('chain-edit:eip155:31337'));
+    const shown = inputValue(ui.content, 'chain-rpcUrl');
+    expect(shown).not.toContain('KEY-never-shown');
+    await step((current) => current.clickElement('chain-form-submit'));
+    expect(page()).toContain('Saved eip155:31337');
+    // The snap still reaches the chain with the stored (unmasked) URL: a smart account resolves.
+    await h.rpc('setChainConfig', { scope: 'eip155:31337', rpcUrl: anvil.url, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory });
+  });
+
+  it('stores the IPFS config; the key and secret are write-only and never rendered', async () => {
+    await ui.typeInField('ipfs-apiUrl', 'http://127.0.0.1:5001');
+    await ui.typeInField('ipfs-apiKey', 'ipfs-key-1');
+    await ui.typeInField('ipfs-apiKeySecret', IPFS_SECRET);
+    await step((current) => current.clickElement('ipfs-form-submit'));
+    expect(page()).toContain('http://127.0.0.1:5001');
+    expect(page()).not.toContain(IPFS_SECRET);
+    expect(page()).not.toContain('ipfs-key-1');
+    expect(inputValue(ui.content, 'ipfs-apiKeySecret')).toBe('');
+  });
+
+  it('creates a smart account on a chosen chain, at the factory’s address', async () => {
+    await ui.clickElement('smart-scope:eip155:31337');
+    await step((current) => current.clickElement('create-smart-submit'));
+    const account = (await h.keyring('keyring_listAccounts')).at(-1);
+    expect(is(account, EthErc4337AccountStruct)).toBe(true);
+    expect(account.scopes).toEqual(['eip155:31337']);
+    expect(page()).toContain(account.address);
+    expect(page()).toContain('Smart account (ERC-4337');
+  });
+
+  it('imports a private key; the key is never rendered, the page says "imported"', async () => {
+    await ui.typeInField('import-privateKey', IMPORTED_KEY);
+    await step((current) => current.clickElement('import-key-submit'));
+    const account = (await h.keyring('keyring_listAccounts')).at(-1);
+    expect(account.address).toBe(privateKeyToAddress(IMPORTED_KEY));
+    expect(page()).not.toContain(IMPORTED_KEY.slice(2));
+    expect(page()).toContain('imported');
+    expect(inputValue(ui.content, 'import-privateKey')).toBe('');
+    // A bad key: the error is next to the field, no account, and the value is not echoed.
+    const before = (await h.keyring('keyring_listAccounts')).length;
+    await ui.typeInField('import-privateKey', '0x1234secretish');
+    await step((current) => current.clickElement('import-key-submit'));
+    expect(findField(ui.content, 'import-privateKey')).toMatch(/Invalid private key/u);
+    expect(page()).not.toContain('1234secretish');
+    expect(await h.keyring('keyring_listAccounts')).toHaveLength(before);
+  });
+
+  it('exports a key only in its own dialog after confirmation', async () => {
+    const [first] = await h.keyring('keyring_listAccounts');
+    h.answerDialogs(true, null);
+    await step((current) => current.clickElement(`account-export:${first.id}`));
+    const shown = JSON.stringify(h.dialogs.at(-1));
+    const key = /"value":"(0x[0-9a-f]{64})"/u.exec(shown)?.[1] as Hex;
+    expect(privateKeyToAddress(key)).toBe(first.address);
+    expect(shown).toContain('"sensitive":true');
+    expect(page()).not.toContain(key.slice(2));
+  });
+
+  it('deletes behind a confirmation: declined keeps the account, confirmed sends notify:accountDeleted', async () => {
+    const accounts = await h.keyring('keyring_listAccounts');
+    const target = accounts.at(-1);
+    h.answerDialogs(false);
+    await step((current) => current.clickElement(`account-delete:${target.id}`));
+    expect(await h.keyring('keyring_listAccounts')).toHaveLength(accounts.length);
+    h.answerDialogs(true);
+    await step((current) => current.clickElement(`account-delete:${target.id}`));
+    expect(h.events.at(-1)).toEqual({ method: 'notify:accountDeleted', params: { id: target.id } });
+    expect(await h.keyring('keyring_listAccounts')).toHaveLength(accounts.length - 1);
+    expect(copyables(ui.content)).not.toContain(target.address);
+    expect(page()).toContain(`Deleted ${target.address}`);
+  });
+
+  it('switches to async approval, summarises a pending request, approves and rejects it', async () => {
+    await step((current) => current.selectInDropdown('approval-mode', 'async'));
+    expect(await h.rpc('getApprovalMode')).toEqual({ mode: 'async' });
+    const [account] = await h.keyring('keyring_listAccounts');
+    const message = 'Sign in to example.org';
+    const parked = await h.submit(account, 'personal_sign', [stringToHex(message), account.address], '');
+    expect(parked.pending).toBe(true);
+    const [request] = await h.keyring('keyring_listRequests', undefined, METAMASK);
+    ui = await (await h.snap.onHomePage()).getInterface();
+    expect(page()).toContain(message);
+
+    await step((current) => current.clickElement(`request-approve:${request.id}`));
+    const approved = h.events.at(-1);
+    expect(approved?.method).toBe('notify:requestApproved');
+    expect(await recoverMessageAddress({ message, signature: approved?.params.result })).toBe(account.address);
+    expect(await h.keyring('keyring_listRequests', undefined, METAMASK)).toEqual([]);
+
+    await h.submit(account, 'eth_signTransaction', [{ type: '0x2', nonce: '0x0', to: account.address, from: account.address, value: '0xde0b6b3a7640000', data: '0xa9059cbb', gasLimit: '0x5208', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1', chainId: '0x7a69' }], 'eip155:31337');
+    const [second] = await h.keyring('keyring_listRequests', undefined, METAMASK);
+    ui = await (await h.snap.onHomePage()).getInterface();
+    expect(page()).toContain('1 ETH');
+    expect(page()).toContain('function 0xa9059cbb');
+    await step((current) => current.clickElement(`request-reject:${second.id}`));
+    expect(h.events.at(-1)).toEqual({ method: 'notify:requestRejected', params: { id: second.id } });
+    await ui.selectInDropdown('approval-mode', 'sync');
+    expect(await h.rpc('getApprovalMode')).toEqual({ mode: 'sync' });
+  });
+});
+
+/** Walk a JSX tree. */
+function* walk(node: any): Generator<any> {
+  if (node === null || typeof node !== 'object') {
+    return;
+  }
+  yield node;
+  const children = node.props?.children;
+  for (const child of Array.isArray(children) ? children.flat(Infinity) : [children]) {
+    yield* walk(child);
+  }
+}
+
+/** The error shown on the Field holding the input `name`, if any. */
+function findField(tree: any, name: string): string | undefined {
+  for (const node of walk(tree)) {
+    if (node.type === 'Field' && [...walk(node.props.children)].some((child) => child.props?.name === name)) {
+      return node.props.error;
+    }
+  }
+  return undefined;
+}
+
+/** The values of every Copyable (the accounts' addresses). */
+function copyables(tree: any): string[] {
+  return [...walk(tree)].filter((node) => node.type === 'Copyable').map((node) => node.props.value);
+}
+
+/** The value the input `name` renders with. */
+function inputValue(tree: any, name: string): string | undefined {
+  for (const node of walk(tree)) {
+    if (node.type === 'Input' && node.props?.name === name) {
+      return node.props.value;
+    }
+  }
+  return undefined;
+}
