@@ -170,6 +170,48 @@ async function smartAccountFlow(snap: SimulatedSnap, devnet: Devnet, ipfs: IpfsN
   check('both intents took effect', (await readRecord(devnet.rpcUrl, RECORDERS[0], 1)) === 2026n && (await readRecord(devnet.rpcUrl, RECORDERS[1], 2)) === 4337n);
 }
 
+/** The text a person reads on a JSX page: each Heading, Row (label: value), Text and Copyable, one per line. */
+function pageText(node: any, lines: string[] = []): string[] {
+  if (node === null || typeof node !== 'object') {
+    return lines;
+  }
+  if (Array.isArray(node)) {
+    node.forEach((child) => pageText(child, lines));
+    return lines;
+  }
+  const { type, props } = node;
+  if (type === 'Heading') {
+    lines.push(`\n    ## ${props.children}`);
+  } else if (type === 'Row') {
+    lines.push(`    ${props.label}: ${props.children?.props?.children ?? ''}`);
+    return lines;
+  } else if (type === 'Text' && typeof props.children === 'string') {
+    lines.push(`    ${props.children}`);
+  } else if (type === 'Copyable') {
+    lines.push(`    [copy] ${props.value}`);
+  } else if (type === 'Form' || type === 'Field' || type === 'Button' || type === 'Dropdown') {
+    return lines; // controls: not printed
+  }
+  return pageText(props?.children, lines);
+}
+
+async function homePageFlow(snap: SimulatedSnap): Promise<void> {
+  say('A person opens the snap\'s home page in MetaMask and creates an account there (no dapp)');
+  const before = (await snap.keyring('keyring_listAccounts')).length;
+  const page = await snap.homePage();
+  const next = page.waitForUpdate();
+  await page.clickElement('create-eoa-submit');
+  const updated = await next;
+  const accounts = await snap.keyring('keyring_listAccounts');
+  check('the home page created an account (notify:accountCreated)', accounts.length === before + 1 && snap.events.at(-1)?.method === 'notify:accountCreated');
+  const created = accounts.at(-1);
+  const text = pageText(updated.content);
+  check('the page shows it', text.some((line) => line.includes(created.address)), created.address);
+  console.log('    What the home page shows now (accounts part):');
+  const end = text.findIndex((line) => line.includes('## Create an account'));
+  console.log(text.slice(0, end === -1 ? undefined : end).join('\n'));
+}
+
 async function main(): Promise<void> {
   console.log('Keyring snap demo: the built snap in the snaps simulation; anvil, ERC-4337 v0.6 contracts, Alto and an IPFS node, all on 127.0.0.1.');
   const devnet = await startDevnet();
@@ -182,6 +224,7 @@ async function main(): Promise<void> {
   try {
     await eoaFlow(snap, devnet.anvil);
     await smartAccountFlow(snap, devnet, ipfs);
+    await homePageFlow(snap);
     console.log('\nAll checks passed.');
   } finally {
     await snap.close();

@@ -18,6 +18,8 @@ export type SimulatedSnap = {
   events: { method: string; params: any }[];
   keyring: (method: string, params?: Record<string, Json> | Json[], origin?: string) => Promise<any>;
   rpc: (method: string, params?: Record<string, Json> | Json[], origin?: string) => Promise<any>;
+  /** Open the home page (onHomePage) as MetaMask shows it; returns its interface (content and actions). */
+  homePage: () => Promise<any>;
   close: () => Promise<void>;
 };
 
@@ -64,6 +66,7 @@ export async function startSimulatedSnap(origin: string): Promise<SimulatedSnap>
     events,
     keyring: async (method, params, from = origin) => unwrap(await snap.onKeyringRequest({ origin: from, method, ...withParams(params) })),
     rpc: async (method, params, from = origin) => unwrap(await snap.request({ origin: from, method, ...withParams(params) })),
+    homePage: async () => (await snap.onHomePage()).getInterface(),
     close: async () => {
       await snap.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
