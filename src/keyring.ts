@@ -142,6 +142,9 @@ export class KeyringSnap implements Keyring {
     try {
       const resolved = smart ? await this.#resolveSmartAccount(key, parsed.scopes, metadata?.overrides) : undefined;
       const account = resolved ? newSmartAccount(resolved) : newEoaAccount(key.address);
+      // keyring-api account options: where the key comes from (imported, or the snap's own
+      // snap_getEntropy derivation, which has no BIP-44 path), so MetaMask can show it.
+      account.options.entropy = { type: derivationIndex === undefined ? 'private-key' : 'custom' };
       if (parsed.metadataCid !== undefined) {
         account.options.metadataCid = parsed.metadataCid;
       }
