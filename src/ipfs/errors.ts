@@ -1,8 +1,27 @@
 /**
- * Error classes of the IPFS HTTP API client (spec part (b), "Storage interface"
- * and "Storage interface HTTP statuses"). No message ever contains the API key,
- * the API key secret or the Authorization header.
+ * Error classes of the IPFS HTTP API client (statuses as in the Kubo RPC API,
+ * https://docs.ipfs.tech/reference/kubo/rpc/#http-status-codes). No message
+ * ever contains the API key, the API key secret or the Authorization header,
+ * nor a configured URL.
  */
+
+/**
+ * Remove every configured secret from a server-provided message (before
+ * truncating, so no part of a secret survives the cut).
+ *
+ * @param message - Text from the server.
+ * @param secrets - Strings to remove (API key, API key secret, basic-auth token).
+ * @returns The cleaned message, trimmed and cut to 500 characters.
+ */
+export function scrub(message: string, secrets: string[]): string {
+  let clean = message;
+  for (const secret of secrets) {
+    if (secret) {
+      clean = clean.split(secret).join('***');
+    }
+  }
+  return clean.trim().slice(0, 500);
+}
 
 /** Base class of every error the IPFS client throws. */
 export class IpfsError extends Error {
@@ -149,5 +168,62 @@ export class InvalidContentError extends IpfsError {
     super(cid === undefined ? message : `${cid}: ${message}`, options);
     this.name = 'InvalidContentError';
     this.cid = cid;
+  }
+}
+
+/**
+ * The whole read (every request of one `cat`, `getJson`, `objectGet`, ...) took
+ * longer than the client's `deadlineMs`. A subclass of `IpfsTimeoutError`, so
+ * callers that handle timeouts handle it too.
+ */
+export class IpfsDeadlineError extends IpfsTimeoutError {
+  /**
+   * @param operation - The client method, e.g. `cat`.
+   * @param deadlineMs - The deadline, in milliseconds.
+   */
+  constructor(operation: string, deadlineMs: number) {
+    super(operation, deadlineMs);
+    this.message = `IPFS ${operation} did not finish within its ${deadlineMs} ms deadline`;
+    this.name = 'IpfsDeadlineError';
+  }
+}
+
+/**
+ * A UnixFS DAG goes beyond the walk's bounds: more nodes visited than `maxNodes`
+ * (a repeated child counts each time it is reached) or deeper than `maxDepth`.
+ */
+export class DagLimitError extends InvalidContentError {
+  /** Which bound was exceeded. */
+  readonly limit: 'nodes' | 'depth';
+
+  /** The bound (nodes or levels). */
+  readonly max: number;
+
+  /**
+   * @param root - The root CID of the read.
+   * @param limit - Which bound.
+   * @param max - Its value.
+   */
+  constructor(root: string, limit: 'nodes' | 'depth', max: number) {
+    super(limit === 'nodes' ? `DAG has more than ${max} nodes to visit` : `DAG deeper than ${max} levels`, root);
+    this.name = 'DagLimitError';
+    this.limit = limit;
+    this.max = max;
+  }
+}
+
+/** The configured API URL is refused; the message names the problem, never the URL. */
+export class InvalidApiUrlError extends IpfsError {
+  /** What is wrong: `syntax`, `scheme`, `userinfo`, `query`, `fragment`, `insecure` or `length`. */
+  readonly problem: 'syntax' | 'scheme' | 'userinfo' | 'query' | 'fragment' | 'insecure' | 'length';
+
+  /**
+   * @param problem - What is wrong.
+   * @param detail - The explanation shown (no part of the URL).
+   */
+  constructor(problem: InvalidApiUrlError['problem'], detail: string) {
+    super(`apiUrl: ${detail}`);
+    this.name = 'InvalidApiUrlError';
+    this.problem = problem;
   }
 }

@@ -5,7 +5,7 @@ import { createIpfsClient } from './client';
 import { IpfsError } from './errors';
 import { basicAuthorization, commandUrl, serverMessage, type FetchLike } from './http';
 
-describe('request shape (spec part (b))', () => {
+describe('request shape (Kubo RPC API)', () => {
   it('builds POST URLs with repeated arg and flags as query parameters', () => {
     expect(commandUrl('http://h:5001', 'object/get', { args: ['Qm1'], flags: { encoding: 'json' } })).toBe(
       'http://h:5001/api/v0/object/get?arg=Qm1&encoding=json',
@@ -44,14 +44,14 @@ describe('request shape (spec part (b))', () => {
 
   it('scrubs credentials a server echoes into its message', async () => {
     const fetch: FetchLike = async () => new Response('bad key my-api-key with secret my-secret-value', { status: 403 });
-    const client = createIpfsClient({ apiUrl: 'http://h', apiKey: 'my-api-key', apiKeySecret: 'my-secret-value', fetch });
+    const client = createIpfsClient({ apiUrl: 'https://h.example', apiKey: 'my-api-key', apiKeySecret: 'my-secret-value', fetch });
     const error = await client.cat('Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD').catch((caught: Error) => caught);
     expect((error as Error).message).toBe('IPFS block/get failed with HTTP 403: bad key *** with secret ***');
   });
 
   it('reads only the start of a huge error body and truncates the message', async () => {
     const fetch: FetchLike = async () => new Response('x'.repeat(5_000_000), { status: 500 });
-    const error = await createIpfsClient({ apiUrl: 'http://h', fetch })
+    const error = await createIpfsClient({ apiUrl: 'https://h.example', fetch })
       .requestJson('version')
       .catch((caught: Error) => caught);
     expect(error).toMatchObject({ status: 500, serverMessage: 'x'.repeat(500) });

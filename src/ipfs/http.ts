@@ -1,16 +1,19 @@
+import type { Deadline } from './deadline';
 import {
   IpfsApiError,
   IpfsError,
   IpfsTimeoutError,
   IpfsTransportError,
   ResponseTooLargeError,
+  scrub,
 } from './errors';
 
 /**
- * HTTP transport of the IPFS client (spec part (b), "Storage interface"):
+ * HTTP transport of the IPFS client (Kubo RPC API, https://docs.ipfs.tech/reference/kubo/rpc/):
  * `POST {apiUrl}/api/v0/<command>?arg=<a1>&arg=<a2>&<flag>=<value>`, HTTP basic
  * credentials on every request when configured, a timeout over the whole
- * exchange (headers and body), and a cap on the bytes read. Uses only `fetch`,
+ * exchange (headers and body), the deadline of the read it belongs to, and a
+ * cap on the bytes read. Uses only `fetch`,
  * `AbortController`, `TextDecoder` and `btoa`: it runs in Node and in the snap.
  */
 
@@ -82,24 +85,7 @@ export function commandUrl(apiUrl: string, command: string, query: Query = {}): 
   return `${apiUrl}/api/v0/${command}${search ? `?${search}` : ''}`;
 }
 
-/**
- * Remove every configured secret from a server-provided message.
- *
- * @param message - Text from the server.
- * @param secrets - Strings to remove.
- * @returns The cleaned, truncated message.
- */
-function scrub(message: string, secrets: string[]): string {
-  let clean = message;
-  for (const secret of secrets) {
-    if (secret) {
-      clean = clean.split(secret).join('***');
-    }
-  }
-  return clean.trim().slice(0, 500);
-}
-
-/** An open reply: a byte reader that enforces the cap and the deadline. */
+/** An open reply: a byte reader that enforces the cap, the request timeout and the read's deadline. */
 export type Reply = {
   command: string;
   /** Read up to `maxBytes` (throws ResponseTooLargeError beyond); the whole body. */
@@ -113,33 +99,54 @@ export type Reply = {
 /**
  * Send one command and return the open 200 reply; any other status becomes an
  * `IpfsApiError` with the server's message (`Message` of a JSON body, else the text).
+ * Every wait (headers, each body chunk) is raced against the request timeout
+ * and `deadline`, so a `fetch` or a body that ignores the abort signal cannot hold the caller.
  *
  * @param settings - Client settings.
  * @param command - The API command.
  * @param query - Arguments and flags.
+ * @param deadline - Deadline of the whole read this request belongs to.
  * @returns The open reply; call `close()` when done (the readers do it).
- * @throws IpfsApiError, IpfsTimeoutError, IpfsTransportError.
+ * @throws IpfsApiError, IpfsTimeoutError (IpfsDeadlineError when `deadline` passed), IpfsTransportError.
  */
-export async function send(settings: HttpSettings, command: string, query: Query = {}): Promise<Reply> {
+export async function send(settings: HttpSettings, command: string, query: Query = {}, deadline?: Deadline): Promise<Reply> {
+  deadline?.check();
   const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
+  let stopped: 'timeout' | 'deadline' | undefined;
+  let rejectStopped: (reason: Error) => void = () => undefined;
+  const stoppedPromise = new Promise<never>((_resolve, reject) => {
+    rejectStopped = reject;
+  });
+  stoppedPromise.catch(() => undefined);
+  const stop = (why: 'timeout' | 'deadline'): void => {
+    stopped ??= why;
     controller.abort();
-  }, settings.timeoutMs);
+    rejectStopped(new Error('aborted'));
+  };
+  const timer = setTimeout(() => stop('timeout'), settings.timeoutMs);
+  const unsubscribe = deadline?.onExpire(() => stop('deadline')) ?? (() => undefined);
   const close = (): void => {
     clearTimeout(timer);
+    unsubscribe();
     controller.abort();
   };
   const fail = (error: unknown): never => {
     close();
-    if (timedOut) {
+    if (stopped === 'deadline' && deadline) {
+      throw deadline.error();
+    }
+    if (stopped === 'timeout') {
       throw new IpfsTimeoutError(command, settings.timeoutMs);
     }
     if (error instanceof IpfsError) {
       throw error;
     }
     throw new IpfsTransportError(command, new Error(scrub(String((error as Error)?.message ?? error), settings.secrets)));
+  };
+  /** Await `promise` unless the request is stopped first (its late rejection is swallowed). */
+  const guarded = async <T>(promise: Promise<T>): Promise<T> => {
+    promise.catch(() => undefined);
+    return Promise.race([promise, stoppedPromise]);
   };
 
   const headers: Record<string, string> = {};
@@ -148,38 +155,40 @@ export async function send(settings: HttpSettings, command: string, query: Query
   }
   let response: ResponseLike;
   try {
-    response = await settings.fetch(commandUrl(settings.apiUrl, command, query), {
-      method: 'POST',
-      headers,
-      signal: controller.signal,
-    });
+    response = await guarded(
+      Promise.resolve().then(async () =>
+        settings.fetch(commandUrl(settings.apiUrl, command, query), { method: 'POST', headers, signal: controller.signal }),
+      ),
+    );
   } catch (error) {
     return fail(error);
   }
 
   async function* chunks(maxBytes: number): AsyncGenerator<Uint8Array> {
     let total = 0;
+    const counted = (value: unknown): Uint8Array => {
+      if (!ArrayBuffer.isView(value)) {
+        throw new IpfsTransportError(command, new Error('the reply body yielded something other than bytes'));
+      }
+      total += value.byteLength;
+      if (total > maxBytes) {
+        throw new ResponseTooLargeError(command, maxBytes);
+      }
+      return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    };
     try {
       if (!response.body) {
-        const whole = new Uint8Array(await response.arrayBuffer());
-        if (whole.length > maxBytes) {
-          throw new ResponseTooLargeError(command, maxBytes);
-        }
-        yield whole;
+        yield counted(new Uint8Array(await guarded(response.arrayBuffer())));
         return;
       }
       const reader = response.body.getReader();
       try {
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value } = await guarded(reader.read());
           if (done) {
             return;
           }
-          total += value.length;
-          if (total > maxBytes) {
-            throw new ResponseTooLargeError(command, maxBytes);
-          }
-          yield value;
+          yield counted(value);
         }
       } finally {
         reader.cancel().catch(() => undefined);

@@ -1,5 +1,8 @@
+import { createIpfsClient } from './client';
 import { IpfsApiError, InvalidContentError } from './errors';
-import { parseNdjson } from './ndjson';
+import type { FetchLike } from './http';
+import { MAX_JSON_DEPTH } from './json';
+import { parseJsonReply, parseNdjson } from './ndjson';
 
 /**
  * Split `text` into byte chunks of `size` (cutting lines and UTF-8 sequences).
@@ -62,5 +65,66 @@ describe('parseNdjson', () => {
 
   it('refuses a line that is not JSON (a truncated item)', async () => {
     await expect(all(parseNdjson(chunked('{"a":1}\n{"b":', 4), 'refs'))).rejects.toThrow(InvalidContentError);
+  });
+});
+
+describe('single JSON replies and secrets in server messages', () => {
+  const apiKey = 'key-7Qm2x9';
+  const apiKeySecret = 'secret-Lp04vz';
+  const header = Buffer.from(`${apiKey}:${apiKeySecret}`).toString('base64');
+  const serving =
+    (body: string, status = 200): FetchLike =>
+    async () =>
+      new Response(body, { status });
+  const client = (body: string, status = 200): ReturnType<typeof createIpfsClient> =>
+    createIpfsClient({ apiUrl: 'http://127.0.0.1:5001', apiKey, apiKeySecret, fetch: serving(body, status) });
+  /**
+   * Everything an error shows: message, stack, cause, own fields.
+   *
+   * @param error - The error.
+   * @returns The text.
+   */
+  const shown = (error: Error): string =>
+    `${error.message} ${String(error.stack)} ${String(error.cause)} ${String((error.cause as Error)?.stack)} ${JSON.stringify(error)}`;
+
+  it('parses a single JSON reply printed over several lines', async () => {
+    const pretty = '{\n  "Version": "0.30.0",\n  "Commit": "",\n  "System": "amd64/linux",\n  "Golang": "go1.22.4"\n}\n';
+    expect(parseJsonReply(pretty, 'version')).toStrictEqual({ Version: '0.30.0', Commit: '', System: 'amd64/linux', Golang: 'go1.22.4' });
+    expect(await client(pretty).requestJson('version')).toMatchObject({ Version: '0.30.0' });
+    expect(await client('{"a":1}\n').requestJson('x')).toStrictEqual({ a: 1 });
+    await expect(client('{"a":1}\n{"b":2}\n').requestJson('x')).rejects.toThrow('IPFS x replied with 2 JSON values, expected one');
+  });
+
+  it('scrubs the credentials out of an NDJSON error object, streamed or single', async () => {
+    const message = `denied for ${apiKey}:${apiKeySecret} (Basic ${header})`;
+    const body = `{"Ref":"a"}\n${JSON.stringify({ Message: message, Code: 0, Type: 'error' })}\n`;
+    const streamed = await all(client(body).streamNdjson('refs')).catch((error: Error) => error);
+    const single = await client(JSON.stringify({ Message: message, Code: 0, Type: 'error' })).requestJson('x').catch((error: Error) => error);
+    const pretty = await client(JSON.stringify({ Message: message, Type: 'error' }, null, 2)).requestJson('x').catch((error: Error) => error);
+    for (const error of [streamed, single, pretty] as Error[]) {
+      expect(error).toBeInstanceOf(IpfsApiError);
+      expect((error as IpfsApiError).serverMessage).toBe('denied for ***:*** (Basic ***)');
+      for (const secret of [apiKey, apiKeySecret, header]) {
+        expect(shown(error)).not.toContain(secret);
+      }
+    }
+  });
+
+  it('never echoes a reply that is not JSON (it may quote the credentials)', async () => {
+    const body = `{"Ref":"a"}\nnot json ${apiKeySecret}\n`;
+    for (const error of [
+      await all(client(body).streamNdjson('refs')).catch((caught: Error) => caught),
+      await client(`oops ${apiKeySecret}`).requestJson('x').catch((caught: Error) => caught),
+    ] as Error[]) {
+      expect(error).toBeInstanceOf(InvalidContentError);
+      expect(shown(error)).not.toContain(apiKeySecret);
+    }
+  });
+
+  it('refuses JSON nested deeper than MAX_JSON_DEPTH before parsing it', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    await expect(client(deep).requestJson('x')).rejects.toThrow(`IPFS x reply nests deeper than ${MAX_JSON_DEPTH} levels`);
+    await expect(all(client(`{"a":${deep}}\n`).streamNdjson('refs'))).rejects.toThrow(/line 1 nests deeper than 64 levels/u);
+    expect(parseJsonReply(`${'['.repeat(64)}"[[[{{"${']'.repeat(64)}`, 'x')).toBeInstanceOf(Array); // brackets in strings do not count
   });
 });

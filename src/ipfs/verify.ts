@@ -41,13 +41,13 @@ export function parseCid(input: unknown): CID {
 }
 
 /**
- * Check that `bytes` hash to the CID's multihash (same function, same digest).
+ * The hash function of a CID, when the client can check it.
  *
- * @param cid - The CID asked for.
- * @param bytes - What arrived.
- * @throws ContentVerificationError on a mismatch or an unsupported hash function.
+ * @param cid - The CID.
+ * @returns Its hasher.
+ * @throws ContentVerificationError for an unsupported hash function.
  */
-export async function verifyBlock(cid: CID, bytes: Uint8Array): Promise<void> {
+function hasherOf(cid: CID): { name: string; digest(input: Uint8Array): unknown } {
   const hasher = HASHERS[cid.multihash.code];
   if (!hasher) {
     throw new ContentVerificationError(
@@ -55,9 +55,32 @@ export async function verifyBlock(cid: CID, bytes: Uint8Array): Promise<void> {
       `unsupported hash function 0x${cid.multihash.code.toString(16)} (sha2-256, sha2-512 and identity are checked)`,
     );
   }
-  const digest = (await hasher.digest(bytes)) as { digest: Uint8Array };
-  if (!equalBytes(digest.digest, cid.multihash.digest)) {
-    throw new ContentVerificationError(cid.toString(), `${hasher.name} digest of the ${bytes.length} bytes received does not match`);
+  return hasher;
+}
+
+/**
+ * Whether `bytes` hash to the CID's multihash (same function, same digest).
+ *
+ * @param cid - The CID.
+ * @param bytes - Candidate bytes.
+ * @returns True on a match.
+ * @throws ContentVerificationError for an unsupported hash function.
+ */
+export async function hashesTo(cid: CID, bytes: Uint8Array): Promise<boolean> {
+  const digest = (await hasherOf(cid).digest(bytes)) as { digest: Uint8Array };
+  return equalBytes(digest.digest, cid.multihash.digest);
+}
+
+/**
+ * Check that `bytes` hash to the CID's multihash (same function, same digest).
+ *
+ * @param cid - The CID asked for.
+ * @param bytes - What arrived.
+ * @throws ContentVerificationError on a mismatch or an unsupported hash function.
+ */
+export async function verifyBlock(cid: CID, bytes: Uint8Array): Promise<void> {
+  if (!(await hashesTo(cid, bytes))) {
+    throw new ContentVerificationError(cid.toString(), `${hasherOf(cid).name} digest of the ${bytes.length} bytes received does not match`);
   }
 }
 

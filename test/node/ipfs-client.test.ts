@@ -17,7 +17,7 @@ import { AccountMetadataError, parseAccountMetadata } from '../../src/metadata';
 import { bigFile, startIpfsNode, type IpfsNode } from '../fixtures/ipfs-node';
 
 /**
- * The CID-verified IPFS client (src/ipfs, spec part (b)) against the embedded
+ * The CID-verified IPFS client (src/ipfs) against the embedded
  * node, or against a real Kubo when IPFS_API_URL is set (optionally with
  * IPFS_API_KEY / IPFS_API_KEY_SECRET); tests needing the fixture's hooks
  * (tampering, injected failures, credentials on/off) are skipped then.
@@ -209,7 +209,9 @@ describe('tampering and failed streams (fixture hooks)', () => {
       expect((error as ContentVerificationError).cid).toBe(hello);
       expect((error as ContentVerificationError).reason).toMatch(/sha2-256 digest .* does not match/u);
       await expect(createIpfsClient(base).getJson(hello)).rejects.toThrow(ContentVerificationError);
-      await expect(createIpfsClient(base).objectGet(hello)).rejects.toThrow(ContentVerificationError);
+      // object/get still serves the real node (the forged bytes are not dag-pb): re-encoded, it hashes to the CID.
+      const honest = await createIpfsClient(base).objectGet(hello);
+      expect(text(UnixFS.unmarshal(Buffer.from(honest.Data, 'base64')).data as Uint8Array)).toBe('hello world');
       const otherNode = await createIpfsClient(base).blockGet(await add('another file'));
       await fixture.tamper(hello, otherNode); // a consistent lie: object/get serves another node too
       await expect(createIpfsClient(base).objectGet(hello)).rejects.toThrow(ContentVerificationError);
@@ -287,6 +289,69 @@ describe('tampering and failed streams (fixture hooks)', () => {
       }
     } finally {
       await fixture.setCredentials(null);
+    }
+  });
+});
+
+describe('providers without block/get (fixture modes 404 and 405): cat and object/get, verified', () => {
+  for (const status of [404, 405] as const) {
+    fixtureOnly(`reads CIDv0 and CIDv1 files, JSON, objects and blocks when block/get answers ${status}`, async () => {
+      const fixture = node as IpfsNode;
+      const v0 = await add(big, 0);
+      const v1 = await add(big, 1);
+      const doc = { version: 1, name: `fallback ${status}` };
+      const json = await add(JSON.stringify(doc), 0);
+      const rootBlock = await createIpfsClient(base).blockGet(v0);
+      const rawLeaf = decodePb(await createIpfsClient(base).blockGet(v1)).Links[2].Hash.toString();
+      const rawLeafBytes = await createIpfsClient(base).blockGet(rawLeaf);
+      await fixture.setBlockGetStatus(status);
+      try {
+        const commands: string[] = [];
+        const client = createIpfsClient({
+          ...base,
+          fetch: async (url, init) => {
+            commands.push(new URL(url).pathname.replace('/api/v0/', ''));
+            return fetch(url, init);
+          },
+        });
+        expect(Buffer.from(await client.cat(v0)).equals(Buffer.from(big))).toBe(true);
+        expect(Buffer.from(await client.cat(v1)).equals(Buffer.from(big))).toBe(true);
+        expect(await client.getJson(json)).toStrictEqual(doc);
+        expect((await client.objectGet(v0)).Links.map((link) => link.Size)).toStrictEqual([262158, 262158, 175726]);
+        expect(Buffer.from(await createIpfsClient(base).blockGet(v0)).equals(Buffer.from(rootBlock))).toBe(true);
+        expect(Buffer.from(await createIpfsClient(base).blockGet(rawLeaf)).equals(Buffer.from(rawLeafBytes))).toBe(true);
+        // block/get tried once, then remembered; dag-pb nodes through object/get, raw leaves through cat.
+        expect(commands.filter((command) => command === 'block/get')).toHaveLength(1);
+        expect(commands.filter((command) => command === 'object/get')).toHaveLength(4 + 2 + 1); // v0 root + 3 leaves, v1 root, doc, objectGet
+        expect(commands.filter((command) => command === 'cat')).toHaveLength(3); // v1's raw leaves
+      } finally {
+        await fixture.setBlockGetStatus(null);
+      }
+    });
+  }
+
+  fixtureOnly('still catches a node lying through object/get or cat on the fallback path', async () => {
+    const fixture = node as IpfsNode;
+    const v0 = await add(big, 0);
+    const v1 = await add(big, 1);
+    const dagPbLeaf = decodePb(await createIpfsClient(base).blockGet(v0)).Links[1].Hash.toString();
+    const rawLeaf = decodePb(await createIpfsClient(base).blockGet(v1)).Links[0].Hash.toString();
+    const otherNode = await createIpfsClient(base).blockGet(await add('another file'));
+    await fixture.setBlockGetStatus(404);
+    await fixture.tamper(dagPbLeaf, otherNode); // object/get serves this other (well-formed) node
+    await fixture.tamper(rawLeaf, new Uint8Array(262144)); // cat serves zeros
+    try {
+      const pb = await caught(createIpfsClient(base).cat(v0));
+      expect(pb).toBeInstanceOf(ContentVerificationError);
+      expect(pb).toMatchObject({ cid: dagPbLeaf, reason: 'no dag-pb encoding of the object/get reply hashes to the CID' });
+      const raw = await caught(createIpfsClient(base).cat(v1));
+      expect(raw).toBeInstanceOf(ContentVerificationError);
+      expect((raw as ContentVerificationError).cid).toBe(rawLeaf);
+      await expect(createIpfsClient(base).objectGet(dagPbLeaf)).rejects.toThrow(ContentVerificationError);
+    } finally {
+      await fixture.tamper(dagPbLeaf, null);
+      await fixture.tamper(rawLeaf, null);
+      await fixture.setBlockGetStatus(null);
     }
   });
 });

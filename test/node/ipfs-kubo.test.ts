@@ -7,7 +7,7 @@ import { addJson, bigFile, startIpfsNode, type IpfsNode } from '../fixtures/ipfs
 /**
  * The embedded IPFS node (test/fixtures/ipfs-node.ts) speaks the IPFS HTTP API
  * as real clients expect: kubo-rpc-client, the official client, adds, cats and
- * gets blocks through it; raw HTTP shows the statuses of spec part (b) and the
+ * gets blocks through it; raw HTTP shows the statuses of the Kubo RPC API and the
  * `X-Stream-Error` trailer after streaming began.
  */
 
@@ -97,7 +97,7 @@ describe('kubo-rpc-client against the embedded node', () => {
   });
 });
 
-describe('statuses and streaming of the embedded node (spec part (b))', () => {
+describe('statuses and streaming of the embedded node (Kubo RPC API)', () => {
   it('answers 405 to GET, 404 to an unknown command, 400 to a bad argument, 500 with a JSON error body', async () => {
     expect((await raw('/api/v0/cat?arg=x', 'GET')).status).toBe(405);
     expect((await raw('/api/v0/no/such/command')).status).toBe(404);

@@ -45,7 +45,7 @@ afterAll(async () => {
 
 type Result = { cid: string; ok: boolean; value?: unknown; error?: { name: string; message: string } };
 
-it('reads and verifies CIDv0 and CIDv1 content under SES lockdown with browser crypto', async () => {
+it('reads and verifies CIDv0 and CIDv1 content under SES lockdown with browser crypto, with and without block/get', async () => {
   const big = bigFile();
   const sum = big.reduce((acc, byte) => (acc + byte) % 1_000_000_007, 0);
   const v0 = await node.add(big);
@@ -69,4 +69,19 @@ it('reads and verifies CIDv0 and CIDv1 content under SES lockdown with browser c
   expect(results[2]).toStrictEqual({ cid: doc, ok: true, value: { version: 1, name: 'SES' } });
   expect(results[3]).toMatchObject({ ok: false, error: { name: 'ContentVerificationError' } });
   expect(results[4]).toMatchObject({ ok: true, value: { Links: [{ Size: 262158 }, { Size: 262158 }, { Size: 175726 }] } });
+
+  // A provider without block/get: dag-pb nodes through object/get (re-encoded, hashed), raw leaves through cat.
+  await node.setBlockGetStatus(404);
+  try {
+    const { stdout: fallback } = await promisify(execFile)(
+      process.execPath,
+      [runner, bundle, node.apiUrl, JSON.stringify(reads)],
+      { timeout: 60_000 },
+    );
+    // The forged bytes of `tampered` are not dag-pb, so object/get serves its real node: the honest document.
+    const honest = { cid: tampered, ok: true, value: { version: 1, name: 'honest' } };
+    expect(JSON.parse(fallback)).toStrictEqual([results[0], results[1], results[2], honest, results[4]]);
+  } finally {
+    await node.setBlockGetStatus(null);
+  }
 });
