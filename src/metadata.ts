@@ -15,7 +15,7 @@ import {
 import { rpcErrors } from '@metamask/rpc-errors';
 
 import { invalidParams, notFound, validate as validateParams } from './errors';
-import { createIpfsClient, IpfsTimeoutError, IpfsTransportError, parseCid, type IpfsClient } from './ipfs';
+import { createIpfsClient, IpfsTimeoutError, IpfsTransportError, normalizeIpfsApiUrl, parseCid, type IpfsClient } from './ipfs';
 import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
 
 /**
@@ -168,8 +168,14 @@ export const IpfsConfigParamsStruct = object({
  */
 export function parseIpfsConfig(params: unknown): IpfsConfig {
   const input = validateParams(params, IpfsConfigParamsStruct, 'setIpfsConfig params');
+  let apiUrl: string;
+  try {
+    apiUrl = normalizeIpfsApiUrl(input.apiUrl);
+  } catch (error) {
+    throw invalidParams(`Invalid setIpfsConfig params at apiUrl: ${(error as Error).message}`);
+  }
   return {
-    apiUrl: input.apiUrl,
+    apiUrl,
     ...(input.apiKey === undefined ? {} : { apiKey: input.apiKey }),
     ...(input.apiKeySecret === undefined ? {} : { apiKeySecret: input.apiKeySecret }),
   };
