@@ -1,6 +1,6 @@
 // Falls back to the "import" export condition for ESM-only packages
 // (multiformats, @ipld/dag-pb, ipfs-unixfs, ...) when jest 29's CommonJS
-// resolution fails. See TOOLCHAIN.md, "ESM-only IPFS packages under jest 29".
+// resolution fails. See docs/decisions.md, "ESM-only IPFS packages under jest 29".
 module.exports = (request, options) => {
   try {
     return options.defaultResolver(request, options);

@@ -52,7 +52,7 @@ function unwrap(response: { response: { result: Json } | { error: Json } }): any
 
 /**
  * Install the built snap (dist/bundle.js) in the snaps-jest simulation.
- * snap_manageAccounts does not work there (TOOLCHAIN.md), so it is mocked and
+ * snap_manageAccounts does not work there (docs/decisions.md), so it is mocked and
  * every keyring event is recorded in `events`.
  *
  * @returns The harness.

@@ -30,7 +30,7 @@ const IntentsStruct = size(array(), 1, 32);
 /**
  * Check an ERC-4337 request for the smart account `address` (sender) before anything runs.
  * eth_prepareUserOperation params are the intents themselves, flat (`[intent, ...]`, as MetaMask
- * sends them); eth_signUserOperation accepts `[userOp]` (MetaMask) and `[userOp, entryPoint]` (spec).
+ * sends them); eth_signUserOperation accepts `[userOp]` (MetaMask) and `[userOp, entryPoint]` (keyring-api's documented form).
  *
  * @param address - The smart account's address.
  * @param data - Its ERC-4337 data (entry point).
