@@ -22,6 +22,10 @@ export const unauthorized = (message: string): JsonRpcError<never> =>
 export const methodNotFound = (message: string): JsonRpcError<never> =>
   rpcErrors.methodNotFound({ message });
 
+/** -32603: the snap cannot do what was asked for a reason of its own (never the caller's input). */
+export const internalError = (message: string): JsonRpcError<never> =>
+  rpcErrors.internal({ message });
+
 /** 4001: the user declined in a dialog. */
 export const userRejected = (message: string): JsonRpcError<never> =>
   providerErrors.userRejectedRequest({ message });

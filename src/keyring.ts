@@ -1,5 +1,6 @@
 import {
   EthAccountType,
+  EthMethod,
   KeyringAccountStruct,
   KeyringEvent,
   type Keyring,
@@ -10,13 +11,15 @@ import {
   type KeyringResponse,
   type ResolvedAccountAddress,
 } from '@metamask/keyring-api';
-import { object } from '@metamask/superstruct';
+import { array, object, size, string } from '@metamask/superstruct';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 import { isAddressEqual, type Hex } from 'viem';
+import { v4 as uuidv4 } from 'uuid';
 
 import { newEoaAccount, parseAccountRequest, signAccountTask, signerOf, signsNothing, runUnsigned } from './accounts';
-import { newSmartAccount, resolveSmartAccount, findUserOperationReceipt, type ResolvedSmartAccount } from './accounts/erc4337';
-import { invalidParams, notFound, userRejected, validate } from './errors';
+import { newSmartAccount, resolveSmartAccount, type ResolvedSmartAccount } from './accounts/erc4337';
+import { draftUserOperation, lookupUserOperationReceipt, rememberSent, submitUserOperation, type SendSummary } from './accounts/erc4337';
+import { internalError, invalidParams, notFound, userRejected, validate } from './errors';
 import { importKey } from './keys';
 import { MetadataReader } from './metadata';
 import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';
@@ -32,6 +35,8 @@ export type KeyringPlatform = {
   confirm: (title: string, text: string) => Promise<boolean>;
   /** Derive the key of index `index` (snap_getEntropy). */
   deriveKey: (index: number) => Promise<{ privateKey: string; address: string }>;
+  /** Show the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. Without it nothing is sent. */
+  confirmSend?: (summary: SendSummary) => Promise<boolean>;
 };
 
 /** Where a parked request (async approval mode) is approved: a message, and a URL of an allowed origin. */
@@ -47,6 +52,8 @@ export type AccountSummary = {
 };
 
 const ReceiptParamsStruct = object({ scope: ChainScopeStruct, userOpHash: Bytes32Struct });
+
+const SendParamsStruct = object({ account: string(), scope: ChainScopeStruct, intents: size(array(), 1, 32) });
 
 /** How many derivation indexes createAccount tries past ones whose address an imported key holds. */
 const DERIVATION_SKIP_LIMIT = 16;
@@ -366,8 +373,11 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * A user operation's outcome (EntryPoint v0.6 `UserOperationEvent`), searched on the chain of
-   * `scope` under every EntryPoint this snap's accounts use there.
+   * A user operation's outcome (EntryPoint v0.6 `UserOperationEvent`) on the chain of `scope`. One
+   * this snap sent: its bundler's `eth_getUserOperationReceipt`, else the EntryPoint logs from the
+   * block remembered at send time. Any other: the bundlers of the chain's accounts, else the
+   * EntryPoint logs of the last `RECENT_RECEIPT_BLOCKS` blocks, under every EntryPoint this snap's
+   * accounts use there.
    *
    * @param params - `{ scope: "eip155:<decimal>", userOpHash: 32-byte hex }`.
    * @returns `{ userOpHash, sender, nonce, success, actualGasCost, actualGasUsed, transactionHash, blockNumber }` (hex quantities), or null while unknown.
@@ -376,7 +386,66 @@ export class KeyringSnap implements Keyring {
   async userOperationReceipt(params: unknown): Promise<Json> {
     const { scope, userOpHash } = validate(params, ReceiptParamsStruct, 'getUserOperationReceipt params');
     const config = this.#settings.chainConfig(scope) ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
-    return findUserOperationReceipt(config, this.#entryPoints(scope), userOpHash as Hex);
+    const hash = userOpHash.toLowerCase() as Hex;
+    const sent = (this.#store.current.sentUserOperations ?? []).find((entry) => entry.userOpHash === hash && entry.scope === scope);
+    return lookupUserOperationReceipt({ rpcUrl: config.rpcUrl, entryPoints: this.#entryPoints(scope), sent, bundlerUrls: this.#bundlerUrls(scope) }, hash);
+  }
+
+  /**
+   * Send a user operation from a smart account without the wallet's ERC-4337 support, reusing the
+   * code of the three keyring methods: prepare (with the fees in the same chain round trip) and
+   * the paymaster (eth_prepareUserOperation, eth_patchUserOperation), then the confirmation dialog,
+   * then the owner's signature (eth_signUserOperation), then `eth_sendUserOperation` to the
+   * account's bundler. The hash, bundler and starting block are remembered for receipts.
+   *
+   * @param params - `{ account: <account id>, scope: "eip155:<decimal>", intents: [{ to, value?, data? }, ...] }`
+   * (1 to 32 intents; value in wei, hex or decimal; data hex bytes).
+   * @returns `{ userOpHash, entryPoint, sender }`.
+   * @throws JsonRpcError 4001 when the user declines (nothing signed or sent); -32602 for bad
+   * params or an account that is not a smart account; -32001 for an unknown account or missing
+   * chain config / bundlerUrl; the bundler's code (-32500 to -32507, ...) with a readable message
+   * when it refuses the operation.
+   */
+  async sendUserOperation(params: unknown): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
+    const { account: id, scope, intents } = validate(params, SendParamsStruct, 'sendUserOperation params');
+    if (!this.#record(id).smartAccount) {
+      throw invalidParams('Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)');
+    }
+    const prepare = parseAccountRequest(this.#record(id), ownRequest(id, scope, EthMethod.PrepareUserOperation, intents as Json[]), this.#settings.chainConfig(scope));
+    if (prepare.type !== 'erc4337' || prepare.task.method !== 'eth_prepareUserOperation') {
+      throw invalidParams('Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)');
+    }
+    const draft = await draftUserOperation(prepare.chain, scope, prepare.task.intents);
+    if (!this.#platform.confirmSend) {
+      throw internalError('This platform cannot show the send confirmation: nothing was signed');
+    }
+    if (!(await this.#platform.confirmSend(draft.summary))) {
+      throw userRejected('The user declined to send the user operation');
+    }
+    const record = this.#record(id); // still there after the dialog
+    const signing = parseAccountRequest(record, ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]), this.#settings.chainConfig(scope));
+    const signature = (await signAccountTask(record.privateKey, signing)) as string;
+    const { chain } = prepare;
+    const hash = await submitUserOperation(chain, { ...draft.userOp, signature });
+    const entry = { userOpHash: hash.toLowerCase(), scope, entryPoint: chain.entryPoint, bundlerUrl: chain.bundlerUrl as string, fromBlock: draft.fromBlock };
+    // Best effort: the operation is sent either way; without the entry its receipt is searched as a foreign one.
+    await this.#store
+      .run(async () => {
+        const state = this.#store.draft();
+        state.sentUserOperations = rememberSent(state.sentUserOperations ?? [], entry);
+        await this.#store.commit(state);
+      })
+      .catch(() => undefined);
+    return { userOpHash: hash, entryPoint: chain.entryPoint, sender: chain.sender };
+  }
+
+  /** The bundlers of `scope`: the chain config's and each smart account's own for that chain. */
+  #bundlerUrls(scope: string): string[] {
+    const own = Object.values(this.#store.current.accounts)
+      .filter((record) => record.smartAccount && record.account.scopes.includes(scope as `${string}:${string}`))
+      .map((record) => record.smartAccount?.chains?.[scope]?.bundlerUrl);
+    const configured = this.#settings.chainConfig(scope)?.bundlerUrl;
+    return [...new Set([configured, ...own])].filter((url): url is string => typeof url === 'string');
   }
 
   /** Every EntryPoint that may hold this snap's operations on `scope`: the chain config's and each smart account's own. */
@@ -464,6 +533,11 @@ export function createDomain(state: KeyringState, platform: KeyringPlatform & { 
 
 function throwNotFound(message: string): never {
   throw notFound(message);
+}
+
+/** A keyring request the snap makes of its own account code (sendUserOperation), routed like MetaMask's. */
+function ownRequest(account: string, scope: string, method: string, params: Json[]): KeyringRequest {
+  return { id: uuidv4(), scope, account, origin: 'snap', request: { method, params } } as KeyringRequest;
 }
 
 /**

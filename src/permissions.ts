@@ -18,6 +18,7 @@ export enum SnapRpcMethod {
   GetUserOperationReceipt = 'getUserOperationReceipt',
   SetApprovalMode = 'setApprovalMode',
   GetApprovalMode = 'getApprovalMode',
+  SendUserOperation = 'sendUserOperation',
 }
 
 /** What MetaMask's keyring bridge (eth-snap-keyring) calls. */

@@ -1,6 +1,7 @@
 import { emitSnapKeyringEvent } from '@metamask/keyring-snap-sdk';
 import { Box, Heading, Text } from '@metamask/snaps-sdk/jsx';
 
+import { sendConfirmation } from './dialogs/send-confirmation';
 import type { KeyringPlatform } from './keyring';
 import type { StateSaver } from './state';
 import { deriveKey } from './keys';
@@ -22,6 +23,10 @@ export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
         content: Box({ children: [Heading({ children: title }), Text({ children: text })] }),
       },
     });
+    return answer === true;
+  },
+  confirmSend: async (summary) => {
+    const answer = await snap.request({ method: 'snap_dialog', params: { type: 'confirmation', content: sendConfirmation(summary) } });
     return answer === true;
   },
 };

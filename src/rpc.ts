@@ -27,6 +27,8 @@ export async function handleSnapRpc({ keyring, settings }: Domain, request: Json
       return { mode: settings.approvalMode() };
     case SnapRpcMethod.SetApprovalMode:
       return settings.setApprovalMode(request.params);
+    case SnapRpcMethod.SendUserOperation:
+      return keyring.sendUserOperation(request.params);
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }

@@ -1,10 +1,10 @@
 import type { KeyringAccount, KeyringRequest } from '@metamask/keyring-api';
 import type { Json } from '@metamask/utils';
 
-import type { ChainConfig, SmartAccountData } from './accounts/erc4337/types';
+import type { ChainConfig, SentUserOperation, SmartAccountData } from './accounts/erc4337/types';
 import type { IpfsConfig } from './metadata';
 
-export type { ChainConfig, IpfsConfig, SmartAccountData };
+export type { ChainConfig, IpfsConfig, SentUserOperation, SmartAccountData };
 
 /** Version of the persisted schema; bump it and add a step to `migrate` on every change. */
 export const STATE_VERSION = 1;
@@ -32,6 +32,8 @@ export type KeyringState = {
   approvalMode: 'sync' | 'async';
   chains: Record<string, ChainConfig>;
   ipfs: IpfsConfig | null;
+  /** Operations sendUserOperation sent, oldest first, bounded (absent in states saved before it existed). */
+  sentUserOperations?: SentUserOperation[];
 };
 
 /** A fresh, empty state. */
@@ -44,6 +46,7 @@ export function defaultState(): KeyringState {
     approvalMode: 'sync',
     chains: {},
     ipfs: null,
+    sentUserOperations: [],
   };
 }
 

@@ -14,10 +14,12 @@ import type { Intent } from './userop';
 export { ERC4337_METHODS, signUserOperation, userOpHash } from './userop';
 export { computeAccountAddress } from './prepare';
 export { newSmartAccount, resolveSmartAccount } from './create';
-export { findUserOperationReceipt, getUserOperationReceipt } from './receipt';
+export { getUserOperationReceipt, lookupUserOperationReceipt, RECENT_RECEIPT_BLOCKS } from './receipt';
+export { draftUserOperation, rememberSent, submitUserOperation, MAX_SENT_USER_OPERATIONS } from './send';
+export type { SendSummary, UserOperationDraft } from './send';
 export type { ResolvedSmartAccount } from './create';
 export { maskChainConfig, parseChainConfig, resolveChainSettings, verifyChainConfig } from './config';
-export type { AccountChainOverrides, ChainConfig, ChainSettings, SmartAccountData } from './types';
+export type { AccountChainOverrides, ChainConfig, ChainSettings, SentUserOperation, SmartAccountData } from './types';
 
 /** A validated ERC-4337 request. */
 export type SmartTask =

@@ -1,7 +1,7 @@
 import type { EthBaseUserOperation } from '@metamask/keyring-api';
 import { decodeFunctionResult, encodeFunctionData, numberToHex, toHex, type Hex } from 'viem';
 
-import { ExecutionRevertedError, type JsonRpcError, type RpcClient, type Settled } from '../../chain';
+import { ExecutionRevertedError, type JsonRpcError, type RpcCall, type RpcClient, type Settled } from '../../chain';
 import { invalidParams, notFound } from '../../errors';
 import {
   ACCOUNT_SALT,
@@ -86,6 +86,24 @@ export async function computeAccountAddress(
  * @throws ExecutionRevertedError (code 3) with the decoded reason when an intent reverts.
  */
 export async function prepareUserOperation(chain: SmartAccountChain, intents: Intent[]): Promise<EthBaseUserOperation> {
+  return (await prepareUserOperationWith(chain, intents, [])).prepared;
+}
+
+/**
+ * {@link prepareUserOperation} with `extra` read-only calls sent in the same batched round trip as
+ * its own reads (sendUserOperation adds the fee reads and `eth_blockNumber`).
+ *
+ * @param chain - The chain side of the account.
+ * @param intents - `{ to, value (wei), data }` each.
+ * @param extra - Further read-only calls for the same batch.
+ * @returns `{ prepared, extra }`: the prepared operation and each extra call settled, in order.
+ * @throws As prepareUserOperation; the extra calls' errors are settled, never thrown.
+ */
+export async function prepareUserOperationWith(
+  chain: SmartAccountChain,
+  intents: Intent[],
+  extra: readonly RpcCall[],
+): Promise<{ prepared: EthBaseUserOperation; extra: Settled[] }> {
   const { client, entryPoint, accountFactory, owner, sender, bundlerUrl } = chain;
   if (!bundlerUrl) {
     throw notFound(`No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`);
@@ -95,12 +113,13 @@ export async function prepareUserOperation(chain: SmartAccountChain, intents: In
     [sender]: { code: ERC1967_PROXY_RUNTIME_CODE, stateDiff: { [EIP1967_IMPLEMENTATION_SLOT]: toHex(BigInt(chain.implementation), { size: 32 }) } },
   };
   const createAccount = encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [owner, ACCOUNT_SALT] });
-  const [code, nonceData, callEstimate, deployEstimate] = await client.batchSettled([
+  const [code, nonceData, callEstimate, deployEstimate, ...extraSettled] = await client.batchSettled([
     { method: 'eth_getCode', params: [sender, 'latest'] },
     { method: 'eth_call', params: [{ to: entryPoint, data: encodeFunctionData({ abi: entryPointAbi, functionName: 'getNonce', args: [sender, 0n] }) }, 'latest'] },
     { method: 'eth_estimateGas', params: [{ from: entryPoint, to: sender, data: callData }, 'latest', override] },
     { method: 'eth_estimateGas', params: [{ to: accountFactory, data: createAccount }, 'latest'] },
-  ]) as [Settled, Settled, Settled, Settled];
+    ...extra,
+  ]) as [Settled, Settled, Settled, Settled, ...Settled[]];
   const deployed = unwrap(code) !== '0x';
   const nonce = decodeFunctionResult({ abi: entryPointAbi, functionName: 'getNonce', data: unwrap(nonceData) as Hex });
   const callGasLimit = callEstimate.ok ? BigInt(callEstimate.result as Hex) : await estimateWithoutOverride(client, sender, intents, callEstimate.error);
@@ -122,7 +141,7 @@ export async function prepareUserOperation(chain: SmartAccountChain, intents: In
   const dummyPaymasterAndData = chain.paymasterUrl
     ? await getPaymasterStubData(chain.paymasterUrl, { ...draft, preVerificationGas: '0x0' }, entryPoint, chain.chainId)
     : '0x';
-  return {
+  const prepared = {
     callData,
     initCode,
     nonce: draft.nonce,
@@ -135,6 +154,7 @@ export async function prepareUserOperation(chain: SmartAccountChain, intents: In
     dummyPaymasterAndData,
     bundlerUrl,
   };
+  return { prepared, extra: extraSettled };
 }
 
 /** Measured: `execute`/`executeBatch` through the proxy costs at most this much above the inner calls (gas). */

@@ -1,8 +1,9 @@
 import { decodeEventLog, encodeEventTopics, type Hex } from 'viem';
 
 import { createRpcClient, type RpcClient } from '../../chain';
+import { bundlerReceipt } from './bundler';
 import { entryPointAbi } from './constants';
-import type { ChainConfig } from './types';
+import type { SentUserOperation } from './types';
 
 /** What `getUserOperationReceipt` returns (hex quantities). */
 export type UserOperationReceipt = {
@@ -18,18 +19,35 @@ export type UserOperationReceipt = {
 };
 
 /**
- * Find a user operation's outcome on chain: the EntryPoint v0.6 `UserOperationEvent` by its
- * indexed userOpHash (`eth_getLogs` over the whole chain, split by the adapter as the provider
- * requires), then the bundle transaction (`eth_getTransactionByHash`) to confirm it is mined.
+ * How many blocks back from the latest one the EntryPoint logs are searched for an operation this
+ * snap did not send and no bundler knows: 10,000 blocks (about 33 hours at 12-second blocks, 5.5
+ * hours at 2 seconds). Older operations are reported unknown (null) rather than scanned for from
+ * the chain's first block.
+ */
+export const RECENT_RECEIPT_BLOCKS = 10_000n;
+
+/**
+ * Find a user operation's outcome in the chain's logs: the EntryPoint v0.6 `UserOperationEvent` by
+ * its indexed userOpHash (`eth_getLogs` from `fromBlock` to the latest block, split by the adapter
+ * as the provider requires), then the bundle transaction (`eth_getTransactionByHash`) to confirm it
+ * is mined.
  *
  * @param client - The chain's RPC adapter.
  * @param entryPoints - EntryPoint addresses to search (the chain config's and the accounts' own).
  * @param userOpHash - 32-byte hash.
+ * @param fromBlock - First block searched (never the chain's first block by default).
+ * @param toBlock - Last block searched (default the latest).
  * @returns The receipt, or null while the operation is unknown or its bundle is pending.
  */
-export async function getUserOperationReceipt(client: RpcClient, entryPoints: Hex[], userOpHash: Hex): Promise<UserOperationReceipt | null> {
+export async function getUserOperationReceipt(
+  client: RpcClient,
+  entryPoints: Hex[],
+  userOpHash: Hex,
+  fromBlock: bigint,
+  toBlock: bigint | 'latest' = 'latest',
+): Promise<UserOperationReceipt | null> {
   const topics = encodeEventTopics({ abi: entryPointAbi, eventName: 'UserOperationEvent', args: { userOpHash } });
-  const logs = await client.getLogs({ address: entryPoints, topics, fromBlock: 'earliest', toBlock: 'latest' });
+  const logs = await client.getLogs({ address: entryPoints, topics, fromBlock, toBlock });
   const log = logs.at(-1);
   if (!log?.transactionHash) {
     return null;
@@ -51,14 +69,52 @@ export async function getUserOperationReceipt(client: RpcClient, entryPoints: He
   };
 }
 
+/** Where to look for a receipt: the chain, its EntryPoints, and what the snap knows of the operation. */
+export type ReceiptSources = {
+  /** The chain's JSON-RPC URL (from the chain config). */
+  rpcUrl: string;
+  /** EntryPoint addresses whose logs may hold the operation. */
+  entryPoints: Hex[];
+  /** Present when this snap sent the operation: its bundler and the block read before sending. */
+  sent?: Pick<SentUserOperation, 'bundlerUrl' | 'fromBlock' | 'entryPoint'>;
+  /** Bundlers of the chain's accounts, asked when the snap did not send the operation. */
+  bundlerUrls: string[];
+};
+
 /**
- * {@link getUserOperationReceipt} on the chain of `config`, through its rpcUrl.
+ * A user operation's receipt, looked up where it is cheapest first. Sent by this snap: its bundler's
+ * `eth_getUserOperationReceipt`, else the EntryPoint logs from the block remembered at send time.
+ * Not sent by this snap: every bundler of the chain's accounts in parallel (the first valid
+ * receipt wins), else the EntryPoint logs of the last {@link RECENT_RECEIPT_BLOCKS} blocks. Never
+ * a scan from the chain's first block.
  *
- * @param config - The chain config of the operation's scope.
- * @param entryPoints - EntryPoint addresses to search.
+ * @param sources - See {@link ReceiptSources}.
  * @param userOpHash - 32-byte hash.
+ * @param recentBlocks - The window for an operation the snap did not send (default {@link RECENT_RECEIPT_BLOCKS}).
  * @returns The receipt, or null while unknown.
+ * @throws The chain adapter's errors when the logs cannot be read.
  */
-export async function findUserOperationReceipt(config: ChainConfig, entryPoints: Hex[], userOpHash: Hex): Promise<UserOperationReceipt | null> {
-  return getUserOperationReceipt(createRpcClient({ url: config.rpcUrl }), entryPoints, userOpHash);
+export async function lookupUserOperationReceipt(
+  sources: ReceiptSources,
+  userOpHash: Hex,
+  recentBlocks: bigint = RECENT_RECEIPT_BLOCKS,
+): Promise<UserOperationReceipt | null> {
+  const client = createRpcClient({ url: sources.rpcUrl });
+  if (sources.sent) {
+    const { bundlerUrl, fromBlock, entryPoint } = sources.sent;
+    const fromBundler = await bundlerReceipt(bundlerUrl, userOpHash);
+    if (fromBundler) {
+      return fromBundler;
+    }
+    const entryPoints = [...new Set([entryPoint as Hex, ...sources.entryPoints])];
+    return getUserOperationReceipt(client, entryPoints, userOpHash, BigInt(fromBlock));
+  }
+  const answers = await Promise.all([...new Set(sources.bundlerUrls)].map(async (url) => bundlerReceipt(url, userOpHash)));
+  const known = answers.find((answer) => answer !== null);
+  if (known) {
+    return known;
+  }
+  const latest = await client.blockNumber();
+  const fromBlock = latest >= recentBlocks ? latest - recentBlocks + 1n : 0n;
+  return getUserOperationReceipt(client, sources.entryPoints, userOpHash, fromBlock, latest);
 }

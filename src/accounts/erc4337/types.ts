@@ -51,3 +51,20 @@ export type SmartAccountData = {
   /** Per-chain bundler and paymaster URLs from the account's IPFS metadata. */
   chains?: Record<string, { bundlerUrl?: string; paymasterUrl?: string }>;
 };
+
+/**
+ * A user operation this snap sent itself (`sendUserOperation`), remembered so its receipt is
+ * looked up where it went: the bundler first, then the EntryPoint's logs from `fromBlock` on.
+ */
+export type SentUserOperation = {
+  /** 32-byte hash, EntryPoint v0.6 `getUserOpHash`. */
+  userOpHash: string;
+  /** `eip155:<decimal chain id>`. */
+  scope: string;
+  /** EntryPoint address the operation was sent for. */
+  entryPoint: string;
+  /** The bundler it was sent to (may carry an API key: kept in encrypted state, never shown). */
+  bundlerUrl: string;
+  /** Hex block number read just before sending: the operation cannot be in an earlier block. */
+  fromBlock: string;
+};

@@ -1,0 +1,170 @@
+import type { EthUserOperation } from '@metamask/keyring-api';
+import { rpcErrors } from '@metamask/rpc-errors';
+import { getAddress, numberToHex, slice, type Hex } from 'viem';
+
+import type { RpcCall, Settled } from '../../chain';
+import { invalidParams, notFound } from '../../errors';
+import { sendToBundler } from './bundler';
+import { bundlerFees, CHAIN_FEE_READS, chainFees, type Fees } from './fees';
+import { patchUserOperation } from './paymaster';
+import { prepareUserOperationWith, type SmartAccountChain } from './prepare';
+import type { SentUserOperation } from './types';
+import { userOpHash, type Intent } from './userop';
+
+/**
+ * sendUserOperation's network side (never a key): draft the operation with the code of
+ * eth_prepareUserOperation and eth_patchUserOperation, and hand the signed one to the bundler.
+ * The keyring shows the confirmation and signs in between (eth_signUserOperation's code).
+ */
+
+/** What the confirmation dialog shows about an operation before it is signed. */
+export type SendSummary = {
+  /** The smart account (sender). */
+  account: Hex;
+  /** `eip155:<decimal chain id>`. */
+  scope: string;
+  /** Each intent: recipient, value in wei, and the 4-byte selector called (null: a plain transfer, no data). */
+  intents: { to: Hex; value: bigint; selector: Hex | null }[];
+  /** Whether this operation deploys the account (initCode is set). */
+  deploys: boolean;
+  /** The most the operation can cost in gas, in wei (see {@link maxGasCost}). */
+  maxGasCost: bigint;
+  /** The paymaster that pays the gas, or null when the account pays it. */
+  paymaster: Hex | null;
+  /** Where the fees came from. */
+  feeSource: Fees['source'];
+};
+
+/** An operation ready to be confirmed and signed. */
+export type UserOperationDraft = {
+  /** Every field final except `signature` (the dummy one). */
+  userOp: EthUserOperation;
+  /** Hex number of the latest block when the operation was prepared (receipt searches start there). */
+  fromBlock: Hex;
+  summary: SendSummary;
+};
+
+/** How many sent operations the snap remembers (the oldest is dropped first). */
+export const MAX_SENT_USER_OPERATIONS = 64;
+
+const BLOCK_NUMBER_READ: RpcCall = { method: 'eth_blockNumber', params: [] };
+
+/**
+ * The most a v0.6 operation can cost in gas, the prefund EntryPoint v0.6 requires
+ * (`_getRequiredPrefund`): `(callGasLimit + verificationGasLimit × (paymaster ? 3 : 1) +
+ * preVerificationGas) × maxFeePerGas`.
+ *
+ * @param op - The operation (hex quantities).
+ * @returns Wei.
+ */
+export function maxGasCost(op: Pick<EthUserOperation, 'callGasLimit' | 'verificationGasLimit' | 'preVerificationGas' | 'maxFeePerGas' | 'paymasterAndData'>): bigint {
+  const multiplier = op.paymasterAndData === '0x' ? 1n : 3n;
+  return (BigInt(op.callGasLimit) + BigInt(op.verificationGasLimit) * multiplier + BigInt(op.preVerificationGas)) * BigInt(op.maxFeePerGas);
+}
+
+/**
+ * Draft an operation for `intents`, in this order: prepare (eth_prepareUserOperation's code) with
+ * the fee reads and `eth_blockNumber` in the same batched chain round trip, the bundler's fee
+ * method asked in parallel; then the paymaster (eth_patchUserOperation's code,
+ * `pm_getPaymasterData`) with the final gas limits and fees.
+ *
+ * @param chain - The account's chain side (from routing).
+ * @param scope - The request's scope.
+ * @param intents - Parsed intents (`to`, `value` in wei, `data`).
+ * @returns The draft: the unsigned operation, the starting block for receipts, and the summary.
+ * @throws prepare's and patch's errors; the chain's fee read errors when the bundler has no fee method.
+ */
+export async function draftUserOperation(chain: SmartAccountChain, scope: string, intents: Intent[]): Promise<UserOperationDraft> {
+  const [{ prepared, extra }, fromBundler] = await Promise.all([
+    prepareUserOperationWith(chain, intents, [...CHAIN_FEE_READS, BLOCK_NUMBER_READ]),
+    chain.bundlerUrl ? bundlerFees(chain.bundlerUrl) : Promise.resolve(undefined),
+  ]);
+  const [priority, history, block] = extra as [Settled, Settled, Settled];
+  const fees = fromBundler ?? chainFees(priority, history);
+  const gasLimits = prepared.gasLimits as NonNullable<typeof prepared.gasLimits>;
+  const unpatched: EthUserOperation = {
+    sender: chain.sender,
+    nonce: prepared.nonce,
+    initCode: prepared.initCode,
+    callData: prepared.callData,
+    callGasLimit: gasLimits.callGasLimit,
+    verificationGasLimit: gasLimits.verificationGasLimit,
+    preVerificationGas: gasLimits.preVerificationGas,
+    maxFeePerGas: numberToHex(fees.maxFeePerGas),
+    maxPriorityFeePerGas: numberToHex(fees.maxPriorityFeePerGas),
+    paymasterAndData: prepared.dummyPaymasterAndData,
+    signature: prepared.dummySignature,
+  };
+  const patch = await patchUserOperation(chain.paymasterUrl, unpatched, chain.entryPoint, chain.chainId);
+  const userOp: EthUserOperation = { ...unpatched, ...patch };
+  return { userOp, fromBlock: blockNumberOf(block), summary: summarize(userOp, scope, intents, fees.source) };
+}
+
+/**
+ * Send a signed operation to the account's bundler (`eth_sendUserOperation`).
+ *
+ * @param chain - The account's chain side.
+ * @param userOp - The signed operation.
+ * @returns The userOpHash, computed as EntryPoint v0.6 `getUserOpHash` and equal to the bundler's answer.
+ * @throws JsonRpcError with the bundler's code for a refusal (see `bundlerRefusal`); -32603 when the
+ * bundler answers another hash (it serves another chain or EntryPoint); -32001 without a bundlerUrl.
+ */
+export async function submitUserOperation(chain: SmartAccountChain, userOp: EthUserOperation): Promise<Hex> {
+  if (!chain.bundlerUrl) {
+    throw notFound(`No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`);
+  }
+  const expected = userOpHash(userOp, chain.entryPoint, chain.chainId);
+  const answered = await sendToBundler(chain.bundlerUrl, userOp, chain.entryPoint);
+  if (answered !== expected.toLowerCase()) {
+    throw rpcErrors.internal({
+      message: `The bundler answered userOpHash ${answered}, but EntryPoint v0.6 gives ${expected} for this operation: the bundler may serve another chain or EntryPoint`,
+    });
+  }
+  return expected;
+}
+
+/**
+ * Add a sent operation to the remembered list, newest last, keeping at most `limit` (oldest dropped).
+ *
+ * @param list - The remembered operations, oldest first.
+ * @param entry - The new one (replaces an entry with the same hash).
+ * @param limit - Bound of the list.
+ * @returns The new list.
+ */
+export function rememberSent(list: readonly SentUserOperation[], entry: SentUserOperation, limit = MAX_SENT_USER_OPERATIONS): SentUserOperation[] {
+  const others = list.filter((item) => item.userOpHash.toLowerCase() !== entry.userOpHash.toLowerCase());
+  return [...others, entry].slice(-limit);
+}
+
+function summarize(userOp: EthUserOperation, scope: string, intents: Intent[], feeSource: Fees['source']): SendSummary {
+  return {
+    account: getAddress(userOp.sender),
+    scope,
+    intents: intents.map(({ to, value, data }) => ({ to: getAddress(to), value, selector: data === '0x' ? null : slice(data, 0, Math.min(4, (data.length - 2) / 2)) })),
+    deploys: userOp.initCode !== '0x',
+    maxGasCost: maxGasCost(userOp),
+    paymaster: paymasterOf(userOp.paymasterAndData as Hex),
+    feeSource,
+  };
+}
+
+/** The paymaster named by paymasterAndData (its first 20 bytes), or null when the account pays. */
+function paymasterOf(paymasterAndData: Hex): Hex | null {
+  if (paymasterAndData === '0x') {
+    return null;
+  }
+  if (paymasterAndData.length < 42) {
+    throw invalidParams('The paymaster service’s paymasterAndData is shorter than an address');
+  }
+  return getAddress(slice(paymasterAndData, 0, 20));
+}
+
+function blockNumberOf(block: Settled): Hex {
+  if (!block.ok) {
+    throw block.error;
+  }
+  if (typeof block.result !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/u.test(block.result)) {
+    throw rpcErrors.internal({ message: 'The chain’s eth_blockNumber reply is not a block number' });
+  }
+  return numberToHex(BigInt(block.result));
+}
