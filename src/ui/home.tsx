@@ -42,6 +42,12 @@ export const UI = {
   approvalMode: 'approval-mode',
   requestApprove: 'request-approve',
   requestReject: 'request-reject',
+  send: 'send',
+  sendTo: 'send-to',
+  sendValue: 'send-value',
+  sendData: 'send-data',
+  sendScope: 'send-scope',
+  sendStatus: 'userop-status',
 } as const;
 
 /** The chain form's fields, in order, with their labels (`chain-<field>`). */
@@ -74,6 +80,8 @@ export type HomeModel = {
   errors: Record<string, string>;
   /** Values of the text inputs to show (secrets are never here: they always render empty). */
   values: Record<string, string>;
+  /** The user operation sent last, whose status can be refreshed. */
+  lastSent?: { scope: string; userOpHash: string; status?: string };
 };
 
 /**
@@ -95,7 +103,18 @@ export function renderHome(model: HomeModel): JSXElement {
       ) : null}
       <Heading>Accounts</Heading>
       {model.accounts.length === 0 ? <Text>No account yet: create one below.</Text> : null}
-      {model.accounts.map((summary) => renderAccount(summary))}
+      {model.lastSent ? (
+        <Section>
+          <Row label="User operation">
+            <Text>{model.lastSent.userOpHash}</Text>
+          </Row>
+          <Row label="Status">
+            <Text>{model.lastSent.status ?? 'sent to the bundler'}</Text>
+          </Row>
+          <Button name={`${UI.sendStatus}:${model.lastSent.scope}:${model.lastSent.userOpHash}`}>Refresh status</Button>
+        </Section>
+      ) : null}
+      {model.accounts.map((summary) => renderAccount(summary, model))}
       <Divider />
       {renderCreate(model)}
       <Divider />
@@ -108,7 +127,7 @@ export function renderHome(model: HomeModel): JSXElement {
   );
 }
 
-function renderAccount({ account, name, keySource }: AccountSummary): JSXElement {
+function renderAccount({ account, name, keySource }: AccountSummary, model: HomeModel): JSXElement {
   const smart = account.type === 'eip155:erc4337';
   const key = 'imported' in keySource ? 'imported' : `derived from your Secret Recovery Phrase (index ${keySource.derivationIndex})`;
   const metadataCid = typeof account.options.metadataCid === 'string' ? account.options.metadataCid : undefined;
@@ -138,7 +157,41 @@ function renderAccount({ account, name, keySource }: AccountSummary): JSXElement
           Delete
         </Button>
       </Box>
+      {smart ? renderSend(account.id, account.scopes, model) : null}
     </Section>
+  );
+}
+
+/** The Send form of a smart account: one intent (to, value in ETH, optional data) on one of its chains. */
+function renderSend(id: string, scopes: string[], model: HomeModel): JSXElement {
+  const field = (name: string): string => `${name}:${id}`;
+  const form = field(UI.send);
+  return (
+    <Form name={form}>
+      <Text>Send a user operation from this account (ERC-4337):</Text>
+      <Field label="To" error={model.errors[field(UI.sendTo)]}>
+        <Input name={field(UI.sendTo)} placeholder="0x…" value={model.values[field(UI.sendTo)] ?? ''} />
+      </Field>
+      <Field label="Value (ETH)" error={model.errors[field(UI.sendValue)]}>
+        <Input name={field(UI.sendValue)} placeholder="0" value={model.values[field(UI.sendValue)] ?? ''} />
+      </Field>
+      <Field label="Data (optional hex)" error={model.errors[field(UI.sendData)]}>
+        <Input name={field(UI.sendData)} placeholder="0x" value={model.values[field(UI.sendData)] ?? ''} />
+      </Field>
+      <Field label="Chain">
+        <Dropdown name={field(UI.sendScope)} value={model.values[field(UI.sendScope)] ?? scopes[0]}>
+          {scopes.map((scope) => (
+            <Option key={scope} value={scope}>
+              {scope}
+            </Option>
+          ))}
+        </Dropdown>
+      </Field>
+      {model.errors[form] ? <Text color="error">{model.errors[form]}</Text> : null}
+      <Button type="submit" name={`${form}-submit`}>
+        Review and send
+      </Button>
+    </Form>
   );
 }
 

@@ -1,4 +1,5 @@
 import { UserInputEventType, type Json, type UserInputEvent } from '@metamask/snaps-sdk';
+import { parseEther } from 'viem';
 
 import type { Domain } from '../keyring';
 import { confirmDelete, showExportedKey } from './dialogs';
@@ -8,7 +9,7 @@ import { CHAIN_FIELDS, IPFS_FIELDS, renderHome, UI, type HomeModel } from './hom
 type InterfaceState = Record<string, Json>;
 
 /** The outcome of one action: a notice, errors by form or field, and the inputs to show. */
-type Outcome = Pick<HomeModel, 'notice' | 'errors'> & { values?: Record<string, string> };
+type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & { values?: Record<string, string> };
 
 /**
  * Build the home page's model from the domain, with the outcome of the last action.
@@ -27,6 +28,7 @@ export async function homeModel({ keyring, settings }: Domain, outcome: Outcome 
     requests: await keyring.listRequests(),
     notice: outcome.notice,
     errors: outcome.errors,
+    ...(outcome.lastSent ? { lastSent: outcome.lastSent } : {}),
     values: outcome.values ?? {},
   };
 }
@@ -104,7 +106,7 @@ async function act(domain: Domain, event: UserInputEvent): Promise<Outcome | und
         return outcome.notice?.severity === 'success' ? { ...outcome, values: { 'ipfs-apiUrl': '' } } : outcome;
       }
       default:
-        return undefined;
+        return event.name?.startsWith(`${UI.send}:`) ? sendFromForm(domain, event.name.slice(UI.send.length + 1), value) : undefined;
     }
   }
   if (event.type !== UserInputEventType.ButtonClickEvent || !event.name) {
@@ -138,6 +140,12 @@ async function act(domain: Domain, event: UserInputEvent): Promise<Outcome | und
         await keyring.rejectRequest(target);
         return 'Request rejected';
       });
+    case UI.sendStatus: {
+      const [namespace, reference, userOpHash] = rest;
+      const scope = `${namespace}:${reference}`;
+      const outcome = await attempt(UI.sendStatus, async () => receiptText(await keyring.userOperationReceipt({ scope, userOpHash })));
+      return { ...outcome, lastSent: { scope, userOpHash: userOpHash as string, status: outcome.notice?.text } };
+    }
     case UI.chainEdit: {
       const chain = settings.chainConfigs().find((entry) => entry.scope === target);
       return {
@@ -148,6 +156,52 @@ async function act(domain: Domain, event: UserInputEvent): Promise<Outcome | und
     default:
       return undefined;
   }
+}
+
+/**
+ * Send one intent from a smart account's Send form (the same domain call as the sendUserOperation
+ * RPC method, so the same confirmation dialog): value in ETH, data optional.
+ */
+async function sendFromForm(domain: Domain, id: string, value: Record<string, string | boolean | null>): Promise<Outcome> {
+  const field = (name: string): string => `${name}:${id}`;
+  const to = text(value[field(UI.sendTo)]) ?? '';
+  const amount = text(value[field(UI.sendValue)]) ?? '0';
+  const data = text(value[field(UI.sendData)]) ?? '0x';
+  const scope = text(value[field(UI.sendScope)]) ?? '';
+  let wei: bigint;
+  try {
+    wei = parseEther(amount);
+    if (wei < 0n) {
+      throw new Error('negative');
+    }
+  } catch {
+    const message = 'Invalid value: expected an amount of ETH such as 0.01';
+    return { notice: { severity: 'danger', text: message }, errors: { [field(UI.sendValue)]: message } };
+  }
+  const outcome = await attempt(
+    field(UI.send),
+    async () => {
+      const sent = await domain.keyring.sendUserOperation({ account: id, scope, intents: [{ to, value: `0x${wei.toString(16)}`, data }] });
+      lastSent = { scope, userOpHash: sent.userOpHash };
+      return `Sent user operation ${sent.userOpHash} from ${sent.sender}`;
+    },
+    { to: field(UI.sendTo), value: field(UI.sendValue), data: field(UI.sendData) },
+  );
+  return outcome.notice?.severity === 'success'
+    ? { ...outcome, ...(lastSent ? { lastSent } : {}), values: { [field(UI.sendTo)]: '', [field(UI.sendValue)]: '', [field(UI.sendData)]: '' } }
+    : outcome;
+}
+
+/** The set by the last successful send of sendFromForm (read right after it). */
+let lastSent: { scope: string; userOpHash: string } | undefined;
+
+/** A user-operation receipt (or null) as one line of text. */
+function receiptText(receipt: unknown): string {
+  if (receipt === null || typeof receipt !== 'object') {
+    return 'pending: not in a block yet';
+  }
+  const { success, blockNumber, actualGasCost } = receipt as { success: boolean; blockNumber: string; actualGasCost: string };
+  return `${success ? 'succeeded' : 'reverted'} in block ${BigInt(blockNumber).toString()}, gas cost ${BigInt(actualGasCost).toString()} wei`;
 }
 
 /**

@@ -344,4 +344,30 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       bundlerProxy.clearFaults();
     }
   });
+  it('the home page sends from a smart account through the same dialog, then refreshes the operation’s status', async () => {
+    await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [account.address, '0xde0b6b3a7640000']); // 1 ETH
+    const recipient = getAddress(`0x${'6f'.repeat(19)}02`);
+    let ui: any = await (await h.snap.onHomePage()).getInterface();
+    const step = async (action: (current: any) => Promise<void>): Promise<void> => {
+      const next = ui.waitForUpdate();
+      await action(ui);
+      ui = await Promise.race([next, new Promise((_, reject) => setTimeout(() => reject(new Error('no re-render')), 30_000).unref())]);
+    };
+    await ui.typeInField(`send-to:${account.id}`, recipient);
+    await ui.typeInField(`send-value:${account.id}`, '0.002');
+    bundlerProxy.resetStats();
+    h.answerDialogs(true);
+    await step((current) => current.clickElement(`send:${account.id}-submit`));
+    const dialog = JSON.stringify(h.dialogs.at(-1));
+    expect(dialog).toContain('0.002 ETH');
+    expect(dialog).toContain(recipient);
+    expect(bundlerProxy.stats.methods.eth_sendUserOperation).toBe(1);
+    const userOpHash = /Sent user operation (0x[0-9a-f]{64})/u.exec(JSON.stringify(ui.content))?.[1] as Hex;
+    expect(userOpHash).toBeDefined();
+    const altoSays = await altoReceipt(userOpHash);
+    expect(altoSays.success).toBe(true);
+    expect(await client.getBalance({ address: recipient })).toBe(parseEther('0.002'));
+    await step((current) => current.clickElement(`userop-status:${devnet.scope}:${userOpHash}`));
+    expect(JSON.stringify(ui.content)).toContain(`succeeded in block ${BigInt(altoSays.receipt.blockNumber).toString()}`);
+  });
 });
