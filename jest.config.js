@@ -1,6 +1,8 @@
 /**
- * Two projects: `unit` runs library and keyring tests in Node; `snap` runs the
- * snaps-jest suites against the built bundle (dist/bundle.js, built by `pretest`).
+ * Three projects: `unit` runs the pure tests beside the code (src/, no server but an in-process
+ * one); `integration` runs the library suites against real servers in Node (anvil, Alto, the
+ * paymaster service, the IPFS node, the limits proxy); `snap` runs the snaps-jest suites against
+ * the built bundle (dist/bundle.js, built by `pretest`). `npx jest --selectProjects unit` is fast.
  */
 const shared = {
   resolver: '<rootDir>/jest.resolver.js',
@@ -29,7 +31,13 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testEnvironment: 'node',
-      testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/src/**/*.test.tsx', '<rootDir>/test/node/**/*.test.ts'],
+      testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/src/**/*.test.tsx'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/test/node/**/*.test.ts'],
     },
     {
       ...shared,
