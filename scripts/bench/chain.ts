@@ -1,42 +1,77 @@
-import { createRpcClient } from '../../src/chain';
+import { createRpcClient, type RpcLog } from '../../src/chain';
 import { startAnvil } from '../../test/fixtures/anvil';
 import { startLimitsProxy } from '../../test/fixtures/limits-proxy';
-import { seedLogs } from '../../test/fixtures/seed-logs';
+import { countingFetch } from '../../test/fixtures/round-trips';
+import { LAYOUTS, referenceLogs, seedLayout, seedLogs, type SeedResult } from '../../test/fixtures/seed-logs';
 
 const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
+const LATENCY_MS = 50;
+
+/**
+ * Whether two log lists are identical, in order.
+ *
+ * @param actual - From the adapter.
+ * @param expected - From anvil directly.
+ * @returns True when equal.
+ */
+const same = (actual: RpcLog[], expected: RpcLog[]): boolean =>
+  actual.length === expected.length && actual.every((log, i) => JSON.stringify(log) === JSON.stringify(expected[i]));
 
 /**
  * Benchmark of the chain adapter behind the provider-limits proxy (not a timed
- * test). Starts anvil and the proxy (50 ms added per HTTP round trip, the
- * spec's 10,000-result and 5,000-parameter caps), seeds 30,000+ logs, then prints:
- * - getLogs over the whole seeded range: HTTP requests made vs the ideal
- *   ceil(N / 10,000), eth_getLogs calls, -32005 refusals, wall time;
- * - a batch of 4 reads: HTTP round trips (must be 1).
+ * test). For each log layout (the project's seeded one, and uniform, uneven,
+ * sparse from LAYOUTS), on its own anvil (anvil mines slower as its chain
+ * grows), with the proxy enforcing 10,000 results and 10 eth_getLogs calls per
+ * batch and adding 50 ms per round trip, getLogs over the whole range with the
+ * provider giving no range hint, a hint in `data`, and a hint in the message.
+ * Prints HTTP requests, sequential round trips (vs the bound ceil(N/10,000) + 2),
+ * eth_getLogs calls, -32005 refusals, whether the result equals anvil's direct
+ * answer, and wall time. Then a batch of 4 reads (must be 1 round trip).
  * Everything it starts is stopped by PID before it returns.
  */
 export async function benchChain(): Promise<void> {
+  console.log(`## chain: eth_getLogs over four layouts (limits proxy: 10,000 results and 10 eth_getLogs per batch, +${LATENCY_MS} ms per round trip)`);
+  console.log('layout   blocks  logs    hint     requests  round trips (bound)  getLogs calls  -32005  exact  wall ms');
+  for (const name of ['seeded', 'uniform', 'uneven', 'sparse'] as const) {
+    const anvil = await startAnvil();
+    const proxy = await startLimitsProxy({ upstream: anvil.url, latencyMs: LATENCY_MS });
+    try {
+      const seed: SeedResult = name === 'seeded' ? await seedLogs(anvil.url) : await seedLayout(anvil.url, LAYOUTS[name]);
+      const expected = await referenceLogs(anvil.url, seed.fromBlock, seed.toBlock, {}, seed.toBlock - seed.fromBlock + 1n);
+      for (const hint of ['none', 'data', 'message'] as const) {
+        proxy.options.hint = hint;
+        const wire = countingFetch();
+        const client = createRpcClient({ url: proxy.url, fetch: wire.fetch });
+        proxy.resetStats();
+        const started = Date.now();
+        const logs = await client.getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) });
+        const wallMs = Date.now() - started;
+        const bound = Math.ceil(seed.totalLogs / 10_000) + 2;
+        console.log(
+          [
+            name.padEnd(8),
+            String(seed.toBlock - seed.fromBlock + 1n).padStart(6),
+            String(seed.totalLogs).padStart(6),
+            `  ${hint.padEnd(8)}`,
+            String(wire.stats.requests).padStart(8),
+            `${String(wire.stats.roundTrips).padStart(12)} (${bound})`.padEnd(21),
+            String(proxy.stats.methods.eth_getLogs ?? 0).padStart(13),
+            String(proxy.stats.limitErrors).padStart(7),
+            `  ${same(logs, expected) ? 'yes' : 'NO'}  `,
+            String(wallMs).padStart(7),
+          ].join(' '),
+        );
+      }
+    } finally {
+      await proxy.close();
+      await anvil.stop();
+    }
+  }
+
   const anvil = await startAnvil();
-  const proxy = await startLimitsProxy({ upstream: anvil.url, latencyMs: 50 });
+  const proxy = await startLimitsProxy({ upstream: anvil.url, latencyMs: LATENCY_MS });
   try {
-    const seeded = Date.now();
-    const seed = await seedLogs(anvil.url);
-    const seedMs = Date.now() - seeded;
     const client = createRpcClient({ url: proxy.url });
-
-    proxy.resetStats();
-    const started = Date.now();
-    const logs = await client.getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) });
-    const wallMs = Date.now() - started;
-    const ideal = Math.ceil(logs.length / 10_000);
-    const getLogsCalls = proxy.stats.methods.eth_getLogs ?? 0;
-    console.log('## chain: eth_getLogs over the seeded range (limits proxy, +50 ms per round trip)');
-    console.log(`blocks ${seed.fromBlock}..${seed.toBlock} (${seed.toBlock - seed.fromBlock + 1n}), seeded ${seed.totalLogs} logs in ${seedMs} ms`);
-    console.log(`logs returned:            ${logs.length}${logs.length === seed.totalLogs ? ' (all)' : ' (MISMATCH)'}`);
-    console.log(`HTTP requests:            ${proxy.stats.httpRequests} (ideal ceil(N/10000) = ${ideal})`);
-    console.log(`eth_getLogs calls:        ${getLogsCalls} (refused with -32005: ${proxy.stats.limitErrors})`);
-    console.log(`wall time:                ${wallMs} ms`);
-
-    proxy.resetStats();
     const batchStarted = Date.now();
     await client.batch([
       { method: 'eth_chainId' },
@@ -51,4 +86,3 @@ export async function benchChain(): Promise<void> {
     await anvil.stop();
   }
 }
-

@@ -2,27 +2,30 @@ import { call } from './call';
 import { estimateGas } from './estimateGas';
 import { getLogs, getLogsPages, type GetLogsOptions } from './getLogs';
 import { getTransactionByHash } from './getTransactionByHash';
+import { maskUrl } from './mask';
 import * as reads from './reads';
 import { createTransport, type RpcCall, type Settled, type TransportOptions } from './transport';
 import type { BlockParam, CallRequest, FeeHistory, Hex, LogFilter, RpcBlock, RpcLog, RpcTransaction, StateOverride } from './types';
 
 /** Options of `createRpcClient`: the transport's, plus getLogs tuning. */
 export type RpcClientOptions = TransportOptions & {
-  /** getLogs caps (default: the spec's 5,000 parameters and 10,000 results). */
+  /** getLogs caps (default: 5,000 parameters and 10,000 results per call, 10 calls per batch). */
   logs?: GetLogsOptions;
 };
 
 /** The client returned by `createRpcClient`; see each action's module for details. */
 export type RpcClient = {
-  /** The endpoint with its API key masked (safe to show or log). */
+  /** The endpoint masked for display: `<origin>/***` when it has a path, query or credentials (safe to show or log). */
   readonly url: string;
+  /** The endpoint's origin (scheme, host, port): what error messages name. */
+  readonly origin: string;
   /** Any JSON-RPC method; resolves with `result`. Retried only for read-only methods. */
   request(method: string, params?: readonly unknown[]): Promise<unknown>;
   /** Several calls in one HTTP POST; results in request order; rejects with the first call's error (in request order). */
   batch(requests: readonly RpcCall[]): Promise<unknown[]>;
   /** Like `batch`, but every call settles on its own: `{ ok: true, result }` or `{ ok: false, error }`. */
   batchSettled(requests: readonly RpcCall[]): Promise<Settled[]>;
-  /** eth_getLogs over any range: every matching log once, ordered by (blockNumber, logIndex). */
+  /** eth_getLogs over any range, in few round trips: every matching log once, ordered by (blockNumber, logIndex). */
   getLogs(filter: LogFilter): Promise<RpcLog[]>;
   /** eth_getLogs as an async iterator of ordered pages (one per block chunk). */
   getLogsPages(filter: LogFilter): AsyncGenerator<RpcLog[], void, undefined>;
@@ -53,13 +56,14 @@ export type RpcClient = {
 };
 
 /**
- * Create a JSON-RPC client for one endpoint (spec part (a): HTTP POST to
- * `{base_url}/v3/<API_KEY>`, JSON-RPC 2.0). Nothing is sent until a method is
- * called. Errors: InvalidParamsError (-32602, before sending), JsonRpcError,
- * LimitExceededError (-32005), ExecutionRevertedError (3), TransportError; no
- * message ever contains the API key.
+ * Create a JSON-RPC 2.0 client for one endpoint over HTTP POST (any provider
+ * URL shape: `/v3/<key>`, `/<key>/`, `?apikey=<key>`, ...). Nothing is sent
+ * until a method is called. Errors: InvalidParamsError (-32602, before
+ * sending), JsonRpcError, LimitExceededError (-32005), ExecutionRevertedError
+ * (3), RemovedLogsError, TransportError; messages name the endpoint's origin
+ * only, never its path, query or credentials.
  *
- * @param options - `{ url, fetch?, timeoutMs?, retries?, retryDelayMs?, retryMaxElapsedMs?, logs? }`.
+ * @param options - `{ url, fetch?, timeoutMs?, retries?, retryDelayMs?, retryMaxElapsedMs?, maxReplyBytes?, logs? }`.
  * @returns The client.
  * @example
  * const client = createRpcClient({ url: 'https://mainnet.example.io/v3/KEY' });
@@ -69,7 +73,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   const transport = createTransport(options);
   const logOptions = options.logs ?? {};
   return {
-    url: transport.maskedUrl,
+    url: maskUrl(options.url),
+    origin: transport.origin,
     request: async (method, params) => transport.request(method, params),
     batchSettled: async (requests) => transport.batchSettled(requests),
     batch: async (requests) => {

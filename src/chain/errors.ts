@@ -1,8 +1,9 @@
 import { decodeRevertData, type DecodedRevert } from './revert';
 
 /**
- * Error classes of the chain adapter (spec part (a), "Errors" and "Limits").
- * Every message is already free of secrets (URLs pass through `maskUrl`).
+ * Error classes of the chain adapter (JSON-RPC 2.0 error objects; the -32005 limits and
+ * code-3 reverts Ethereum providers such as Infura document).
+ * Every message is already free of secrets: endpoints appear as their origin only (`originOf`).
  */
 
 /** Standard JSON-RPC code for invalid method parameters. */
@@ -65,18 +66,77 @@ export class InvalidParamsError extends JsonRpcError {
   }
 }
 
+/** A block range a provider suggests in a -32005 reply, inclusive. */
+export type RangeHint = { from: bigint; to: bigint };
+
+const HEX_QUANTITY = /^0x[0-9a-f]{1,16}$/iu;
+
 /**
- * -32005 from the provider: "query returned more than 10000 results" (`reason`
- * `results`) or "query timeout exceeded" (`reason` `timeout`). Thrown to the
- * caller of `getLogs` only when a single block alone exceeds the limit
- * (`block` set) or when splitting is impossible (a `blockHash` query).
+ * The block range a provider suggests when it refuses an eth_getLogs range:
+ * `data: { from, to }` (hex quantities, as Infura sends with -32005) or a
+ * message naming `block range [0x…, 0x…]` (as in "this block range should
+ * work: [0x…, 0x…]" or "Try with this block range [0x…, 0x…]").
+ *
+ * @param message - The provider's message.
+ * @param data - The error's `data` member.
+ * @returns The range, or undefined when there is none or it is malformed (from > to).
+ */
+export function parseRangeHint(message: string, data: unknown): RangeHint | undefined {
+  let bounds: [unknown, unknown] | undefined;
+  if (typeof data === 'object' && data !== null && 'from' in data && 'to' in data) {
+    bounds = [(data as { from: unknown }).from, (data as { to: unknown }).to];
+  } else {
+    const match = /block range[^[]{0,40}\[\s*(0x[0-9a-f]{1,16})\s*,\s*(0x[0-9a-f]{1,16})\s*\]/iu.exec(message.slice(0, 1000));
+    bounds = match ? [match[1], match[2]] : undefined;
+  }
+  if (!bounds || !bounds.every((b) => typeof b === 'string' && HEX_QUANTITY.test(b))) {
+    return undefined;
+  }
+  const [from, to] = bounds.map((b) => BigInt(b as string));
+  return from <= to ? { from, to } : undefined;
+}
+
+/** Why a provider answered -32005. */
+export type LimitReason = 'results' | 'timeout' | 'rate';
+
+/**
+ * Classify a -32005 message: `results` ("query returned more than 10000
+ * results", or any reply suggesting a narrower range), `timeout` ("query
+ * timeout exceeded"); anything else (e.g. "project ID request rate exceeded")
+ * is `rate`: a limit on the caller, not on the query.
+ *
+ * @param message - The provider's message.
+ * @param hint - The range the reply suggests, if any.
+ * @returns The reason.
+ */
+export function classifyLimit(message: string, hint?: RangeHint): LimitReason {
+  if (/query timeout exceeded/iu.test(message)) {
+    return 'timeout';
+  }
+  if (hint || /more than \d+ results|response size exceeded/iu.test(message)) {
+    return 'results';
+  }
+  return 'rate';
+}
+
+/**
+ * -32005, a limit exceeded. From the provider: `reason` `results` ("query
+ * returned more than 10000 results"), `timeout` ("query timeout exceeded") or
+ * `rate` (any other -32005, e.g. rate limiting), with the range it suggests in
+ * `hint` when it gives one. Thrown to the caller of `getLogs` when one block
+ * alone exceeds the limit (`block` set), when splitting is impossible (a
+ * `blockHash` or `pending`-only query), or when rate limiting outlasts the
+ * retries.
  */
 export class LimitExceededError extends JsonRpcError {
-  /** Which limit: the result cap or the query duration. */
-  readonly reason: 'results' | 'timeout' | 'unknown';
+  /** Which limit: the result cap, the query duration, or a rate limit. */
+  readonly reason: LimitReason;
 
   /** The block number that alone exceeds the limit, when known. */
   readonly block?: bigint;
+
+  /** The block range the provider suggests instead, when it gives one. */
+  readonly hint?: RangeHint;
 
   /**
    * @param message - The provider's message, or a message naming the block.
@@ -85,6 +145,7 @@ export class LimitExceededError extends JsonRpcError {
    * @param options.method - The JSON-RPC method name.
    * @param options.block - The single block that exceeds the limit.
    * @param options.providerMessage - The provider's message, to classify the reason.
+   * @param options.reason - The reason, when already known (else classified from the message).
    * @param options.cause - The underlying error.
    */
   constructor(
@@ -94,18 +155,43 @@ export class LimitExceededError extends JsonRpcError {
       method?: string;
       block?: bigint;
       providerMessage?: string;
+      reason?: LimitReason;
       cause?: unknown;
     } = {},
   ) {
     super(LIMIT_EXCEEDED, message, options);
     this.name = 'LimitExceededError';
-    const source = (options.providerMessage ?? message).toLowerCase();
-    this.reason = source.includes('timeout')
-      ? 'timeout'
-      : source.includes('more than')
-        ? 'results'
-        : 'unknown';
+    const source = options.providerMessage ?? message;
+    this.hint = parseRangeHint(source, options.data);
+    this.reason = options.reason ?? classifyLimit(source, this.hint);
     this.block = options.block;
+  }
+}
+
+/**
+ * The provider reported logs as `removed: true` (a chain reorganisation undid
+ * them), or gave two different hashes for the same block number while the
+ * query was split: the results mix two views of the chain. Nothing is returned;
+ * retry the query.
+ */
+export class RemovedLogsError extends Error {
+  /** The block numbers concerned (ascending). */
+  readonly blocks: bigint[];
+
+  /**
+   * @param blocks - The block numbers whose logs were removed or inconsistent.
+   * @param what - `removed` or `inconsistent`, for the message.
+   */
+  constructor(blocks: bigint[], what: 'removed' | 'inconsistent') {
+    const sorted = [...new Set(blocks)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const shown = sorted.slice(0, 5).join(', ') + (sorted.length > 5 ? ', ...' : '');
+    super(
+      what === 'removed'
+        ? `eth_getLogs: the provider reported removed logs (a chain reorganisation) in block(s) ${shown}; retry the query`
+        : `eth_getLogs: the provider gave two different hashes for block(s) ${shown} (a chain reorganisation during the query); retry the query`,
+    );
+    this.name = 'RemovedLogsError';
+    this.blocks = sorted;
   }
 }
 
@@ -142,13 +228,15 @@ export class ExecutionRevertedError extends JsonRpcError {
 }
 
 /** What went wrong below JSON-RPC. */
-export type TransportFault = 'http' | 'network' | 'timeout' | 'malformed';
+export type TransportFault = 'http' | 'network' | 'timeout' | 'malformed' | 'tooLarge';
 
 /**
  * The request did not produce a usable JSON-RPC reply: an HTTP status other than
  * 2xx (`status` set; 429 and 5xx are retried first for read-only methods), a
- * network failure, a timeout, or a malformed reply (not JSON, wrong `jsonrpc`,
- * unknown or missing id, neither `result` nor `error`). The URL is masked.
+ * network failure, a timeout, a malformed reply (not JSON, wrong `jsonrpc`,
+ * unknown or missing id, neither `result` nor `error`, a result of the wrong
+ * shape or out of bounds), or a reply body above the byte cap (`tooLarge`).
+ * Messages and `url` name the endpoint's origin only (scheme, host, port).
  */
 export class TransportError extends Error {
   /** The class of fault. */
@@ -157,7 +245,7 @@ export class TransportError extends Error {
   /** The HTTP status, for `http` faults. */
   readonly status?: number;
 
-  /** The endpoint, with its API key masked. */
+  /** The endpoint's origin (scheme, host, port): never its path, query or credentials. */
   readonly url: string;
 
   /** How many HTTP attempts were made in all (1 + retries). */
@@ -166,8 +254,8 @@ export class TransportError extends Error {
   /**
    * @param kind - The class of fault.
    * @param message - A message free of secrets.
-   * @param options - Masked URL, HTTP status, attempts and cause.
-   * @param options.url - The masked URL.
+   * @param options - Origin, HTTP status, attempts and cause.
+   * @param options.url - The endpoint's origin.
    * @param options.status - The HTTP status.
    * @param options.attempts - Attempts made.
    * @param options.cause - The underlying error.

@@ -1,13 +1,12 @@
-import { isHex } from 'viem';
-
-import { InvalidParamsError, TransportError } from './errors';
-import { checkGasCap } from './gasCap';
+import { InvalidParamsError } from './errors';
+import { sendWithGasCap } from './gasCap';
 import type { Transport } from './transport';
 import type { BlockParam, CallRequest, StateOverride } from './types';
+import { readGasEstimate } from './untrusted';
 import { checkBlock, checkCall, checkStateOverride } from './validation';
 
 /**
- * eth_estimateGas (spec part (a) "eth_estimateGas", "Limits", "Errors" code 3).
+ * eth_estimateGas (Ethereum JSON-RPC API; errors: code 3 for a revert).
  *
  * Sends `[call]`, `[call, block]` when a block is given, or `[call, block ?? "latest",
  * stateOverride]` when a geth-style state override is given (anvil and geth accept
@@ -20,10 +19,14 @@ import { checkBlock, checkCall, checkStateOverride } from './validation';
  * @param block - Block number (hex, bigint) or tag latest, earliest, pending, finalized.
  * The tag `safe` is refused: the provider does not support it on eth_estimateGas.
  * @param stateOverride - Optional `{ [address]: { balance?, nonce?, code?, state?, stateDiff? } }`.
+ * The block it names (`latest` by default) is read in the same batch (one round trip):
+ * a `gas` above 10x its gas limit is refused, and the estimate must be a hex quantity
+ * between 21,000 and that cap, so a lying endpoint cannot return 0 or 2^256 - 1 gas.
+ *
  * @returns The estimate, in gas units.
- * @throws InvalidParamsError before sending for an invalid call, the `safe` tag, or a `gas`
- * above 10x the block gas limit; ExecutionRevertedError (code 3, decoded `reason`, raw `data`)
- * on a revert; JsonRpcError, TransportError otherwise.
+ * @throws InvalidParamsError before sending for an invalid call or the `safe` tag, and for a
+ * `gas` above 10x the block gas limit; ExecutionRevertedError (code 3, decoded `reason`, raw
+ * `data`) on a revert; JsonRpcError; TransportError for transport faults or an estimate out of bounds.
  * @example await estimateGas(t, { from, to, value: 1n }) // 21000n
  */
 export async function estimateGas(
@@ -41,9 +44,6 @@ export async function estimateGas(
     );
   }
   const wireOverride = stateOverride === undefined ? undefined : checkStateOverride(stateOverride);
-  if (typeof wireCall.gas === 'string') {
-    await checkGasCap(transport, wireCall.gas, 'eth_estimateGas');
-  }
   const params: unknown[] = [wireCall];
   if (wireBlock !== undefined || wireOverride !== undefined) {
     params.push(wireBlock ?? 'latest');
@@ -51,11 +51,7 @@ export async function estimateGas(
   if (wireOverride !== undefined) {
     params.push(wireOverride);
   }
-  const result = await transport.request('eth_estimateGas', params);
-  if (typeof result !== 'string' || !isHex(result) || result === '0x') {
-    throw new TransportError('malformed', `eth_estimateGas returned ${JSON.stringify(result)} (${transport.maskedUrl})`, {
-      url: transport.maskedUrl,
-    });
-  }
-  return BigInt(result);
+  const gas = typeof wireCall.gas === 'string' ? wireCall.gas : undefined;
+  const { result, cap } = await sendWithGasCap(transport, { method: 'eth_estimateGas', params }, wireBlock ?? 'latest', gas);
+  return readGasEstimate(result, 'eth_estimateGas', cap, transport.origin);
 }

@@ -1,64 +1,119 @@
-import { hexOf, resolveBlockNumbers } from './blocks';
-import { InvalidParamsError, LimitExceededError, TransportError } from './errors';
-import { MAX_LOG_PARAMS, sortUniqueLogs, splitByParams, wireFilter } from './logFilters';
+import { readBlockNumber } from './blocks';
+import { InvalidParamsError, TransportError } from './errors';
+import { fetchWhole, sendRound, singleBlockError, type Outcome, type Query, type Run } from './logCalls';
+import { MAX_LOG_PARAMS, splitByParams } from './logFilters';
+import { LogPages } from './logPages';
+import { afterRefusal, planRound, type Interval } from './logPlan';
+import { logMatcher } from './logReplies';
 import type { Transport } from './transport';
 import type { LogFilter, RpcLog } from './types';
 import { checkLogFilter, type CheckedFilter } from './validation';
 
-/** Tuning of getLogs splitting; the defaults follow the spec's limits. */
+/** Tuning of getLogs; the defaults follow the provider limits documented by Infura. */
 export type GetLogsOptions = {
-  /** Parameter cap per request (spec: 5,000). */
+  /** Parameter cap per call (default 5,000 addresses and topic values). */
   maxParams?: number;
-  /** Result cap per request (spec: 10,000); sets the page target. */
+  /** Result cap per call (default 10,000 logs); sets how many logs a call aims at. */
   resultCap?: number;
-  /** Fraction of the result cap a page aims at when adapting its block span (default 0.6). */
+  /** Fraction of the result cap a call aims at when the density is known (default 0.6). */
   fill?: number;
-  /** First page's span in blocks (default: the whole range). */
-  initialSpan?: bigint;
+  /** eth_getLogs calls per JSON-RPC batch, i.e. per HTTP request (default and at most 10). */
+  maxBatch?: number;
 };
 
+/** The provider's cap on eth_getLogs calls in one JSON-RPC batch. */
+export const MAX_LOG_CALLS_PER_BATCH = 10;
+
+/** What the first round trip settled: the numeric range, and the lanes the whole-range call already answered. */
+type Start = { from: bigint; to: bigint; answered: Map<number, RpcLog[]>; pending: Interval[]; again?: Error };
+
 /**
- * One eth_getLogs request for one sub-filter.
+ * The first round trip when a bound is a tag: read each tag's block number
+ * (eth_getBlockByNumber, each distinct tag once; `pending` reads `latest`, as
+ * the pending end stays a tag on the wire) and, in the same batch, try the
+ * whole range as given, one call per lane, which answers small queries at once.
  *
- * @param transport - The transport.
- * @param params - The wire filter.
- * @returns The logs.
- * @throws TransportError when the result is not an array.
+ * @param run - The query.
+ * @param checked - The validated filter.
+ * @param maxBatch - Calls per batch.
+ * @returns The range and what the whole-range calls gave.
  */
-async function fetchLogs(transport: Transport, params: Record<string, unknown>): Promise<RpcLog[]> {
-  const result = await transport.request('eth_getLogs', [params]);
-  if (!Array.isArray(result)) {
-    throw new TransportError('malformed', `eth_getLogs returned ${typeof result}, not an array (${transport.maskedUrl})`, {
-      url: transport.maskedUrl,
+async function start(run: Run, checked: CheckedFilter, maxBatch: number): Promise<Start> {
+  const reads = [...new Set([checked.fromBlock, checked.toBlock].filter((b) => !b.startsWith('0x') && b !== 'earliest'))].map((tag) =>
+    tag === 'pending' ? 'latest' : tag,
+  );
+  const tags = [...new Set(reads)]; // `pending` is planned as `latest` (see numberOf)
+  const probe = run.lanes.length <= maxBatch;
+  const queries: Query[] = probe
+    ? run.lanes.map((_, lane) => ({ lane, from: 0n, to: 0n, wire: { fromBlock: checked.fromBlock, toBlock: checked.toBlock } }))
+    : [];
+  const calls = tags.map((tag) => ({ method: 'eth_getBlockByNumber', params: [tag, false] }));
+  let round: Awaited<ReturnType<typeof sendRound>>;
+  try {
+    round = await sendRound(run, queries, maxBatch, calls);
+  } catch (error) {
+    // The whole range made the batch time out or exceed the byte cap: read the tags alone, then split.
+    if (!(error instanceof TransportError) || (error.kind !== 'timeout' && error.kind !== 'tooLarge') || !probe) {
+      throw error;
+    }
+    round = { outcomes: queries.map((): Outcome => ({ kind: 'narrow', error })), extras: await run.transport.batchSettled(calls), tooLarge: false };
+  }
+  const numbers = new Map<string, bigint>([['earliest', 0n]]);
+  round.extras.forEach((reply, i) => numbers.set(tags[i], readBlockNumber(reply, tags[i], run.transport.origin)));
+  // The pending end is planned as the latest block: the call that covers it says `pending` instead.
+  const numberOf = (block: string): bigint => (block.startsWith('0x') ? BigInt(block) : (numbers.get(block === 'pending' ? 'latest' : block) as bigint));
+  const from = numberOf(checked.fromBlock);
+  const to = numberOf(checked.toBlock);
+  const answered = new Map<number, RpcLog[]>();
+  const pending: Interval[] = [];
+  let again: Error | undefined;
+  if (from <= to) {
+    run.lanes.forEach((_, lane) => {
+      const outcome = round.outcomes[lane];
+      if (outcome?.kind === 'ok') {
+        answered.set(lane, outcome.logs);
+      } else if (outcome?.kind === 'narrow') {
+        pending.push(...afterRefusal({ lane, from, to }, outcome.hint));
+      } else {
+        again = outcome?.error ?? again;
+        pending.push({ lane, from, to });
+      }
     });
   }
-  return result as RpcLog[];
+  return { from, to, answered, pending, again };
 }
 
-const advice = 'narrow the topics or restrict the query to a single contract address';
-
 /**
- * Pages of eth_getLogs results (spec part (a) "eth_getLogs", "Limits", "Errors"
- * -32005), each a block range's logs ordered by (blockNumber, logIndex) and
- * de-duplicated; pages come in ascending block order, and together hold every
- * matching log exactly once.
+ * Pages of eth_getLogs results (Ethereum JSON-RPC API, eth_getLogs), each
+ * ordered by (blockNumber, logIndex) and de-duplicated; pages come in ascending
+ * block order and together hold every matching log exactly once.
  *
- * How: the filter is validated; a filter above the 5,000-parameter cap is split
- * into sub-filters (address chunks / topic alternatives) that match disjoint
- * logs; block tags are resolved to numbers (one batched eth_getBlockByNumber);
- * the range is walked in chunks: a -32005 (either "query returned more than
- * 10000 results" or "query timeout exceeded") halves the chunk and retries it,
- * a success sizes the next chunk from the density just seen (aiming at `fill`
- * of the result cap, growing at most 8x), and no chunk reaches past the end of
- * a range already refused (it would be a superset of it).
+ * How, in as few round trips as the layout allows:
+ * - the filter is validated; one above the 5,000-parameter cap is split into
+ *   sub-filters ("lanes") matching disjoint logs;
+ * - block tags are read once (one batch); `latest`, `safe`, `finalized` are
+ *   pinned to those numbers for every later call, `pending` is always sent as
+ *   `pending`. The same batch tries the whole range as given;
+ * - each later round trip is one JSON-RPC batch of up to 10 eth_getLogs calls
+ *   (each capped on its own by the provider) over sub-ranges planned by
+ *   `planRound`: a range never queried is spread over the whole batch, a range
+ *   refused is cut into pieces (more where the density seen says so), a range
+ *   the provider suggests (`data: { from, to }` or "this block range should
+ *   work: [0x…, 0x…]") is asked for as is;
+ * - only "more than N results", "query timeout exceeded", a suggested range, or
+ *   a client-side timeout narrow a range; any other -32005 (rate limiting) is
+ *   retried as is after a pause, within the transport's retry bound, then
+ *   surfaced.
  *
  * @param transport - The transport.
  * @param filter - `{ address?, fromBlock?, toBlock?, topics?, blockHash? }` (blocks default to latest).
  * @param options - Caps and tuning.
- * @yields Arrays of logs, one per block chunk (empty chunks are skipped).
+ * @yields Arrays of logs, in block order (empty ones are skipped).
  * @throws InvalidParamsError before sending for an invalid filter, or fromBlock > toBlock;
- * LimitExceededError when one block alone exceeds the provider's limit (naming the block) or a blockHash query does;
- * JsonRpcError for other node errors; TransportError for transport faults.
+ * LimitExceededError when one block alone exceeds the provider's limit (naming the block), a blockHash
+ * query does, or rate limiting outlasts the retries; RemovedLogsError when the provider reports removed
+ * logs or two hashes for one block; JsonRpcError for other node errors; TransportError for transport
+ * faults and malformed replies.
  */
 export async function* getLogsPages(
   transport: Transport,
@@ -66,104 +121,108 @@ export async function* getLogsPages(
   options: GetLogsOptions = {},
 ): AsyncGenerator<RpcLog[], void, undefined> {
   const checked = checkLogFilter(filter);
-  const subs = splitByParams(checked, options.maxParams ?? MAX_LOG_PARAMS);
-  const target = Math.max(1, Math.floor((options.resultCap ?? 10_000) * (options.fill ?? 0.6)));
+  const lanes = splitByParams(checked, options.maxParams ?? MAX_LOG_PARAMS);
+  const cap = options.resultCap ?? 10_000;
+  const target = Math.max(1, Math.floor(cap * (options.fill ?? 0.6)));
+  let maxBatch = Math.max(1, Math.min(options.maxBatch ?? MAX_LOG_CALLS_PER_BATCH, MAX_LOG_CALLS_PER_BATCH));
+  const run: Run = { transport, lanes, matchers: lanes.map(logMatcher), openEnd: checked.toBlock === 'pending', top: 0n };
 
-  if (checked.blockHash) {
-    yield await fetchBlockHash(transport, subs, checked.blockHash);
+  if (checked.blockHash || checked.fromBlock === 'pending') {
+    const wire = checked.blockHash ? { blockHash: checked.blockHash } : { fromBlock: checked.fromBlock, toBlock: checked.toBlock };
+    const logs = await fetchWhole(run, wire, maxBatch);
+    if (logs.length > 0) {
+      yield logs;
+    }
     return;
   }
 
-  const [from, to] = await resolveBlockNumbers(transport, [checked.fromBlock, checked.toBlock]);
+  const tagged = ![checked.fromBlock, checked.toBlock].every((b) => b.startsWith('0x') || b === 'earliest');
+  let from: bigint;
+  let to: bigint;
+  let first: Start | undefined;
+  if (tagged) {
+    first = await start(run, checked, maxBatch);
+    ({ from, to } = first);
+  } else {
+    from = checked.fromBlock === 'earliest' ? 0n : BigInt(checked.fromBlock);
+    to = checked.toBlock === 'earliest' ? 0n : BigInt(checked.toBlock);
+  }
+  if (from > to && run.openEnd) {
+    // Only blocks after the latest: the pending block alone, asked for as given.
+    const logs = await fetchWhole(run, { fromBlock: checked.fromBlock, toBlock: 'pending' }, maxBatch);
+    if (logs.length > 0) {
+      yield logs;
+    }
+    return;
+  }
   if (from > to) {
     throw new InvalidParamsError(`eth_getLogs: fromBlock ${from} is after toBlock ${to}`);
   }
-  let cursor = from;
-  let span = options.initialSpan && options.initialSpan > 0n ? options.initialSpan : to - from + 1n;
-  // End of the last range refused with -32005: any range from the cursor that
-  // reaches past it is a superset of a refused range, so chunks stop there.
-  let refusedEnd: bigint | undefined;
-  while (cursor <= to) {
-    if (refusedEnd !== undefined && refusedEnd < cursor) {
-      refusedEnd = undefined;
-    }
-    const limit = refusedEnd !== undefined && refusedEnd < to ? refusedEnd : to;
-    const end = cursor + span - 1n < limit ? cursor + span - 1n : limit;
-    let parts: RpcLog[][];
-    try {
-      parts = await fetchAll(transport, subs, { fromBlock: hexOf(cursor), toBlock: hexOf(end) });
-    } catch (error) {
-      if (!(error instanceof LimitExceededError)) {
-        throw error;
+  run.top = to;
+
+  const pages = new LogPages(lanes.length, from, to);
+  let pending: Interval[] = lanes.map((_, lane) => ({ lane, from, to }));
+  let again: Error | undefined;
+  if (first) {
+    first.answered.forEach((logs, lane) => pages.complete({ lane, from, to }, logs));
+    pending = first.pending;
+    again = first.again;
+    yield* pages.release();
+  }
+  let rateRounds = 0;
+  let timeoutRounds = 0;
+  const order = (a: Interval, b: Interval): number => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.lane - b.lane);
+  while (pending.length > 0) {
+    if (again) {
+      rateRounds += 1;
+      if (rateRounds > transport.retry.retries) {
+        throw again;
       }
-      if (end === cursor) {
-        throw new LimitExceededError(
-          `eth_getLogs: block ${cursor} (${hexOf(cursor)}) alone exceeds the provider's limit ` +
-            `("${error.message}"); ${advice}`,
-          { block: cursor, method: 'eth_getLogs', providerMessage: error.message, data: error.data, cause: error },
-        );
+      await new Promise((resolve) => setTimeout(resolve, transport.retry.delayMs(rateRounds)));
+    } else {
+      rateRounds = 0;
+    }
+    again = undefined;
+    const slots = maxBatch * Math.max(1, Math.ceil(lanes.length / MAX_LOG_CALLS_PER_BATCH));
+    const plan = planRound(pending.sort(order), {
+      slots,
+      target,
+      cap,
+      density: (lane) => pages.density(lane),
+    });
+    const round = await sendRound(run, plan.pieces, maxBatch);
+    if (round.tooLarge) {
+      maxBatch = Math.max(1, Math.floor(maxBatch / 2));
+    }
+    pending = plan.rest;
+    let progressed = false;
+    plan.pieces.forEach((piece, i) => {
+      const outcome = round.outcomes[i];
+      if (outcome.kind === 'ok') {
+        progressed = true;
+        pages.complete(piece, outcome.logs);
+      } else if (outcome.kind === 'again') {
+        // Rate limited (pause before the next round), or part of a batch above the byte cap (smaller batches now).
+        again = outcome.error instanceof TransportError ? again : outcome.error;
+        pending.push(piece);
+      } else if (piece.from === piece.to) {
+        throw singleBlockError(run, piece.from, outcome.error);
+      } else {
+        pending.push(...afterRefusal(piece, outcome.hint));
       }
-      refusedEnd = end;
-      span = (end - cursor + 1n) / 2n;
-      continue;
+    });
+    // A client-side timeout with nothing returned at all, round after round, is the network, not the range.
+    timeoutRounds = round.timedOut && !progressed ? timeoutRounds + 1 : 0;
+    if (round.timedOut && timeoutRounds > transport.retry.retries) {
+      throw round.timedOut;
     }
-    const done = end - cursor + 1n;
-    cursor = end + 1n;
-    const densest = Math.max(1, ...parts.map((p) => p.length));
-    const grown = (done * BigInt(target)) / BigInt(densest);
-    span = grown < 1n ? 1n : grown > done * 8n ? done * 8n : grown;
-    const page = sortUniqueLogs(parts.flat());
-    if (page.length > 0) {
-      yield page;
-    }
+    yield* pages.release();
   }
 }
 
 /**
- * Run every sub-filter over one block range (or block hash).
- *
- * @param transport - The transport.
- * @param subs - Sub-filters.
- * @param range - Hex range or block hash.
- * @returns One log array per sub-filter.
- */
-async function fetchAll(
-  transport: Transport,
-  subs: CheckedFilter[],
-  range: Parameters<typeof wireFilter>[1],
-): Promise<RpcLog[][]> {
-  const parts: RpcLog[][] = [];
-  for (const sub of subs) {
-    parts.push(await fetchLogs(transport, wireFilter(sub, range)));
-  }
-  return parts;
-}
-
-/**
- * The logs of one block given by hash; -32005 cannot be split further.
- *
- * @param transport - The transport.
- * @param subs - Sub-filters.
- * @param blockHash - The 32-byte block hash.
- * @returns The block's matching logs, ordered.
- */
-async function fetchBlockHash(transport: Transport, subs: CheckedFilter[], blockHash: `0x${string}`): Promise<RpcLog[]> {
-  try {
-    return sortUniqueLogs((await fetchAll(transport, subs, { blockHash })).flat());
-  } catch (error) {
-    if (error instanceof LimitExceededError) {
-      throw new LimitExceededError(
-        `eth_getLogs: block ${blockHash} alone exceeds the provider's limit ("${error.message}"); ${advice}`,
-        { method: 'eth_getLogs', providerMessage: error.message, data: error.data, cause: error },
-      );
-    }
-    throw error;
-  }
-}
-
-/**
- * eth_getLogs over a range of any size (spec part (a) "eth_getLogs"): every
- * matching log exactly once, ordered by (blockNumber, logIndex). See
+ * eth_getLogs over a range of any size (Ethereum JSON-RPC API, eth_getLogs):
+ * every matching log exactly once, ordered by (blockNumber, logIndex). See
  * `getLogsPages` for how the query is split and which errors are thrown.
  *
  * @param transport - The transport.
@@ -174,7 +233,9 @@ async function fetchBlockHash(transport: Transport, subs: CheckedFilter[], block
 export async function getLogs(transport: Transport, filter: LogFilter, options: GetLogsOptions = {}): Promise<RpcLog[]> {
   const all: RpcLog[] = [];
   for await (const page of getLogsPages(transport, filter, options)) {
-    all.push(...page);
+    for (const log of page) {
+      all.push(log);
+    }
   }
   return all;
 }

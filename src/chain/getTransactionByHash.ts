@@ -4,7 +4,7 @@ import type { Hex, RpcTransaction } from './types';
 import { checkBytes32 } from './validation';
 
 /**
- * eth_getTransactionByHash (spec part (a) "eth_getTransactionByHash",
+ * eth_getTransactionByHash (Ethereum JSON-RPC API, eth_getTransactionByHash,
  * "Transaction object").
  *
  * @param transport - The transport.
@@ -22,8 +22,8 @@ export async function getTransactionByHash(transport: Transport, hash: Hex): Pro
     return null;
   }
   if (typeof result !== 'object' || Array.isArray(result)) {
-    throw new TransportError('malformed', `eth_getTransactionByHash returned ${typeof result} (${transport.maskedUrl})`, {
-      url: transport.maskedUrl,
+    throw new TransportError('malformed', `eth_getTransactionByHash returned ${typeof result} (${transport.origin})`, {
+      url: transport.origin,
     });
   }
   const { chainID, ...rest } = result as Record<string, unknown>;

@@ -1,8 +1,8 @@
 import type { CheckedFilter } from './validation';
-import type { Hex, RpcLog } from './types';
+import type { Hex } from './types';
 
 /**
- * Helpers of eth_getLogs splitting (spec part (a), "Limits": at most 5,000
+ * Helpers of eth_getLogs splitting (provider limits as Infura documents them: at most 5,000
  * parameters per request, counting every address and every topic value).
  */
 
@@ -89,34 +89,4 @@ export function wireFilter(
     out.topics = filter.topics.map((t) => (t && t.length === 1 ? t[0] : t));
   }
   return out;
-}
-
-const big = (value: Hex | null | undefined): bigint =>
-  value === null || value === undefined ? BigInt(Number.MAX_SAFE_INTEGER) ** 2n : BigInt(value);
-
-/**
- * Order logs by (blockNumber, logIndex) and drop duplicates, keyed by
- * (blockHash or blockNumber, logIndex, transactionHash).
- *
- * @param logs - Logs from one or more replies.
- * @returns A new sorted, de-duplicated array.
- */
-export function sortUniqueLogs(logs: RpcLog[]): RpcLog[] {
-  const seen = new Set<string>();
-  const unique = logs.filter((log) => {
-    const key = `${(log.blockHash ?? log.blockNumber ?? '').toLowerCase()}|${log.logIndex}|${log.transactionHash}`;
-    if (seen.has(key)) {
-      return false;
-    }
-    seen.add(key);
-    return true;
-  });
-  return unique.sort((a, b) => {
-    const byBlock = big(a.blockNumber) - big(b.blockNumber);
-    if (byBlock !== 0n) {
-      return byBlock < 0n ? -1 : 1;
-    }
-    const byIndex = big(a.logIndex) - big(b.logIndex);
-    return byIndex === 0n ? 0 : byIndex < 0n ? -1 : 1;
-  });
 }

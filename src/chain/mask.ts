@@ -1,86 +1,122 @@
 /**
- * Secret masking for RPC endpoint URLs (spec part (a), "Authentication": the API
- * key is a path segment, `{base_url}/v3/<API_KEY>`). Every error message built by
- * `src/chain` goes through these helpers; the snap reuses `maskUrl` for configs.
+ * Secret masking for JSON-RPC endpoint URLs. Providers put the API key in many
+ * places: a path segment (`/v3/<key>`, `/v2/<key>`, `/<key>/`, `/eth/<key>`,
+ * `/v1/rpc/<key>`), a query parameter (`?apikey=<key>`) or the userinfo
+ * (`https://user:<key>@host`). Rather than guess which part is the key, every
+ * part after the host is treated as secret:
+ *
+ * - `maskUrl` (a URL shown back, e.g. a stored config): a "keyed" URL, one with
+ *   userinfo, a query, or any path beyond `/`, becomes `<origin>/***`;
+ * - `originOf` (what error messages name): the scheme, host and port only;
+ * - `redact` (free text such as a network error or a node's message): the URL
+ *   and every path segment, query value and credential in it are replaced.
  */
 
 const MASK = '***';
 
-/** Query parameters whose values are treated as secrets. */
-const SECRET_QUERY = /^(api[-_]?key|key|token|access[-_]?token|secret|auth|apikey)$/iu;
+/** Shortest URL part treated as a possible secret inside free text (shorter ones are path words like `v3`, `eth`). */
+const MIN_SECRET_LENGTH = 6;
 
 /**
- * Mask the secrets in an endpoint URL: the path segment after `/v3/` (the API
- * key; likewise after any `/v<n>/`, as other providers version their paths),
- * any password (and user name) in the authority, and query parameters
- * named like keys or tokens. A string that is not a URL is masked entirely
- * after its first 8 characters, so no secret can slip through.
+ * Parse a URL, or undefined when it is not one.
  *
- * @param url - An endpoint URL such as `https://mainnet.example.io/v3/abc123`.
- * @returns The same URL with secrets replaced by `***`,
- * e.g. `https://mainnet.example.io/v3/***`.
- * @example maskUrl('https://x.io/v3/0123abcd') // 'https://x.io/v3/***'
+ * @param url - Candidate.
+ * @returns The parsed URL.
  */
-export function maskUrl(url: string): string {
-  let parsed: URL;
+function parse(url: string): URL | undefined {
   try {
-    parsed = new URL(url);
+    return new URL(url);
   } catch {
-    return url.length <= 8 ? MASK : `${url.slice(0, 8)}${MASK}`;
+    return undefined;
   }
-  if (parsed.username) {
-    parsed.username = MASK;
-  }
-  if (parsed.password) {
-    parsed.password = MASK;
-  }
-  parsed.pathname = parsed.pathname.replace(/\/(v\d+)\/[^/]+/u, `/$1/${MASK}`);
-  for (const key of [...parsed.searchParams.keys()]) {
-    if (SECRET_QUERY.test(key)) {
-      parsed.searchParams.set(key, MASK);
-    }
-  }
-  return parsed.toString().replace(/%2A%2A%2A/gu, MASK);
 }
 
 /**
- * The secret strings contained in `url` (the API key path segment, credentials
- * and secret query values), for scrubbing free text such as a network error.
+ * The scheme, host and port of an endpoint, e.g. `https://mainnet.example.io`
+ * (no userinfo, path, query or fragment): the only part of an endpoint that
+ * error messages show.
  *
  * @param url - The endpoint URL.
- * @returns The list of non-empty secrets found.
+ * @returns `<scheme>://<host>[:port]`, or `(invalid URL)` when `url` is not a URL.
+ * @example originOf('https://x.io/v3/0123abcd') // 'https://x.io'
  */
-export function secretsOf(url: string): string[] {
-  const secrets: string[] = [];
-  try {
-    const parsed = new URL(url);
-    const key = /\/v\d+\/([^/]+)/u.exec(parsed.pathname)?.[1];
-    if (key) {
-      secrets.push(key, decodeURIComponent(key));
-    }
-    if (parsed.password) {
-      secrets.push(parsed.password);
-    }
-    for (const [name, value] of parsed.searchParams) {
-      if (SECRET_QUERY.test(name) && value) {
-        secrets.push(value);
-      }
-    }
-  } catch {
-    // not a URL: nothing identifiable beyond the whole string
-  }
-  return secrets.filter((secret) => secret.length > 0);
+export function originOf(url: string): string {
+  const parsed = parse(url);
+  return parsed ? `${parsed.protocol}//${parsed.host}` : '(invalid URL)';
 }
 
 /**
- * Replace every occurrence of `url` and of its secrets in `text` by masked forms.
+ * Mask an endpoint URL for display (stored configs shown back). A keyed URL,
+ * one with userinfo, a query, or any path beyond `/`, becomes `<origin>/***`:
+ * its whole path, query, fragment and credentials are hidden, whatever the
+ * provider's key layout. A URL without any of those is returned as parsed. A
+ * string that is not a URL is masked entirely.
  *
- * @param text - Free text, e.g. an underlying `fetch` error message.
+ * @param url - An endpoint URL such as `https://mainnet.example.io/v3/abc123`.
+ * @returns The masked URL, e.g. `https://mainnet.example.io/***`.
+ * @example maskUrl('https://x.io/v3/0123abcd') // 'https://x.io/***'
+ * @example maskUrl('https://x.io/') // 'https://x.io/'
+ */
+export function maskUrl(url: string): string {
+  const parsed = parse(url);
+  if (!parsed) {
+    return MASK;
+  }
+  const keyed =
+    parsed.username !== '' ||
+    parsed.password !== '' ||
+    parsed.search !== '' ||
+    parsed.hash !== '' ||
+    url.includes('?') ||
+    (parsed.pathname !== '/' && parsed.pathname !== '');
+  return keyed ? `${originOf(url)}/${MASK}` : parsed.toString();
+}
+
+/**
+ * The parts of `url` that may be secret, for scrubbing free text: the path and
+ * query as a whole, every path segment, query name and value, the user name and
+ * password (raw and percent-decoded), each at least 6 characters long.
+ *
+ * @param url - The endpoint URL.
+ * @returns The strings to remove, longest first.
+ */
+export function secretsOf(url: string): string[] {
+  const parsed = parse(url);
+  if (!parsed) {
+    return [url];
+  }
+  const parts = [
+    `${parsed.pathname}${parsed.search}`,
+    parsed.pathname,
+    parsed.search.slice(1),
+    parsed.username,
+    parsed.password,
+    ...parsed.pathname.split('/'),
+    ...parsed.search.slice(1).split('&').flatMap((pair) => pair.split('=')),
+  ];
+  const decoded = parts.flatMap((part) => {
+    try {
+      return [part, decodeURIComponent(part)];
+    } catch {
+      return [part];
+    }
+  });
+  return [...new Set(decoded)]
+    .filter((part) => part.length >= MIN_SECRET_LENGTH && part !== '/')
+    .sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Remove an endpoint's secrets from free text (a network error, a node's error
+ * message): the URL itself becomes its origin, and every secret of `secretsOf`
+ * becomes `***`.
+ *
+ * @param text - Free text.
  * @param url - The endpoint URL whose secrets must not appear.
  * @returns The scrubbed text.
  */
 export function redact(text: string, url: string): string {
-  let out = text.split(url).join(maskUrl(url));
+  let out = text.split(url).join(originOf(url));
   for (const secret of secretsOf(url)) {
     out = out.split(secret).join(MASK);
   }

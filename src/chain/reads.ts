@@ -1,8 +1,7 @@
-import { isHex } from 'viem';
-
 import { TransportError } from './errors';
 import type { Transport } from './transport';
 import type { BlockParam, FeeHistory, Hex, RpcBlock } from './types';
+import { readHexData, readQuantity } from './untrusted';
 import { checkAddress, checkBlock, toQuantity } from './validation';
 
 /**
@@ -12,8 +11,8 @@ import { checkAddress, checkBlock, toQuantity } from './validation';
  */
 
 const malformed = (transport: Transport, method: string, result: unknown): TransportError =>
-  new TransportError('malformed', `${method} returned ${JSON.stringify(result)?.slice(0, 80)} (${transport.maskedUrl})`, {
-    url: transport.maskedUrl,
+  new TransportError('malformed', `${method} returned ${JSON.stringify(result)?.slice(0, 80)} (${transport.origin})`, {
+    url: transport.origin,
   });
 
 /**
@@ -25,11 +24,7 @@ const malformed = (transport: Transport, method: string, result: unknown): Trans
  * @returns The quantity as a bigint.
  */
 async function quantity(transport: Transport, method: string, params: unknown[]): Promise<bigint> {
-  const result = await transport.request(method, params);
-  if (typeof result !== 'string' || !isHex(result) || result === '0x') {
-    throw malformed(transport, method, result);
-  }
-  return BigInt(result);
+  return readQuantity(await transport.request(method, params), method, {}, transport.origin);
 }
 
 /**
@@ -42,10 +37,7 @@ async function quantity(transport: Transport, method: string, params: unknown[])
  */
 export async function getCode(transport: Transport, address: Hex, block?: BlockParam): Promise<Hex> {
   const result = await transport.request('eth_getCode', [checkAddress(address, 'eth_getCode address'), checkBlock(block, 'eth_getCode block')]);
-  if (typeof result !== 'string' || !isHex(result)) {
-    throw malformed(transport, 'eth_getCode', result);
-  }
-  return result;
+  return readHexData(result, 'eth_getCode', transport.origin);
 }
 
 /**
@@ -55,7 +47,7 @@ export async function getCode(transport: Transport, address: Hex, block?: BlockP
  * @returns The chain id as a number (e.g. 31337).
  */
 export async function chainId(transport: Transport): Promise<number> {
-  return Number(await quantity(transport, 'eth_chainId', []));
+  return Number(readQuantity(await transport.request('eth_chainId', []), 'eth_chainId', { max: BigInt(Number.MAX_SAFE_INTEGER) }, transport.origin));
 }
 
 /**

@@ -32,8 +32,8 @@ export type DecodedRevert = {
 };
 
 /**
- * Decode an EVM revert payload (the `data` of a code-3 JSON-RPC error, spec part
- * (a) "Errors"): `Error(string)` gives its string, `Panic(uint256)` its code and
+ * Decode an EVM revert payload (the `data` of a code-3 JSON-RPC error, Solidity docs,
+ * "Error handling"): `Error(string)` gives its string, `Panic(uint256)` its code and
  * meaning, anything else is a custom error shown by its 4-byte selector.
  *
  * @param data - Hex revert payload, possibly `0x` or undefined.

@@ -1,22 +1,35 @@
 import { fromRpcError, JsonRpcError, TransportError } from './errors';
-import { maskUrl, redact } from './mask';
+import { originOf, redact } from './mask';
 
 /**
- * JSON-RPC 2.0 over HTTP POST (spec part (a), "Common JSON-RPC transport" and
- * "JSON-RPC envelope"): numeric ids echoed and checked, batches matched by id in
- * any order, a timeout per HTTP attempt, bounded retries with exponential backoff
- * and jitter for read-only methods on transport faults, HTTP 429 and 5xx.
+ * JSON-RPC 2.0 over HTTP POST (JSON-RPC 2.0 specification, jsonrpc.org: requests,
+ * replies, batches): numeric ids echoed and checked, batches matched by id in
+ * any order, a timeout per HTTP attempt, a cap on the bytes of a reply body,
+ * bounded retries with exponential backoff and jitter for read-only methods on
+ * transport faults, HTTP 429 and 5xx. Errors name the endpoint's origin only.
  */
+
+/** The part of a `fetch` Response the transport reads: `body` (a byte stream) when present, else `text()`. */
+export type ResponseLike = {
+  ok: boolean;
+  status: number;
+  text(): Promise<string>;
+  body?: ReadableStream<Uint8Array> | null;
+  headers?: { get(name: string): string | null };
+};
 
 /** The subset of the WHATWG `fetch` the transport uses. */
 export type FetchLike = (
   input: string,
   init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
-) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+) => Promise<ResponseLike>;
+
+/** Default cap on the bytes of one reply body: 32 MiB (about 45,000 logs). */
+export const DEFAULT_MAX_REPLY_BYTES = 32 * 1024 * 1024;
 
 /** Options of `createTransport` (also accepted by `createRpcClient`). */
 export type TransportOptions = {
-  /** Endpoint, e.g. `https://mainnet.example.io/v3/<API_KEY>`; the key is masked in every message. */
+  /** Endpoint, e.g. `https://mainnet.example.io/v3/<API_KEY>`; messages name its origin only. */
   url: string;
   /** `fetch` implementation; default `globalThis.fetch`. */
   fetch?: FetchLike;
@@ -28,6 +41,17 @@ export type TransportOptions = {
   retryDelayMs?: number;
   /** Upper bound of the time spent retrying one call, in milliseconds (default 30,000). */
   retryMaxElapsedMs?: number;
+  /** Largest reply body read, in bytes (default 32 MiB); a longer one is a `tooLarge` TransportError. */
+  maxReplyBytes?: number;
+};
+
+/** Per-call options of `batchSettled`. */
+export type BatchOptions = {
+  /**
+   * Whether a timeout is retried like other transport faults (default true).
+   * eth_getLogs turns it off: a range that timed out is narrowed instead.
+   */
+  retryTimeouts?: boolean;
 };
 
 /** One call of a batch. */
@@ -67,8 +91,15 @@ export const READ_ONLY_METHODS: ReadonlySet<string> = new Set([
 
 /** The low-level transport returned by `createTransport`. */
 export type Transport = {
-  /** The endpoint with its key masked. */
-  maskedUrl: string;
+  /** The endpoint's origin (scheme, host, port), the only part of it messages show. */
+  origin: string;
+  /** Retry bounds, for callers that retry on their own (rate-limited eth_getLogs). */
+  retry: {
+    /** Retries after the first attempt. */
+    retries: number;
+    /** The pause before retry number `attempt` (1-based), in milliseconds, jittered. */
+    delayMs(attempt: number): number;
+  };
   /**
    * Send one call; resolve with its `result`.
    *
@@ -76,7 +107,7 @@ export type Transport = {
    */
   request(method: string, params?: readonly unknown[]): Promise<unknown>;
   /** Send several calls in one HTTP POST; each settles on its own. */
-  batchSettled(calls: readonly RpcCall[]): Promise<Settled[]>;
+  batchSettled(calls: readonly RpcCall[], options?: BatchOptions): Promise<Settled[]>;
 };
 
 type Reply = { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
@@ -112,19 +143,64 @@ function jsonRpcErrorBody(text: string): unknown {
 }
 
 /**
+ * Read a reply body, at most `maxBytes` bytes: from the byte stream when the
+ * response has one (stops reading past the cap), else from `text()` (checked
+ * after the fact). A `Content-Length` above the cap is refused before reading.
+ *
+ * @param response - The fetch response.
+ * @param maxBytes - The cap, in bytes.
+ * @returns The body as text (UTF-8).
+ * @throws RangeError when the body exceeds the cap.
+ */
+async function readCapped(response: ResponseLike, maxBytes: number): Promise<string> {
+  const declared = Number(response.headers?.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    throw new RangeError(`reply of ${declared} bytes exceeds the cap of ${maxBytes} bytes`);
+  }
+  if (!response.body) {
+    const text = await response.text();
+    if (text.length > maxBytes) {
+      throw new RangeError(`reply exceeds the cap of ${maxBytes} bytes`);
+    }
+    return text;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let total = 0;
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        return text + decoder.decode();
+      }
+      total += value.byteLength;
+      if (total > maxBytes) {
+        throw new RangeError(`reply exceeds the cap of ${maxBytes} bytes`);
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+/**
  * Create a JSON-RPC transport. Nothing is sent until a method is called.
  *
- * @param options - Endpoint, fetch, timeout and retry bounds.
+ * @param options - Endpoint, fetch, timeout, reply cap and retry bounds.
  * @returns The transport.
  */
 export function createTransport(options: TransportOptions): Transport {
   const { url } = options;
-  const masked = maskUrl(url);
+  const origin = originOf(url);
   const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
   const timeoutMs = options.timeoutMs ?? 20_000;
   const retries = Math.max(0, Math.min(options.retries ?? 3, 10));
   const baseDelay = options.retryDelayMs ?? 200;
   const maxElapsed = options.retryMaxElapsedMs ?? 30_000;
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  const delayMs = (attempt: number): number => baseDelay * 2 ** (attempt - 1) * jitter();
   let nextId = 1;
 
   const fault = (
@@ -132,7 +208,7 @@ export function createTransport(options: TransportOptions): Transport {
     text: string,
     extra: { status?: number; cause?: unknown } = {},
   ): TransportError =>
-    new TransportError(kind, redact(`${text} (${masked})`, url), { url: masked, ...extra });
+    new TransportError(kind, `${redact(text, url)} (${origin})`, { url: origin, ...extra });
 
   /** One HTTP attempt: POST `body`, return the parsed JSON reply. */
   async function attempt(body: string): Promise<unknown> {
@@ -146,7 +222,15 @@ export function createTransport(options: TransportOptions): Transport {
         body,
         signal: controller.signal,
       });
-      text = await response.text();
+      try {
+        text = await readCapped(response, maxReplyBytes);
+      } catch (error) {
+        if (error instanceof RangeError) {
+          controller.abort();
+          throw fault('tooLarge', error.message);
+        }
+        throw error;
+      }
       if (!response.ok) {
         const rpcReply = response.status === 429 || response.status >= 500 ? undefined : jsonRpcErrorBody(text);
         if (rpcReply !== undefined) {
@@ -161,7 +245,7 @@ export function createTransport(options: TransportOptions): Transport {
         throw error;
       }
       if (controller.signal.aborted) {
-        throw fault('timeout', `no reply within ${timeoutMs} ms`, { cause: error });
+        throw fault('timeout', `no reply within ${timeoutMs} ms`);
       }
       const detail = error instanceof Error ? error.message : String(error);
       throw fault('network', `network error: ${detail}`);
@@ -175,36 +259,35 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  /** Whether a fault is worth retrying: network, timeout, HTTP 429 or 5xx. */
-  const retryable = (error: unknown): boolean =>
+  /** Whether a fault is worth retrying: network, timeout (unless excluded), HTTP 429 or 5xx. */
+  const retryable = (error: unknown, retryTimeouts: boolean): boolean =>
     error instanceof TransportError &&
     (error.kind === 'network' ||
-      error.kind === 'timeout' ||
+      (error.kind === 'timeout' && retryTimeouts) ||
       (error.kind === 'http' &&
         error.status !== undefined &&
         (error.status === 429 || error.status >= 500)));
 
   /** POST with bounded retries (only when `mayRetry`). */
-  async function post(body: string, mayRetry: boolean): Promise<unknown> {
+  async function post(body: string, mayRetry: boolean, retryTimeouts = true): Promise<unknown> {
     const started = Date.now();
     for (let attemptNo = 1; ; attemptNo += 1) {
       try {
         return await attempt(body);
       } catch (error) {
-        const delay = baseDelay * 2 ** (attemptNo - 1) * jitter();
+        const delay = delayMs(attemptNo);
         const canRetry =
           mayRetry &&
-          retryable(error) &&
+          retryable(error, retryTimeouts) &&
           attemptNo <= retries &&
           Date.now() - started + delay <= maxElapsed;
         if (!canRetry) {
           if (error instanceof TransportError) {
             const suffix = attemptNo > 1 ? ` after ${attemptNo} attempts` : '';
             throw new TransportError(error.kind, `${error.message}${suffix}`, {
-              url: masked,
+              url: origin,
               status: error.status,
               attempts: attemptNo,
-              cause: error.cause,
             });
           }
           throw error;
@@ -214,13 +297,13 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  /** Check one reply object and turn it into a settled item. */
+  /** Check one reply object and turn it into a settled item (the node's message scrubbed of the endpoint's secrets). */
   function settle(reply: Reply, method: string): Settled {
     if (reply.jsonrpc !== '2.0') {
-      throw fault('malformed', `reply to ${method} has jsonrpc ${JSON.stringify(reply.jsonrpc)}, not "2.0"`);
+      throw fault('malformed', `reply to ${method} has jsonrpc ${JSON.stringify(reply.jsonrpc)?.slice(0, 40)}, not "2.0"`);
     }
     if (reply.error !== undefined && reply.error !== null) {
-      return { ok: false, error: fromRpcError(reply.error, method) };
+      return { ok: false, error: rpcError(reply.error, method) };
     }
     if (!('result' in reply)) {
       throw fault('malformed', `reply to ${method} has neither result nor error`);
@@ -228,11 +311,19 @@ export function createTransport(options: TransportOptions): Transport {
     return { ok: true, result: reply.result };
   }
 
+  /** The typed error of an error object, its message scrubbed of the endpoint's secrets. */
+  function rpcError(error: unknown, method: string): JsonRpcError {
+    const object = isObject(error) ? (error as { message?: unknown }) : {};
+    const message = typeof object.message === 'string' ? redact(object.message.slice(0, 2000), url) : object.message;
+    return fromRpcError({ ...(error as object), message }, method);
+  }
+
   const isObject = (value: unknown): value is Reply =>
     typeof value === 'object' && value !== null && !Array.isArray(value);
 
   return {
-    maskedUrl: masked,
+    origin,
+    retry: { retries, delayMs },
 
     async request(method, params = []) {
       const id = nextId++;
@@ -243,9 +334,9 @@ export function createTransport(options: TransportOptions): Transport {
       }
       if (reply.id !== id) {
         if (reply.id === null && isObject(reply.error)) {
-          throw fromRpcError(reply.error, method);
+          throw rpcError(reply.error, method);
         }
-        throw fault('malformed', `reply to ${method} has id ${JSON.stringify(reply.id)}, expected ${id}`);
+        throw fault('malformed', `reply to ${method} has id ${JSON.stringify(reply.id)?.slice(0, 40)}, expected ${id}`);
       }
       const settled = settle(reply, method);
       if (!settled.ok) {
@@ -254,7 +345,7 @@ export function createTransport(options: TransportOptions): Transport {
       return settled.result;
     },
 
-    async batchSettled(calls) {
+    async batchSettled(calls, batchOptions = {}) {
       if (calls.length === 0) {
         return [];
       }
@@ -268,17 +359,17 @@ export function createTransport(options: TransportOptions): Transport {
         })),
       );
       const readOnly = calls.every((call) => READ_ONLY_METHODS.has(call.method));
-      const reply = await post(body, readOnly);
+      const reply = await post(body, readOnly, batchOptions.retryTimeouts ?? true);
       if (!Array.isArray(reply)) {
         if (isObject(reply) && isObject(reply.error)) {
-          throw fromRpcError(reply.error, 'batch');
+          throw rpcError(reply.error, 'batch');
         }
         throw fault('malformed', 'reply to a batch is not an array');
       }
       const byId = new Map<number, Reply>();
       for (const item of reply) {
         if (!isObject(item) || typeof item.id !== 'number' || !ids.includes(item.id)) {
-          throw fault('malformed', `batch reply holds an unknown id ${JSON.stringify(isObject(item) ? item.id : item)}`);
+          throw fault('malformed', `batch reply holds an unknown id ${JSON.stringify(isObject(item) ? item.id : item)?.slice(0, 40)}`);
         }
         if (byId.has(item.id)) {
           throw fault('malformed', `batch reply repeats id ${item.id}`);

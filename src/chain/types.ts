@@ -1,17 +1,17 @@
 /**
- * Shapes of spec part (a) "Resources": every quantity is a 0x-prefixed hex string.
+ * Shapes of the Ethereum JSON-RPC API (ethereum/execution-apis): every quantity is a 0x-prefixed hex string.
  */
 
 /** A 0x-prefixed hex string. */
 export type Hex = `0x${string}`;
 
-/** A block tag (spec: latest, earliest, pending, safe, finalized) or a hex block number. */
+/** A block tag (latest, earliest, pending, safe, finalized) or a hex block number. */
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 
 /** A block parameter: a tag, a hex block number, or a bigint/number block number. */
 export type BlockParam = BlockTag | Hex | bigint | number;
 
-/** Log object (spec "Log object"); hex quantities, null fields for pending logs. */
+/** Log object (eth_getLogs result); hex quantities, null fields for pending logs. */
 export type RpcLog = {
   removed: boolean;
   logIndex: Hex | null;
@@ -28,7 +28,7 @@ export type RpcLog = {
 /** One topic position: null (any), a 32-byte value, or a list of alternatives. */
 export type TopicFilter = Hex | null | readonly Hex[];
 
-/** eth_getLogs filter (spec "eth_getLogs"). */
+/** eth_getLogs filter object. */
 export type LogFilter = {
   /** One 20-byte address or a list of them. */
   address?: Hex | readonly Hex[];
@@ -40,14 +40,14 @@ export type LogFilter = {
   topics?: readonly TopicFilter[];
   /** A 32-byte block hash; excludes fromBlock/toBlock. */
   blockHash?: Hex;
-  /** The spec's alternative spelling of blockHash. */
+  /** An alternative spelling of blockHash some clients send (the same value if both are given). */
   blockhash?: Hex;
 };
 
 /** A hex quantity, or a bigint/number converted to hex before sending. */
 export type Quantity = Hex | bigint | number;
 
-/** Transaction call object (spec "Transaction call object"): gas in gas units, prices and value in wei. */
+/** Transaction call object (eth_call, eth_estimateGas): gas in gas units, prices and value in wei. */
 export type CallRequest = {
   from?: Hex;
   to?: Hex | null;
@@ -77,7 +77,7 @@ export type StateOverride = Record<
   }
 >;
 
-/** Transaction object (spec "Transaction object"), quantities as hex strings, `chainId` spelled so. */
+/** Transaction object (eth_getTransactionByHash), quantities as hex strings, `chainId` spelled so. */
 export type RpcTransaction = {
   blockHash: Hex | null;
   blockNumber: Hex | null;

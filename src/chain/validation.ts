@@ -4,7 +4,7 @@ import { InvalidParamsError } from './errors';
 import type { BlockParam, CallRequest, Hex, LogFilter, Quantity, StateOverride, TopicFilter } from './types';
 
 /**
- * Local checks run before anything is sent (spec part (a): filter keys, block
+ * Local checks run before anything is sent (Ethereum JSON-RPC API: filter keys, block
  * tags, 20-byte addresses, 32-byte hashes/topics). Each throws InvalidParamsError
  * (-32602) naming the field.
  */
@@ -24,7 +24,7 @@ const BYTES32 = /^0x[0-9a-fA-F]{64}$/u;
  */
 export function checkAddress(value: unknown, field: string): Hex {
   if (typeof value !== 'string' || !isAddress(value, { strict: false })) {
-    throw new InvalidParamsError(`${field}: expected a 20-byte hex address, got ${JSON.stringify(value)}`);
+    throw new InvalidParamsError(`${field}: expected a 20-byte hex address`);
   }
   return value as Hex;
 }
@@ -39,7 +39,7 @@ export function checkAddress(value: unknown, field: string): Hex {
  */
 export function checkBytes32(value: unknown, field: string): Hex {
   if (typeof value !== 'string' || !BYTES32.test(value)) {
-    throw new InvalidParamsError(`${field}: expected a 32-byte hex value, got ${JSON.stringify(value)}`);
+    throw new InvalidParamsError(`${field}: expected a 32-byte hex value`);
   }
   return value.toLowerCase() as Hex;
 }
@@ -54,7 +54,7 @@ export function checkBytes32(value: unknown, field: string): Hex {
  */
 export function checkData(value: unknown, field: string): Hex {
   if (typeof value !== 'string' || !HEX.test(value) || value.length % 2 !== 0) {
-    throw new InvalidParamsError(`${field}: expected hex bytes, got ${JSON.stringify(value)}`);
+    throw new InvalidParamsError(`${field}: expected hex bytes (0x and an even number of hex digits)`);
   }
   return value as Hex;
 }
@@ -70,12 +70,12 @@ export function checkData(value: unknown, field: string): Hex {
 export function toQuantity(value: Quantity, field: string): Hex {
   if (typeof value === 'bigint' || typeof value === 'number') {
     if ((typeof value === 'number' && !Number.isSafeInteger(value)) || value < 0) {
-      throw new InvalidParamsError(`${field}: expected a non-negative integer, got ${String(value)}`);
+      throw new InvalidParamsError(`${field}: expected a non-negative safe integer`);
     }
     return `0x${value.toString(16)}`;
   }
   if (typeof value !== 'string' || !QUANTITY.test(value)) {
-    throw new InvalidParamsError(`${field}: expected a hex quantity like 0x1a, got ${JSON.stringify(value)}`);
+    throw new InvalidParamsError(`${field}: expected a hex quantity like 0x1a (no leading zeros)`);
   }
   return value as Hex;
 }
@@ -98,7 +98,7 @@ export function checkBlock(value: BlockParam | undefined, field: string): Hex | 
   }
   if (typeof value === 'string' && !QUANTITY.test(value)) {
     throw new InvalidParamsError(
-      `${field}: expected a hex block number or one of latest, earliest, pending, safe, finalized; got ${JSON.stringify(value)}`,
+      `${field}: expected a hex block number or one of latest, earliest, pending, safe, finalized`,
     );
   }
   return toQuantity(value as Exclude<BlockParam, string> | Hex, field);
@@ -115,9 +115,11 @@ export type CheckedFilter = {
 };
 
 /**
- * Validate an eth_getLogs filter (spec "eth_getLogs"): addresses, up to 4 topic
- * positions of 32-byte values, block tags, `blockHash` (or `blockhash`) exclusive
- * with `fromBlock`/`toBlock`.
+ * Validate an eth_getLogs filter (Ethereum JSON-RPC API, eth_getLogs): addresses,
+ * up to 4 topic positions of 32-byte values (`null`, or `null` among a
+ * position's alternatives, matches any value, as in geth), block tags,
+ * `blockHash` (or `blockhash`, the same value if both are given) exclusive with
+ * `fromBlock`/`toBlock`.
  *
  * @param filter - The caller's filter.
  * @returns The normalised filter (duplicate alternatives removed).
@@ -130,8 +132,17 @@ export function checkLogFilter(filter: LogFilter): CheckedFilter {
   const known = new Set(['address', 'fromBlock', 'toBlock', 'topics', 'blockHash', 'blockhash']);
   for (const key of Object.keys(filter)) {
     if (!known.has(key)) {
-      throw new InvalidParamsError(`eth_getLogs: unknown filter key ${JSON.stringify(key)}`);
+      throw new InvalidParamsError(`eth_getLogs: unknown filter key ${JSON.stringify(key.slice(0, 40))}`);
     }
+  }
+  if (
+    filter.blockHash !== undefined &&
+    filter.blockhash !== undefined &&
+    (typeof filter.blockHash !== 'string' ||
+      typeof filter.blockhash !== 'string' ||
+      filter.blockHash.toLowerCase() !== filter.blockhash.toLowerCase())
+  ) {
+    throw new InvalidParamsError('eth_getLogs: blockHash and blockhash are both given, with different values; give one');
   }
   const blockHashValue = filter.blockHash ?? filter.blockhash;
   if (blockHashValue !== undefined && (filter.fromBlock !== undefined || filter.toBlock !== undefined)) {
@@ -153,8 +164,10 @@ export function checkLogFilter(filter: LogFilter): CheckedFilter {
     if (position === null) {
       return null;
     }
-    const list = Array.isArray(position) ? position : [position];
-    return [...new Set(list.map((t: unknown, j: number) => checkBytes32(t, `topics[${i}][${j}]`)))];
+    const list: readonly unknown[] = Array.isArray(position) ? position : [position];
+    const values = list.map((t, j) => (t === null ? null : checkBytes32(t, `topics[${i}][${j}]`)));
+    // A null among the alternatives matches any value, as in geth (go-ethereum eth/filters/api.go).
+    return values.includes(null) ? null : [...new Set(values as Hex[])];
   });
   return {
     addresses,
@@ -166,7 +179,7 @@ export function checkLogFilter(filter: LogFilter): CheckedFilter {
 }
 
 /**
- * Validate a transaction call object (spec "Transaction call object") and
+ * Validate a transaction call object (eth_call, eth_estimateGas) and
  * convert its quantities to hex (gas in gas units; prices and value in wei).
  *
  * @param call - The caller's call object.

@@ -1,6 +1,6 @@
 import { encodeAbiParameters, encodeErrorResult, parseAbi } from 'viem';
 
-import { createRpcClient, ExecutionRevertedError, InvalidParamsError, JsonRpcError } from '../../src/chain';
+import { createRpcClient, ExecutionRevertedError, InvalidParamsError, JsonRpcError, TransportError } from '../../src/chain';
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { sendAndMine } from '../fixtures/json-rpc';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
@@ -31,6 +31,7 @@ describe('chain adapter: estimateGas, call, getTransactionByHash, reads', () => 
 
   beforeEach(() => {
     proxy.resetStats();
+    proxy.clearFaults();
     proxy.options.rewriteChainId = false;
   });
 
@@ -99,17 +100,58 @@ describe('chain adapter: estimateGas, call, getTransactionByHash, reads', () => 
     });
   });
 
-  it('refuses gas above 10x the block gas limit', async () => {
+  it('refuses gas above 10x the block gas limit, for eth_estimateGas and eth_call, in one round trip', async () => {
     const block = await client().getBlockByNumber('latest');
     const tooMuch = BigInt(block!.gasLimit) * 10n + 1n;
+    proxy.resetStats();
     const error = (await client().estimateGas({ to: PLAIN, gas: tooMuch }).catch((e: unknown) => e)) as InvalidParamsError;
     expect(error).toBeInstanceOf(InvalidParamsError);
     expect(error.message).toMatch(/10x the block gas limit/u);
-    expect(proxy.stats.methods.eth_estimateGas ?? 0).toBe(0);
+    expect(proxy.stats.httpRequests).toBe(1);
+    const callError = (await client().call({ to: PLAIN, gas: tooMuch }).catch((e: unknown) => e)) as InvalidParamsError;
+    expect(callError).toBeInstanceOf(InvalidParamsError);
+    expect(callError.message).toMatch(/eth_call: gas .* 10x the block gas limit/u);
+    expect(proxy.stats.httpRequests).toBe(2);
     await expect(client().estimateGas({ to: PLAIN, gas: BigInt(block!.gasLimit) })).resolves.toBe(21_000n);
+    await expect(client().call({ to: PLAIN, gas: BigInt(block!.gasLimit) })).resolves.toBe('0x');
+    expect(proxy.stats.httpRequests).toBe(4);
+    // the provider (the proxy) refuses the same gas on its own
     await expect(client().request('eth_call', [{ to: PLAIN, gas: `0x${tooMuch.toString(16)}` }, 'latest'])).rejects.toMatchObject({
       code: -32602,
     });
+  });
+
+  it('checks the gas against the block the call names', async () => {
+    const old = BigInt(await rpc(anvil.url, 'eth_blockNumber'));
+    const oldLimit = BigInt((await client().getBlockByNumber(old))!.gasLimit);
+    await rpc(anvil.url, 'anvil_setBlockGasLimit', [`0x${(oldLimit / 4n).toString(16)}`]);
+    await rpc(anvil.url, 'evm_mine');
+    try {
+      const newLimit = BigInt((await client().getBlockByNumber('latest'))!.gasLimit);
+      expect(newLimit).toBe(oldLimit / 4n);
+      const gas = newLimit * 10n + 1n; // above the latest block's cap, below the old block's
+      await expect(client().call({ to: PLAIN, gas }, old)).resolves.toBe('0x');
+      await expect(client().estimateGas({ to: PLAIN, gas }, old)).resolves.toBe(21_000n);
+      await expect(client().call({ to: PLAIN, gas })).rejects.toBeInstanceOf(InvalidParamsError);
+      await expect(client().estimateGas({ to: PLAIN, gas }, 'latest')).rejects.toBeInstanceOf(InvalidParamsError);
+    } finally {
+      await rpc(anvil.url, 'anvil_setBlockGasLimit', [`0x${oldLimit.toString(16)}`]);
+      await rpc(anvil.url, 'evm_mine');
+    }
+  });
+
+  it('never returns a gas estimate the provider lied about: 0, below 21,000, 2^256 - 1, above 10x the block gas limit, not hex', async () => {
+    const block = await client().getBlockByNumber('latest');
+    for (const lie of ['0x0', '0x5207', `0x${'f'.repeat(64)}`, `0x${(BigInt(block!.gasLimit) * 10n + 1n).toString(16)}`, '0x05208', 21000, null]) {
+      proxy.inject({ type: 'result', method: 'eth_estimateGas', result: lie });
+      const error = (await client().estimateGas({ from: DEV_ACCOUNT, to: PLAIN, value: 1n }).catch((e: unknown) => e)) as TransportError;
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error.kind).toBe('malformed');
+      expect(error.message).toMatch(/^eth_estimateGas: the provider returned /u);
+    }
+    proxy.inject({ type: 'result', method: 'eth_call', result: '0x123' });
+    await expect(client().call({ to: PLAIN })).rejects.toThrow(/eth_call: the provider returned something that is not hex bytes/u);
+    await expect(client().estimateGas({ from: DEV_ACCOUNT, to: PLAIN, value: 1n })).resolves.toBe(21_000n);
   });
 
   it('refuses a malformed call object before sending', async () => {

@@ -1,6 +1,8 @@
-import { createRpcClient, InvalidParamsError, LimitExceededError, type RpcLog } from '../../src/chain';
+import { createRpcClient, InvalidParamsError, LimitExceededError, RemovedLogsError, TransportError, type RpcLog } from '../../src/chain';
+import { splitEven } from '../../src/chain/logPlan';
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { countingFetch } from '../fixtures/round-trips';
 import { EMITTERS, referenceLogs, rpc, seedLogs, TOPICS, type SeedResult } from '../fixtures/seed-logs';
 
 jest.setTimeout(120_000);
@@ -42,22 +44,174 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   beforeEach(() => {
     proxy.clearFaults();
     proxy.resetStats();
-    Object.assign(proxy.options, { maxResults: 10_000, maxParams: 5_000, costPerBlockMs: 0, costPerResultMs: 0 });
+    Object.assign(proxy.options, { maxResults: 10_000, maxParams: 5_000, costPerBlockMs: 0, costPerResultMs: 0, hint: 'none', removedBlock: '' });
   });
+
+  afterEach(() => {
+    // no batch ever held more than the provider's 10 eth_getLogs calls
+    expect(proxy.stats.maxLogsPerRequest).toBeLessThanOrEqual(10);
+  });
+
+  /** The `[fromBlock, toBlock]` of every eth_getLogs call the proxy received. */
+  const ranges = (): string[] => proxy.stats.getLogsFilters.map((f) => `${String(f.fromBlock)}..${String(f.toBlock)}`);
 
   it('seeds at least 30,000 logs with dense and sparse blocks', () => {
     expect(seed.totalLogs).toBeGreaterThanOrEqual(30_000);
     expect(reference).toHaveLength(seed.totalLogs);
   });
 
-  it('the whole range through the proxy equals anvil directly, same order', async () => {
-    const client = createRpcClient({ url: proxy.url });
+  it('the whole range through the proxy equals anvil directly, same order, within ceil(N/10,000) + 2 round trips', async () => {
+    const wire = countingFetch();
+    const client = createRpcClient({ url: proxy.url, fetch: wire.fetch });
     const logs = await client.getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) });
     expect(logs).toHaveLength(reference.length);
     expectSameLogs(logs, reference);
-    // the first whole-range attempt must have been refused, so splitting happened
     expect(proxy.stats.methods.eth_getLogs).toBeGreaterThanOrEqual(Math.ceil(reference.length / 10_000));
+    expect(wire.stats.roundTrips).toBeLessThanOrEqual(Math.ceil(reference.length / 10_000) + 2);
     expect(new Set(logs.map(key)).size).toBe(logs.length);
+  });
+
+  it('the proxy refuses eth_getLogs calls past the 10th of a batch with -32600', async () => {
+    const client = createRpcClient({ url: proxy.url });
+    const calls = Array.from({ length: 11 }, () => ({ method: 'eth_getLogs', params: [{ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.fromBlock) }] }));
+    const settled = await client.batchSettled(calls);
+    expect(settled.slice(0, 10).every((item) => item.ok)).toBe(true);
+    expect(settled[10]).toMatchObject({ ok: false, error: { code: -32600 } });
+    proxy.resetStats();
+  });
+
+  it.each(['data', 'message'] as const)('asks for the range the provider suggests (hint in %s) as is', async (hint) => {
+    proxy.options.maxResults = 9000; // the densest block holds 9,000 logs
+    const filter = { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) };
+    const plain = countingFetch();
+    expectSameLogs(await createRpcClient({ url: proxy.url, fetch: plain.fetch }).getLogs(filter), reference);
+    expect(proxy.stats.hints).toHaveLength(0);
+    proxy.resetStats();
+    proxy.options.hint = hint;
+    const hinted = countingFetch();
+    expectSameLogs(await createRpcClient({ url: proxy.url, fetch: hinted.fetch }).getLogs(filter), reference);
+    expect(proxy.stats.hints.length).toBeGreaterThan(0);
+    for (const [from, to] of proxy.stats.hints) {
+      expect(ranges()).toContain(`${from}..${to}`);
+    }
+    expect(hinted.stats.roundTrips).toBeLessThanOrEqual(plain.stats.roundTrips);
+    expect(hinted.stats.roundTrips).toBeLessThanOrEqual(Math.ceil(reference.length / 9000) + 2);
+  });
+
+  it('a rate-limit -32005 is retried as is, never narrowed; past the retries it is surfaced', async () => {
+    const filter = { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) };
+    proxy.inject({ type: 'rateLimit', method: 'eth_getLogs', times: 2 });
+    const logs = await createRpcClient({ url: proxy.url, retryDelayMs: 5 }).getLogs(filter);
+    expectSameLogs(logs, reference);
+    const sent = ranges();
+    expect(sent).toHaveLength(30);
+    expect(sent.slice(10, 20)).toEqual(sent.slice(0, 10));
+    expect(sent.slice(20, 30)).toEqual(sent.slice(0, 10));
+
+    proxy.resetStats();
+    proxy.inject({ type: 'rateLimit', method: 'eth_getLogs', times: 50 });
+    const error = (await createRpcClient({ url: proxy.url, retries: 2, retryDelayMs: 5 }).getLogs(filter).catch((e: unknown) => e)) as LimitExceededError;
+    expect(error).toBeInstanceOf(LimitExceededError);
+    expect(error.reason).toBe('rate');
+    expect(error.message).toBe('project ID request rate exceeded');
+    expect(proxy.stats.httpRequests).toBe(3);
+    expect(new Set(ranges()).size).toBe(10);
+  });
+
+  it('a client-side timeout of a getLogs batch narrows its ranges instead of re-sending them', async () => {
+    const last = seed.fromBlock + 199n; // about 3,000 logs: a batch answers well within the timeout
+    const first = splitEven({ lane: 0, from: seed.fromBlock, to: last }, 10).map((p) => `${hex(p.from)}..${hex(p.to)}`);
+    proxy.inject({ type: 'delay', ms: 2500, method: 'eth_getLogs' });
+    const logs = await createRpcClient({ url: proxy.url, timeoutMs: 1000 }).getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(last) });
+    expectSameLogs(logs, reference.filter((l) => BigInt(l.blockNumber!) <= last));
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // the proxy records the delayed calls when it serves them
+    const sent = ranges();
+    for (const range of first) {
+      expect(sent.filter((r) => r === range)).toHaveLength(1);
+    }
+    expect(sent.length).toBeGreaterThan(20);
+  });
+
+  it('sends pending as pending (never a number); reads safe and finalized once and pins them', async () => {
+    proxy.options.maxResults = 9000;
+    const latest = BigInt(await rpc(anvil.url, 'eth_blockNumber'));
+    const client = createRpcClient({ url: proxy.url });
+    const toPending = await client.getLogs({ fromBlock: hex(seed.fromBlock), toBlock: 'pending' });
+    expectSameLogs(toPending, await rpc(anvil.url, 'eth_getLogs', [{ fromBlock: hex(seed.fromBlock), toBlock: 'pending' }]));
+    const sent = proxy.stats.getLogsFilters;
+    expect(sent.length).toBeGreaterThan(2);
+    expect(sent.filter((f) => f.toBlock === 'pending').length).toBeGreaterThanOrEqual(2);
+    expect(sent.some((f) => f.toBlock === hex(latest + 1n))).toBe(false);
+
+    proxy.options.maxResults = 2000; // below the logs after anvil's safe and finalized blocks
+    for (const tag of ['safe', 'finalized'] as const) {
+      proxy.resetStats();
+      const pinned = BigInt((await rpc(anvil.url, 'eth_getBlockByNumber', [tag, false])).number);
+      const logs = await client.getLogs({ fromBlock: tag, toBlock: hex(seed.toBlock) });
+      expectSameLogs(logs, await referenceLogs(anvil.url, pinned, seed.toBlock, {}, seed.toBlock + 1n));
+      expect(proxy.stats.methods.eth_getBlockByNumber).toBe(1);
+      // only the first call (in the batch that read the tag) names it; every later one has its number
+      expect(proxy.stats.getLogsFilters.filter((f) => f.fromBlock === tag)).toHaveLength(1);
+      expect(proxy.stats.getLogsFilters.length).toBeGreaterThan(1);
+    }
+    proxy.resetStats();
+    await expect(client.getLogs({ fromBlock: 'pending', toBlock: 'pending' })).resolves.toEqual(
+      await rpc(anvil.url, 'eth_getLogs', [{ fromBlock: 'pending', toBlock: 'pending' }]),
+    );
+    expect(ranges()).toEqual(['pending..pending']);
+  });
+
+  it('reads a null among topic alternatives as any value, as geth does', async () => {
+    const client = createRpcClient({ url: proxy.url });
+    const range = { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.fromBlock + 199n) };
+    const logs = await client.getLogs({ ...range, topics: [[TOPICS[0], null] as never] });
+    expectSameLogs(logs, reference.filter((l) => BigInt(l.blockNumber!) <= seed.fromBlock + 199n));
+    expect(new Set(logs.map((l) => l.topics[0])).size).toBe(2);
+  });
+
+  it('refuses blockHash and blockhash with different values before sending; the same value is fine', async () => {
+    const client = createRpcClient({ url: proxy.url });
+    const block = await rpc(anvil.url, 'eth_getBlockByNumber', [hex(seed.fromBlock), false]);
+    const error = await client.getLogs({ blockHash: block.hash, blockhash: `0x${'1'.repeat(64)}` }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as Error).message).toMatch(/blockHash and blockhash/u);
+    expect(proxy.stats.httpRequests).toBe(0);
+    const logs = await client.getLogs({ blockHash: block.hash, blockhash: block.hash });
+    expectSameLogs(logs, reference.filter((l) => l.blockHash === block.hash));
+  });
+
+  it('reports removed logs as RemovedLogsError naming the block, never mixed with valid ones', async () => {
+    proxy.options.removedBlock = hex(seed.denseBlocks[0]);
+    const client = createRpcClient({ url: proxy.url });
+    const error = (await client.getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) }).catch((e: unknown) => e)) as RemovedLogsError;
+    expect(error).toBeInstanceOf(RemovedLogsError);
+    expect(error.blocks).toEqual([seed.denseBlocks[0]]);
+    const pages: RpcLog[][] = [];
+    const paged = await (async () => {
+      for await (const page of client.getLogsPages({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) })) {
+        pages.push(page);
+      }
+    })().catch((e: unknown) => e);
+    expect(paged).toBeInstanceOf(RemovedLogsError);
+    expect(pages.flat().some((log) => log.removed)).toBe(false);
+  });
+
+  it('refuses logs that are malformed, outside the range asked for, or not matching the filter', async () => {
+    const client = createRpcClient({ url: proxy.url });
+    const range = { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.fromBlock + 5n) };
+    const late = reference.at(-1)!;
+    for (const [result, fault] of [
+      [{ not: 'an array' }, /not an array/u],
+      [[{ ...late, blockNumber: hex(seed.fromBlock), topics: 'x' }], /malformed topics/u],
+      [[late], /outside the block range/u],
+      [[{ ...late, blockNumber: hex(seed.fromBlock), address: EMITTERS[1] }], /address not in the filter/u],
+    ] as const) {
+      proxy.inject({ type: 'result', method: 'eth_getLogs', result });
+      const error = await client.getLogs({ ...range, address: EMITTERS[0] }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransportError);
+      expect((error as Error).message).toMatch(fault);
+      proxy.clearFaults();
+    }
   });
 
   it('pages come in ascending order and concatenate to the reference', async () => {
@@ -87,16 +241,18 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     expect(proxy.stats.methods.eth_blockNumber ?? 0).toBe(0);
   });
 
-  it('splits a filter above 5,000 parameters (addresses) and merges in order', async () => {
+  it('splits a filter above 5,000 parameters (addresses) and merges in order, in one round trip', async () => {
     const filler = Array.from({ length: 5200 }, (_, i) => `0x${(0xa11ce000 + i).toString(16).padStart(40, '0')}` as const);
-    const client = createRpcClient({ url: proxy.url });
+    const wire = countingFetch();
+    const client = createRpcClient({ url: proxy.url, fetch: wire.fetch });
     const logs = await client.getLogs({
       address: [...filler, EMITTERS[0], EMITTERS[1]],
       fromBlock: hex(seed.fromBlock),
       toBlock: hex(seed.fromBlock + 199n),
     });
     expectSameLogs(logs, reference.filter((l) => BigInt(l.blockNumber!) <= seed.fromBlock + 199n));
-    expect(proxy.stats.methods.eth_getLogs).toBe(2);
+    expect(wire.stats.roundTrips).toBe(1);
+    expect(proxy.stats.getLogsFilters.every((f) => (f.address as string[]).length <= 5000)).toBe(true);
   });
 
   it('splits topic alternatives above the cap (3 addresses + alternatives count together)', async () => {

@@ -30,10 +30,67 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     createRpcClient({ url: proxy.url, retryDelayMs: 5, ...extra });
 
   it('masks the API key in URLs', () => {
-    expect(maskUrl(`https://mainnet.example.io/v3/${SECRET}`)).toBe('https://mainnet.example.io/v3/***');
-    expect(maskUrl('https://user:pw@x.io/rpc?apikey=abc&x=1')).toBe('https://***:***@x.io/rpc?apikey=***&x=1');
+    expect(maskUrl(`https://mainnet.example.io/v3/${SECRET}`)).toBe('https://mainnet.example.io/***');
+    expect(maskUrl('https://user:pw@x.io/rpc?apikey=abc&x=1')).toBe('https://x.io/***');
     expect(maskUrl('not a url with secret')).not.toContain('secret');
-    expect(client().url).not.toContain(SECRET);
+    expect(client().url).toBe(`${proxy.baseUrl}/***`);
+    expect(client().origin).toBe(proxy.baseUrl);
+  });
+
+  describe.each([
+    ['/v3/<key>', (key: string) => `/v3/${key}`],
+    ['/v2/<key>', (key: string) => `/v2/${key}`],
+    ['/<key>/', (key: string) => `/${key}/`],
+    ['/eth/<key>', (key: string) => `/eth/${key}`],
+    ['/v1/rpc/<key>', (key: string) => `/v1/rpc/${key}`],
+    ['?apikey=<key>', (key: string) => `/?apikey=${key}`],
+  ])('an endpoint keyed as %s', (_shape, keyed) => {
+    const url = (): string => `${proxy.baseUrl}${keyed(SECRET)}`;
+
+    it('reaches the chain; shown back as <origin>/***', async () => {
+      const keyedClient = createRpcClient({ url: url(), retries: 0 });
+      await expect(keyedClient.chainId()).resolves.toBe(31337);
+      expect(keyedClient.url).toBe(`${proxy.baseUrl}/***`);
+      expect(maskUrl(url())).toBe(`${proxy.baseUrl}/***`);
+    });
+
+    it('names only the origin in an HTTP 503, a wrong key, a network error and a node message echoing the key', async () => {
+      proxy.inject({ type: 'status', status: 503 });
+      const http = (await createRpcClient({ url: url(), retries: 0 }).chainId().catch((e: unknown) => e)) as TransportError;
+      expect(http.message).toBe(`HTTP 503 from the JSON-RPC endpoint (${proxy.baseUrl})`);
+      expect(http.url).toBe(proxy.baseUrl);
+
+      const wrongUrl = `${proxy.baseUrl}${keyed(`${SECRET}-wrong`)}`;
+      const wrong = (await createRpcClient({ url: wrongUrl, retries: 0 }).chainId().catch((e: unknown) => e)) as TransportError;
+      expect(wrong.status).toBe(403);
+      expect(wrong.message).toBe(`HTTP 403 from the JSON-RPC endpoint (${proxy.baseUrl})`);
+
+      const port = await freePort();
+      const down = (await createRpcClient({ url: `http://127.0.0.1:${port}${keyed(SECRET)}`, retries: 0 })
+        .chainId()
+        .catch((e: unknown) => e)) as TransportError;
+      expect(down.kind).toBe('network');
+      expect(down.message).toMatch(new RegExp(`\\(http://127\\.0\\.0\\.1:${port}\\)$`, 'u'));
+
+      proxy.inject({ type: 'rpcError', code: -32001, message: `invalid project id ${SECRET} for ${url()}` });
+      const echoed = (await createRpcClient({ url: url(), retries: 0 }).chainId().catch((e: unknown) => e)) as JsonRpcError;
+      expect(echoed.code).toBe(-32001);
+      expect(echoed.message).toBe(`invalid project id *** for ${proxy.baseUrl}`);
+
+      for (const error of [http, wrong, down, echoed]) {
+        expect(JSON.stringify({ ...error, message: error.message })).not.toContain(SECRET);
+        expect(error.message).not.toMatch(/\/v\d|\/eth|\/rpc|apikey/u);
+      }
+    });
+  });
+
+  it('refuses a reply body above the byte cap (tooLarge)', async () => {
+    proxy.inject({ type: 'huge', bytes: 2_000_000 });
+    const error = (await client({ maxReplyBytes: 100_000, retries: 0 }).chainId().catch((e: unknown) => e)) as TransportError;
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.kind).toBe('tooLarge');
+    expect(error.message).toContain('100000 bytes');
+    await expect(client({ maxReplyBytes: 100_000 }).chainId()).resolves.toBe(31337);
   });
 
   it('sends a batch of 4 reads in one HTTP round trip, replies matched by id despite shuffling', async () => {
@@ -87,7 +144,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     expect(error.attempts).toBe(3);
     expect(proxy.stats.httpRequests).toBe(3);
     expect(error.message).not.toContain(SECRET);
-    expect(error.url).toBe(`${proxy.baseUrl}/v3/***`);
+    expect(error.url).toBe(proxy.baseUrl);
   });
 
   it('gives TransportError 429 after retries run out', async () => {
@@ -114,7 +171,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     expect(error.status).toBe(403);
     expect(error.attempts).toBe(1);
     expect(error.message).not.toContain(SECRET);
-    expect(error.message).toContain('/v3/***');
+    expect(error.message).toContain(`(${proxy.baseUrl})`);
     const missing = (await createRpcClient({ url: `${proxy.baseUrl}/v3/` }).chainId().catch((e: unknown) => e)) as TransportError;
     expect(missing.status).toBe(401);
   });

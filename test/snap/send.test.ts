@@ -158,8 +158,8 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(response.result).toEqual({ userOpHash: expect.stringMatching(/^0x[0-9a-f]{64}$/u), entryPoint: devnet.contracts.entryPoint, sender: account.address });
     expect(chainProxy.stats.httpRequests).toBe(1);
     expect(chainProxy.stats.batches).toBe(1);
-    // prepare's four reads, eth_maxPriorityFeePerGas, eth_feeHistory and eth_blockNumber
-    expect(chainProxy.stats.methods).toEqual({ eth_getCode: 1, eth_call: 1, eth_estimateGas: 2, eth_maxPriorityFeePerGas: 1, eth_feeHistory: 1, eth_blockNumber: 1 });
+    // prepare's four reads and the block (gas cap), eth_maxPriorityFeePerGas, eth_feeHistory and eth_blockNumber
+    expect(chainProxy.stats.methods).toEqual({ eth_getCode: 1, eth_call: 1, eth_estimateGas: 2, eth_getBlockByNumber: 1, eth_maxPriorityFeePerGas: 1, eth_feeHistory: 1, eth_blockNumber: 1 });
     expect(bundlerProxy.stats.methods).toEqual({ pimlico_getUserOperationGasPrice: 1, eth_sendUserOperation: 1 });
 
     const { userOpHash } = response.result;

@@ -1,7 +1,19 @@
 import type { EthBaseUserOperation } from '@metamask/keyring-api';
 import { decodeFunctionResult, encodeFunctionData, numberToHex, toHex, type Hex } from 'viem';
 
-import { ExecutionRevertedError, type JsonRpcError, type RpcCall, type RpcClient, type Settled } from '../../chain';
+import {
+  capGas,
+  ExecutionRevertedError,
+  gasCapOf,
+  readBlockGasLimit,
+  readGasEstimate,
+  readHexData,
+  readUintWord,
+  type JsonRpcError,
+  type RpcCall,
+  type RpcClient,
+  type Settled,
+} from '../../chain';
 import { invalidParams, notFound } from '../../errors';
 import {
   ACCOUNT_SALT,
@@ -69,8 +81,8 @@ export async function computeAccountAddress(
 /**
  * eth_prepareUserOperation (keyring-api `EthBaseUserOperation`, EntryPoint v0.6 shape).
  * All chain reads go in ONE batched round trip: `eth_getCode(sender)`, `EntryPoint.getNonce(sender, 0)`,
- * `eth_estimateGas` of the call from the EntryPoint to the sender, and `eth_estimateGas` of
- * `factory.createAccount(owner, salt)`.
+ * `eth_estimateGas` of the call from the EntryPoint to the sender, `eth_estimateGas` of
+ * `factory.createAccount(owner, salt)`, and the latest block, whose gas limit caps the estimates.
  *
  * callGasLimit: the estimate of EntryPoint → sender with a state override that gives the sender
  * the ERC1967Proxy runtime code and the implementation in its EIP-1967 slot, so a not-yet-deployed
@@ -113,18 +125,23 @@ export async function prepareUserOperationWith(
     [sender]: { code: ERC1967_PROXY_RUNTIME_CODE, stateDiff: { [EIP1967_IMPLEMENTATION_SLOT]: toHex(BigInt(chain.implementation), { size: 32 }) } },
   };
   const createAccount = encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [owner, ACCOUNT_SALT] });
-  const [code, nonceData, callEstimate, deployEstimate, ...extraSettled] = await client.batchSettled([
+  const [code, nonceData, callEstimate, deployEstimate, latest, ...extraSettled] = await client.batchSettled([
     { method: 'eth_getCode', params: [sender, 'latest'] },
     { method: 'eth_call', params: [{ to: entryPoint, data: encodeFunctionData({ abi: entryPointAbi, functionName: 'getNonce', args: [sender, 0n] }) }, 'latest'] },
     { method: 'eth_estimateGas', params: [{ from: entryPoint, to: sender, data: callData }, 'latest', override] },
     { method: 'eth_estimateGas', params: [{ to: accountFactory, data: createAccount }, 'latest'] },
+    { method: 'eth_getBlockByNumber', params: ['latest', false] },
     ...extra,
-  ]) as [Settled, Settled, Settled, Settled, ...Settled[]];
-  const deployed = unwrap(code) !== '0x';
-  const nonce = decodeFunctionResult({ abi: entryPointAbi, functionName: 'getNonce', data: unwrap(nonceData) as Hex });
-  const callGasLimit = callEstimate.ok ? BigInt(callEstimate.result as Hex) : await estimateWithoutOverride(client, sender, intents, callEstimate.error);
+  ]) as [Settled, Settled, Settled, Settled, Settled, ...Settled[]];
+  // Provider numbers are untrusted: hex checked, gas within [21,000, 10x the block gas limit], nonce key 0 below 2^64.
+  const gasCap = gasCapOf(readBlockGasLimit(unwrap(latest), client.origin));
+  const deployed = readHexData(unwrap(code), 'eth_getCode', client.origin) !== '0x';
+  const nonce = readUintWord(unwrap(nonceData), 'EntryPoint.getNonce', 2n ** 64n - 1n, client.origin);
+  const callGasLimit = callEstimate.ok
+    ? readGasEstimate(callEstimate.result, 'eth_estimateGas', gasCap, client.origin)
+    : await estimateWithoutOverride(client, sender, intents, callEstimate.error, gasCap);
   const initCode = deployed ? '0x' : encodeInitCode(accountFactory, owner, ACCOUNT_SALT);
-  const verificationGasLimit = VERIFICATION_GAS_BASE + (deployed ? 0n : BigInt(unwrap(deployEstimate) as Hex));
+  const verificationGasLimit = VERIFICATION_GAS_BASE + (deployed ? 0n : readGasEstimate(unwrap(deployEstimate), 'eth_estimateGas', gasCap, client.origin));
 
   const draft = {
     sender,
@@ -160,7 +177,7 @@ export async function prepareUserOperationWith(
 /** Measured: `execute`/`executeBatch` through the proxy costs at most this much above the inner calls (gas). */
 export const EXECUTE_OVERHEAD = 30_000n;
 
-async function estimateWithoutOverride(client: RpcClient, sender: Hex, intents: Intent[], error: JsonRpcError): Promise<bigint> {
+async function estimateWithoutOverride(client: RpcClient, sender: Hex, intents: Intent[], error: JsonRpcError, gasCap: bigint): Promise<bigint> {
   if (error instanceof ExecutionRevertedError) {
     throw error;
   }
@@ -170,7 +187,8 @@ async function estimateWithoutOverride(client: RpcClient, sender: Hex, intents: 
   const estimates = await client.batch(
     intents.map((intent) => ({ method: 'eth_estimateGas', params: [{ from: sender, to: intent.to, value: numberToHex(intent.value), data: intent.data }, 'latest'] })),
   );
-  return estimates.reduce<bigint>((sum, estimate) => sum + BigInt(estimate as Hex), EXECUTE_OVERHEAD);
+  const total = estimates.reduce<bigint>((sum, estimate) => sum + readGasEstimate(estimate, 'eth_estimateGas', gasCap, client.origin), EXECUTE_OVERHEAD);
+  return capGas(total, 'eth_estimateGas', gasCap, client.origin);
 }
 
 function unwrap(item: Settled): unknown {

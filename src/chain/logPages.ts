@@ -1,0 +1,124 @@
+import type { Piece } from './logPlan';
+import { sortUniqueLogs } from './logReplies';
+import type { RpcLog } from './types';
+
+const byBlock = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The logs fetched so far for one eth_getLogs query, released in block order:
+ * pieces complete in any order and lane, and logs are given out only up to the
+ * last block every lane has complete from the start of the range (so no later
+ * page can hold an earlier log). Also tracks the density seen per lane.
+ */
+export class LogPages {
+  readonly #from: bigint;
+
+  readonly #to: bigint;
+
+  /** Per lane: the ranges completed. */
+  readonly #done: { from: bigint; to: bigint }[][];
+
+  /** Per lane: blocks and logs fetched, for the density. */
+  readonly #seen: { blocks: number; logs: number }[];
+
+  /** Ends of completed ranges: where pages are cut. */
+  readonly #ends = new Set<bigint>();
+
+  #held: RpcLog[] = [];
+
+  /**
+   * @param lanes - The number of sub-filters.
+   * @param from - The first block of the query.
+   * @param to - The last block of the query (the latest one for a `pending` end).
+   */
+  constructor(lanes: number, from: bigint, to: bigint) {
+    this.#from = from;
+    this.#to = to;
+    this.#done = Array.from({ length: lanes }, () => []);
+    this.#seen = Array.from({ length: lanes }, () => ({ blocks: 0, logs: 0 }));
+  }
+
+  /**
+   * Record the logs of a completed piece.
+   *
+   * @param piece - The lane and block range fetched.
+   * @param logs - Its logs (already checked).
+   */
+  complete(piece: Piece, logs: RpcLog[]): void {
+    this.#done[piece.lane].push({ from: piece.from, to: piece.to });
+    this.#seen[piece.lane].blocks += Number(piece.to - piece.from + 1n);
+    this.#seen[piece.lane].logs += logs.length;
+    this.#ends.add(piece.to);
+    for (const log of logs) {
+      this.#held.push(log);
+    }
+  }
+
+  /**
+   * Logs per block seen in a lane.
+   *
+   * @param lane - The lane.
+   * @returns The density, or undefined before anything was fetched there.
+   */
+  density(lane: number): number | undefined {
+    const { blocks, logs } = this.#seen[lane];
+    return blocks === 0 ? undefined : logs / blocks;
+  }
+
+  /**
+   * The last block every lane has complete from the start of the range.
+   *
+   * @returns The block number (`from - 1` when none).
+   */
+  #frontier(): bigint {
+    let lowest = this.#to;
+    for (const ranges of this.#done) {
+      ranges.sort((a, b) => byBlock(a.from, b.from));
+      let reach = this.#from - 1n;
+      for (const range of ranges) {
+        if (range.from > reach + 1n) {
+          break;
+        }
+        reach = range.to > reach ? range.to : reach;
+      }
+      lowest = reach < lowest ? reach : lowest;
+    }
+    return lowest;
+  }
+
+  /**
+   * Give out the logs up to the frontier, sorted and de-duplicated, cut into
+   * pages at the ends of completed ranges. Once the whole range is complete,
+   * everything left: pending logs (no block number) and, with a `pending`
+   * end, logs of blocks mined meanwhile, last.
+   *
+   * @yields Non-empty pages in block order.
+   */
+  *release(): Generator<RpcLog[]> {
+    const limit = this.#frontier();
+    const last = limit >= this.#to;
+    const ready: RpcLog[] = [];
+    const kept: RpcLog[] = [];
+    for (const log of this.#held) {
+      (last || (log.blockNumber && BigInt(log.blockNumber) <= limit) ? ready : kept).push(log);
+    }
+    this.#held = kept;
+    const cuts = [...this.#ends].filter((end) => end <= limit).sort(byBlock);
+    let page: RpcLog[] = [];
+    let cut = 0;
+    for (const log of sortUniqueLogs(ready)) {
+      const block = log.blockNumber ? BigInt(log.blockNumber) : this.#to + 1n;
+      while (cut < cuts.length && block > cuts[cut]) {
+        cut += 1;
+        if (page.length > 0) {
+          yield page;
+          page = [];
+        }
+      }
+      page.push(log);
+    }
+    if (page.length > 0) {
+      yield page;
+    }
+  }
+}
