@@ -80,7 +80,7 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
     const receipt = await lookupUserOperationReceipt({ rpcUrl: proxy.url, entryPoints: [contracts.entryPoint], bundlerUrls: [deadBundler] }, hash, 5n);
     expect(receipt).toEqual(expect.objectContaining({ userOpHash: hash, success: true, nonce: '0x0', blockNumber: numberToHex(minedIn) }));
     const latest = BigInt(await jsonRpc<Hex>(anvil.url, 'eth_blockNumber', []));
-    expect(logRanges()).toEqual([latest - 4n]);
+    expect(lowest(logRanges())).toBe(latest - 4n); // the adapter may split the window; nothing before it is queried
   });
 
   it('once the operation is older than the window it is unknown (null): nothing before the window is queried', async () => {
@@ -88,7 +88,7 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
     const latest = BigInt(await jsonRpc<Hex>(anvil.url, 'eth_blockNumber', []));
     proxy.resetStats();
     expect(await lookupUserOperationReceipt({ rpcUrl: proxy.url, entryPoints: [contracts.entryPoint], bundlerUrls: [deadBundler] }, hash, 5n)).toBeNull();
-    expect(logRanges()).toEqual([latest - 4n]);
+    expect(lowest(logRanges())).toBe(latest - 4n); // the adapter may split the window; nothing before it is queried
     expect(latest - 4n).toBeGreaterThan(minedIn);
   });
 
@@ -101,3 +101,8 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
     expect(logRanges()[0]).toBe(sentAt);
   });
 });
+
+/** The lowest of the fromBlock values queried. */
+function lowest(values: bigint[]): bigint | undefined {
+  return values.length === 0 ? undefined : values.reduce((low, value) => (value < low ? value : low));
+}

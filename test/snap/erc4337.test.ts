@@ -180,7 +180,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     try {
       const stored = await h.rpc('setChainConfig', { ...devnet.chainConfig, rpcUrl: proxy.url });
       const configs = await h.rpc('getChainConfigs');
-      expect(stored.rpcUrl).toBe(`${proxy.baseUrl}/v3/***`);
+      expect(stored.rpcUrl).toBe(`${proxy.baseUrl}/***`);
       expect(configs).toEqual([stored]);
       expect(JSON.stringify([stored, configs])).not.toContain('sEcReT');
       // the snap still reaches the chain through the keyed URL
