@@ -1,9 +1,85 @@
+import path from 'node:path';
+
 import type { SnapConfig } from '@metamask/snaps-cli';
+
+type Configuration = Parameters<NonNullable<SnapConfig['customizeWebpackConfig']>>[0];
+type Rule = { test: RegExp; sideEffects?: boolean; resolve?: Record<string, unknown> };
+
+const STUBS = path.join(__dirname, 'build/stubs');
+
+/** A rule's `test` for the files of one installed package (given as a path under node_modules). */
+function filesOf(packagePath: string): RegExp {
+  const parts = packagePath.split('/').map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'));
+  return new RegExp(`[\\\\/]node_modules[\\\\/]${parts.join('[\\\\/]')}[\\\\/](?!node_modules[\\\\/])`, 'u');
+}
+
+/** The folder of package `name` as `from` (a package folder) resolves it. */
+function packageDir(name: string, from: string): string {
+  const entry = require.resolve(name, { paths: [path.join(__dirname, from)] });
+  return entry.slice(0, entry.lastIndexOf(`${path.sep}${name.replace('/', path.sep)}${path.sep}`) + name.length + 1);
+}
+
+/** viem's @noble v1 copies (curves 1.9, hashes 1.8): the one v1 copy the bundle keeps. */
+const NOBLE_V1 = {
+  curves: path.join(packageDir('@noble/curves', 'node_modules/viem'), 'esm'),
+  hashes: path.join(packageDir('@noble/hashes', 'node_modules/viem'), 'esm'),
+};
+
+/**
+ * Where the bundle's size goes, and what each rule removes (gzip -9 of dist/bundle.js; docs/performance.md):
+ * - keyring-api, keyring-utils and keyring-snap-sdk are pure ES modules that do not declare
+ *   `sideEffects: false`; declaring it lets webpack drop the modules the snap never imports
+ *   (keyring-api's v2 wrapper with @ethereumjs/tx 5 and all of eth-sig-util, the BTC/SOL/TRX structs).
+ * - CommonJS `require`s of `@metamask/utils` by eth-sig-util and abi-utils go to an ES facade of
+ *   the functions they use (build/stubs/metamask-utils.mjs), tree-shaken with the ES build.
+ * - @metamask/utils' `import lodash` gets lodash's `memoize` module alone (build/stubs/lodash.js).
+ * - eth-sig-util's @ethereumjs/util 8 gets a throwing `micro-ftch` (build/stubs/micro-ftch.js):
+ *   that drops Node's `url`/`util` polyfills, `qs`, `object-inspect` and `get-intrinsic`.
+ * - ethereum-cryptography (eth-sig-util's) and @metamask/utils use viem's @noble v1 copies, as
+ *   ES modules (one copy instead of three). ethereum-cryptography reads `_assert`'s default
+ *   export, which hashes 1.8 dropped: that one file stays its own.
+ * - src/accounts/eoa.ts `require`s its signing libraries lazily; its `require`s take the
+ *   packages' ES builds (the `import` condition), which webpack tree-shakes, not their CommonJS builds.
+ * test/node/bundle-size.test.ts checks each stub's contract and the gzip budget.
+ */
+const RULES: Rule[] = [
+  ...['@metamask/keyring-api', '@metamask/keyring-utils', '@metamask/keyring-snap-sdk'].map((name) => ({
+    test: filesOf(name),
+    sideEffects: false,
+  })),
+  ...['@metamask/eth-sig-util', '@metamask/abi-utils'].map((name) => ({
+    test: filesOf(name),
+    resolve: { alias: { '@metamask/utils$': path.join(STUBS, 'metamask-utils.mjs') } },
+  })),
+  {
+    test: filesOf('@metamask/utils'),
+    resolve: { alias: { lodash$: path.join(STUBS, 'lodash.js'), '@noble/hashes': NOBLE_V1.hashes } },
+  },
+  {
+    test: filesOf('@metamask/eth-sig-util/node_modules/@ethereumjs/util'),
+    resolve: { alias: { 'micro-ftch$': path.join(STUBS, 'micro-ftch.js') } },
+  },
+  {
+    test: filesOf('ethereum-cryptography'),
+    resolve: {
+      alias: {
+        '@noble/hashes/_assert$': path.join(packageDir('@noble/hashes', 'node_modules/ethereum-cryptography'), '_assert.js'),
+        '@noble/hashes': NOBLE_V1.hashes,
+        '@noble/curves': NOBLE_V1.curves,
+      },
+    },
+  },
+  {
+    test: /[\\/]src[\\/]accounts[\\/]eoa\.ts$/u,
+    resolve: { byDependency: { commonjs: { conditionNames: ['import', 'module', 'webpack', 'browser', 'production', 'default'] } } },
+  },
+];
 
 /**
  * Build configuration for `mm-snap build` / `mm-snap serve` (snaps-cli 8).
- * The `buffer` and `crypto` polyfills serve @metamask/eth-sig-util and the
- * ethereumjs libraries; nothing here talks to the network at build time.
+ * The `buffer` polyfill serves @metamask/eth-sig-util and the ethereumjs libraries.
+ * With SNAP_BUNDLE_STATS=<file> set, the build also writes webpack-bundle-analyzer's JSON
+ * report (parsed bytes per module) there, for `npm run bench`.
  */
 const config: SnapConfig = {
   input: 'src/index.ts',
@@ -18,6 +94,19 @@ const config: SnapConfig = {
     builtIns: {
       ignore: ['events', 'http', 'https', 'zlib', 'util', 'url', 'string_decoder', 'punycode'],
     },
+  },
+  customizeWebpackConfig: (webpackConfig: Configuration) => {
+    webpackConfig.module?.rules?.push(...(RULES as never[]));
+    const statsFile = process.env.SNAP_BUNDLE_STATS;
+    if (statsFile) {
+      // snaps-cli's own dependency (its `--analyze` uses it), resolved from snaps-cli.
+      const analyzer = require.resolve('webpack-bundle-analyzer', { paths: [require.resolve('@metamask/snaps-cli')] });
+      const { BundleAnalyzerPlugin } = require(analyzer) as { BundleAnalyzerPlugin: new (options: object) => never };
+      webpackConfig.plugins?.push(
+        new BundleAnalyzerPlugin({ analyzerMode: 'json', reportFilename: path.resolve(statsFile), logLevel: 'silent' }),
+      );
+    }
+    return webpackConfig;
   },
 };
 
