@@ -19,11 +19,8 @@ function packageDir(name: string, from: string): string {
   return entry.slice(0, entry.lastIndexOf(`${path.sep}${name.replace('/', path.sep)}${path.sep}`) + name.length + 1);
 }
 
-/** viem's @noble v1 copies (curves 1.9, hashes 1.8): the one v1 copy the bundle keeps. */
-const NOBLE_V1 = {
-  curves: path.join(packageDir('@noble/curves', 'node_modules/viem'), 'esm'),
-  hashes: path.join(packageDir('@noble/hashes', 'node_modules/viem'), 'esm'),
-};
+/** viem's @noble/hashes 1.8 (ES build), which @metamask/utils' own copy of the same version duplicates. */
+const NOBLE_HASHES_ESM = path.join(packageDir('@noble/hashes', 'node_modules/viem'), 'esm');
 
 /**
  * Where the bundle's size goes, and what each rule removes (gzip -9 of dist/bundle.js; docs/performance.md):
@@ -35,9 +32,10 @@ const NOBLE_V1 = {
  * - @metamask/utils' `import lodash` gets lodash's `memoize` module alone (build/stubs/lodash.js).
  * - eth-sig-util's @ethereumjs/util 8 gets a throwing `micro-ftch` (build/stubs/micro-ftch.js):
  *   that drops Node's `url`/`util` polyfills, `qs`, `object-inspect` and `get-intrinsic`.
- * - ethereum-cryptography (eth-sig-util's) and @metamask/utils use viem's @noble v1 copies, as
- *   ES modules (one copy instead of three). ethereum-cryptography reads `_assert`'s default
- *   export, which hashes 1.8 dropped: that one file stays its own.
+ * - @metamask/utils' ES build imports viem's copy of @noble/hashes 1.8 instead of its own copy
+ *   of the same version. (ethereum-cryptography keeps its @noble 1.4 copies: it `require`s them,
+ *   and pointing a CommonJS `require` at viem's ES copy made webpack reach every noble function
+ *   through an accessor call, slowing signing; its `_assert` default export is gone in 1.8 too.)
  * - src/accounts/eoa.ts `require`s its signing libraries lazily; its `require`s take the
  *   packages' ES builds (the `import` condition), which webpack tree-shakes, not their CommonJS builds.
  * test/node/bundle-size.test.ts checks each stub's contract and the gzip budget.
@@ -53,21 +51,11 @@ const RULES: Rule[] = [
   })),
   {
     test: filesOf('@metamask/utils'),
-    resolve: { alias: { lodash$: path.join(STUBS, 'lodash.js'), '@noble/hashes': NOBLE_V1.hashes } },
+    resolve: { alias: { lodash$: path.join(STUBS, 'lodash.js'), '@noble/hashes': NOBLE_HASHES_ESM } },
   },
   {
     test: filesOf('@metamask/eth-sig-util/node_modules/@ethereumjs/util'),
     resolve: { alias: { 'micro-ftch$': path.join(STUBS, 'micro-ftch.js') } },
-  },
-  {
-    test: filesOf('ethereum-cryptography'),
-    resolve: {
-      alias: {
-        '@noble/hashes/_assert$': path.join(packageDir('@noble/hashes', 'node_modules/ethereum-cryptography'), '_assert.js'),
-        '@noble/hashes': NOBLE_V1.hashes,
-        '@noble/curves': NOBLE_V1.curves,
-      },
-    },
   },
   {
     test: /[\\/]src[\\/]accounts[\\/]eoa\.ts$/u,
