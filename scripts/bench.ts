@@ -7,6 +7,7 @@ import { benchColdStart, type BenchTarget } from './bench/coldstart';
 import { benchErc4337 } from './bench/erc4337';
 import { benchEvaluate } from './bench/evaluate';
 import { benchLatency } from './bench/latency';
+import { benchSesLatency } from './bench/ses-latency';
 import { benchSize } from './bench/size';
 
 const ROOT = path.join(__dirname, '..');
@@ -41,9 +42,9 @@ function describeSnap(folder: string): { name: string; version: string } {
 /**
  * `npm run bench [-- --anchor <folder>]`: build figures, printed and written to bench/results.json
  * with the machine and versions. Sections: bundle size and its largest packages; evaluation of
- * the bundle in SES; cold start;
- * signing latency through the simulation beside the floor and the libraries alone (and beside the
- * anchor snap when given); the chain adapter's getLogs; ERC-4337 prepare round trips and
+ * the bundle in SES; cold start; signing latency through the simulation beside the floor and the
+ * libraries alone (and beside the anchor snap when given); the snap's own work per request in SES
+ * without the simulation; the chain adapter's getLogs; ERC-4337 prepare round trips and
  * signUserOperation latency. Medians after warm-up; nothing here is a test.
  */
 async function main(): Promise<void> {
@@ -72,6 +73,7 @@ async function main(): Promise<void> {
   results.evaluation = await benchEvaluate(targets);
   results.coldStart = await benchColdStart(targets);
   results.latency = await benchLatency(targets);
+  results.sesLatency = await benchSesLatency(targets);
   results.chain = (await benchChain()) ?? 'printed only';
   results.erc4337 = await benchErc4337();
   mkdirSync(path.dirname(RESULTS), { recursive: true });

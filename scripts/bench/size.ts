@@ -100,7 +100,7 @@ export async function benchSize(anchor?: string): Promise<{ snap: SizeResult; an
   let anchorSize;
   if (anchor) {
     const anchorFile = path.join(anchor, 'dist/bundle.js');
-    anchorSize = { file: anchorFile, ...bundleBytes(anchorFile) };
+    anchorSize = { file: 'dist/bundle.js', ...bundleBytes(anchorFile) };
     console.log(`anchor bundle:  ${format(anchorSize.rawBytes)} B raw, ${format(anchorSize.gzipBytes)} B gzip`);
   }
   if (shares) {
