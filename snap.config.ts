@@ -77,9 +77,6 @@ const config: SnapConfig = {
   server: { port: 8080 },
   polyfills: {
     buffer: true,
-    crypto: true,
-    stream: true,
-    process: true,
   },
   stats: {
     builtIns: {
