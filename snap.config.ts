@@ -1,23 +1,101 @@
+import path from 'node:path';
+
 import type { SnapConfig } from '@metamask/snaps-cli';
+
+type Configuration = Parameters<NonNullable<SnapConfig['customizeWebpackConfig']>>[0];
+type Rule = { test: RegExp; sideEffects?: boolean; resolve?: Record<string, unknown> };
+
+const STUBS = path.join(__dirname, 'build/stubs');
+
+/** A rule's `test` for the files of one installed package (given as a path under node_modules). */
+function filesOf(packagePath: string): RegExp {
+  const parts = packagePath.split('/').map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'));
+  return new RegExp(`[\\\\/]node_modules[\\\\/]${parts.join('[\\\\/]')}[\\\\/](?!node_modules[\\\\/])`, 'u');
+}
+
+/** The folder of package `name` as `from` (a package folder) resolves it. */
+function packageDir(name: string, from: string): string {
+  const entry = require.resolve(name, { paths: [path.join(__dirname, from)] });
+  return entry.slice(0, entry.lastIndexOf(`${path.sep}${name.replace('/', path.sep)}${path.sep}`) + name.length + 1);
+}
+
+/** viem's @noble/hashes 1.8 (ES build), which @metamask/utils' own copy of the same version duplicates. */
+const NOBLE_HASHES_ESM = path.join(packageDir('@noble/hashes', 'node_modules/viem'), 'esm');
+
+/**
+ * Where the bundle's size goes, and what each rule removes (gzip -9 of dist/bundle.js; docs/performance.md):
+ * - keyring-api, keyring-utils and keyring-snap-sdk are pure ES modules that do not declare
+ *   `sideEffects: false`; declaring it lets webpack drop the modules the snap never imports
+ *   (keyring-api's v2 wrapper with @ethereumjs/tx 5 and all of eth-sig-util, the BTC/SOL/TRX structs).
+ * - CommonJS `require`s of `@metamask/utils` by eth-sig-util and abi-utils go to an ES facade of
+ *   the functions they use (build/stubs/metamask-utils.mjs), tree-shaken with the ES build.
+ * - @metamask/utils' `import lodash` gets lodash's `memoize` module alone (build/stubs/lodash.js).
+ * - eth-sig-util's @ethereumjs/util 8 gets a throwing `micro-ftch` (build/stubs/micro-ftch.js):
+ *   that drops Node's `url`/`util` polyfills, `qs`, `object-inspect` and `get-intrinsic`.
+ * - @metamask/utils' ES build imports viem's copy of @noble/hashes 1.8 instead of its own copy
+ *   of the same version. (ethereum-cryptography keeps its @noble 1.4 copies: it `require`s them,
+ *   and pointing a CommonJS `require` at viem's ES copy made webpack reach every noble function
+ *   through an accessor call, slowing signing; its `_assert` default export is gone in 1.8 too.)
+ * - eth-sig-util and its @ethereumjs/util 8 hash with build/stubs/keccak.js, Keccak-256 over a
+ *   DataView: under SES lockdown V8 slows every typed-array store, and @noble/hashes' permutation
+ *   does thousands (measured in the snap: personal_sign and typed-data signing; docs/performance.md).
+ * - src/accounts/eoa.ts `require`s its signing libraries lazily; its `require`s take the
+ *   packages' ES builds (the `import` condition), which webpack tree-shakes, not their CommonJS builds.
+ * test/node/bundle-size.test.ts checks each stub's contract and the gzip budget.
+ */
+const RULES: Rule[] = [
+  ...['@metamask/keyring-api', '@metamask/keyring-utils', '@metamask/keyring-snap-sdk'].map((name) => ({
+    test: filesOf(name),
+    sideEffects: false,
+  })),
+  ...['@metamask/eth-sig-util', '@metamask/abi-utils'].map((name) => ({
+    test: filesOf(name),
+    resolve: { alias: { '@metamask/utils$': path.join(STUBS, 'metamask-utils.mjs'), 'ethereum-cryptography/keccak$': path.join(STUBS, 'keccak.js') } },
+  })),
+  {
+    test: filesOf('@metamask/utils'),
+    resolve: { alias: { lodash$: path.join(STUBS, 'lodash.js'), '@noble/hashes': NOBLE_HASHES_ESM } },
+  },
+  {
+    test: filesOf('@metamask/eth-sig-util/node_modules/@ethereumjs/util'),
+    resolve: { alias: { 'micro-ftch$': path.join(STUBS, 'micro-ftch.js'), 'ethereum-cryptography/keccak$': path.join(STUBS, 'keccak.js') } },
+  },
+  {
+    test: /[\\/]src[\\/]accounts[\\/]eoa\.ts$/u,
+    resolve: { byDependency: { commonjs: { conditionNames: ['import', 'module', 'webpack', 'browser', 'production', 'default'] } } },
+  },
+];
 
 /**
  * Build configuration for `mm-snap build` / `mm-snap serve` (snaps-cli 8).
- * The `buffer` and `crypto` polyfills serve @metamask/eth-sig-util and the
- * ethereumjs libraries; nothing here talks to the network at build time.
+ * The `buffer` polyfill serves @metamask/eth-sig-util and the ethereumjs libraries.
+ * With SNAP_BUNDLE_STATS=<file> set, or under `npm run bench`, the build also writes
+ * webpack-bundle-analyzer's JSON report (parsed bytes per module), which the bench reads.
  */
 const config: SnapConfig = {
   input: 'src/index.ts',
   server: { port: 8080 },
   polyfills: {
     buffer: true,
-    crypto: true,
-    stream: true,
-    process: true,
   },
   stats: {
     builtIns: {
       ignore: ['events', 'http', 'https', 'zlib', 'util', 'url', 'string_decoder', 'punycode'],
     },
+  },
+  customizeWebpackConfig: (webpackConfig: Configuration) => {
+    webpackConfig.module?.rules?.push(...(RULES as never[]));
+    const statsFile =
+      process.env.SNAP_BUNDLE_STATS ?? (process.env.npm_lifecycle_event === 'bench' ? 'node_modules/.cache/keyring-snap/bundle-stats.json' : undefined);
+    if (statsFile) {
+      // snaps-cli's own dependency (its `--analyze` uses it), resolved from snaps-cli.
+      const analyzer = require.resolve('webpack-bundle-analyzer', { paths: [require.resolve('@metamask/snaps-cli')] });
+      const { BundleAnalyzerPlugin } = require(analyzer) as { BundleAnalyzerPlugin: new (options: object) => never };
+      webpackConfig.plugins?.push(
+        new BundleAnalyzerPlugin({ analyzerMode: 'json', reportFilename: path.resolve(statsFile), logLevel: 'silent' }),
+      );
+    }
+    return webpackConfig;
   },
 };
 

@@ -1,15 +1,84 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
 import { benchChain } from './bench/chain';
+import { benchColdStart, type BenchTarget } from './bench/coldstart';
 import { benchErc4337 } from './bench/erc4337';
+import { benchEvaluate } from './bench/evaluate';
+import { benchLatency } from './bench/latency';
+import { benchSesLatency } from './bench/ses-latency';
 import { benchSize } from './bench/size';
 
+const ROOT = path.join(__dirname, '..');
+const RESULTS = path.join(ROOT, 'bench/results.json');
+
+/** `--anchor <folder>`: a built reference keyring snap (snap.manifest.json, its bundle, package.json). */
+function parseArgs(argv: string[]): { anchor?: string } {
+  const index = argv.indexOf('--anchor');
+  if (index === -1) {
+    return {};
+  }
+  const folder = argv[index + 1];
+  if (!folder) {
+    throw new Error('--anchor needs a folder: a built snap with snap.manifest.json, its bundle and package.json');
+  }
+  return { anchor: path.resolve(folder) };
+}
+
+function version(name: string, from = ROOT): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(from, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '?';
+  }
+}
+
+function describeSnap(folder: string): { name: string; version: string } {
+  const pkg = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name: string; version: string };
+  return { name: pkg.name, version: pkg.version };
+}
+
 /**
- * `npm run bench`: benchmark sections, run one after the other (not timed tests).
- * Add further sections below.
+ * `npm run bench [-- --anchor <folder>]`: build figures, printed and written to bench/results.json
+ * with the machine and versions. Sections: bundle size and its largest packages; evaluation of
+ * the bundle in SES; cold start; signing latency through the simulation beside the floor and the
+ * libraries alone (and beside the anchor snap when given); the snap's own work per request in SES
+ * without the simulation; the chain adapter's getLogs; ERC-4337 prepare round trips and
+ * signUserOperation latency. Medians after warm-up; nothing here is a test.
  */
 async function main(): Promise<void> {
-  await benchSize();
-  await benchChain();
-  await benchErc4337();
+  const { anchor } = parseArgs(process.argv.slice(2));
+  const started = new Date();
+  const targets: BenchTarget[] = [{ label: 'this snap' }, ...(anchor ? [{ label: `${describeSnap(anchor).name}@${describeSnap(anchor).version}`, root: anchor }] : [])];
+  const results: Record<string, unknown> = {
+    date: started.toISOString(),
+    machine: {
+      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+      cpu: os.cpus()[0]?.model ?? '?',
+      cores: os.cpus().length,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      loadAverageAtStart: os.loadavg().map((value) => Math.round(value * 100) / 100),
+      node: process.version,
+    },
+    versions: {
+      snap: describeSnap(ROOT),
+      anchor: anchor ? describeSnap(anchor) : null,
+      ...Object.fromEntries(
+        ['@metamask/snaps-cli', '@metamask/snaps-simulation', '@metamask/keyring-api', '@metamask/keyring-snap-sdk', '@metamask/eth-sig-util', '@ethereumjs/tx', 'viem', 'webpack', 'ses'].map((name) => [name, version(name)]),
+      ),
+    },
+  };
+  results.size = await benchSize(anchor);
+  results.evaluation = await benchEvaluate(targets);
+  results.coldStart = await benchColdStart(targets);
+  results.latency = await benchLatency(targets);
+  results.sesLatency = await benchSesLatency(targets);
+  results.chain = (await benchChain()) ?? 'printed only';
+  results.erc4337 = await benchErc4337();
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwritten to ${path.relative(ROOT, RESULTS)} (${Math.round((Date.now() - started.getTime()) / 1000)} s)`);
 }
 
 main().then(

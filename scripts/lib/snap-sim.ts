@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 
@@ -6,12 +7,6 @@ import { installSnap } from '@metamask/snaps-simulation';
 import type { Json } from '@metamask/utils';
 
 const ROOT = path.join(__dirname, '../..');
-const FILES: Record<string, [string, string]> = {
-  '/snap.manifest.json': ['snap.manifest.json', 'application/json'],
-  '/dist/bundle.js': ['dist/bundle.js', 'application/javascript'],
-  '/images/icon.svg': ['images/icon.svg', 'image/svg+xml'],
-  '/package.json': ['package.json', 'application/json'],
-};
 
 /** The built snap running in the snaps simulation (outside jest), for the demo and the bench. */
 export type SimulatedSnap = {
@@ -21,31 +16,92 @@ export type SimulatedSnap = {
   /** Open the home page (onHomePage) as MetaMask shows it; returns its interface (content and actions). */
   homePage: () => Promise<any>;
   close: () => Promise<void>;
+  /** installSnap's wall time, and within it the execution service's executeSnap (worker start, SES lockdown, bundle evaluation), in ms. */
+  timings: { installMs: number; executeMs: number };
 };
 
+/** The simulation's execution service, timing executeSnap. */
+function timedExecutionService(timings: SimulatedSnap['timings']): unknown {
+  // snaps-simulation's default service (a worker thread per snap), from its own dependency.
+  const controllers = require.resolve('@metamask/snaps-controllers/node', { paths: [require.resolve('@metamask/snaps-simulation')] });
+  const { NodeThreadExecutionService } = require(controllers) as { NodeThreadExecutionService: new (...args: any[]) => any };
+  return class extends NodeThreadExecutionService {
+    async executeSnap(...args: unknown[]): Promise<unknown> {
+      const started = performance.now();
+      try {
+        return await super.executeSnap(...args);
+      } finally {
+        timings.executeMs = performance.now() - started;
+      }
+    }
+  };
+}
+
+/** A snap's files as its manifest names them: URL path -> [file under the folder, content type]. */
+function snapFiles(root: string): Record<string, [string, string]> {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'snap.manifest.json'), 'utf8')) as {
+    source: { location: { npm: { filePath: string; iconPath?: string } } };
+  };
+  const { filePath, iconPath } = manifest.source.location.npm;
+  const files: Record<string, [string, string]> = {
+    '/snap.manifest.json': ['snap.manifest.json', 'application/json'],
+    '/package.json': ['package.json', 'application/json'],
+    [`/${filePath}`]: [filePath, 'application/javascript'],
+  };
+  if (iconPath) {
+    files[`/${iconPath}`] = [iconPath, 'image/svg+xml'];
+  }
+  return files;
+}
+
 /**
- * Serve the built snap (manifest, dist/bundle.js, icon) on 127.0.0.1 and install it
- * in @metamask/snaps-simulation, with snap_manageAccounts mocked and its events recorded
- * (the simulation has no keyring controller; TOOLCHAIN.md).
+ * The first origin a snap's manifest allows to call its keyring methods (its companion dapp).
+ *
+ * @param root - The snap's folder (snap.manifest.json inside); this repository by default.
+ * @returns The origin.
+ */
+export function companionOrigin(root: string = ROOT): string {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'snap.manifest.json'), 'utf8')) as {
+    initialPermissions: { 'endowment:keyring': { allowedOrigins: string[] } };
+  };
+  return manifest.initialPermissions['endowment:keyring'].allowedOrigins[0] as string;
+}
+
+/**
+ * Serve a built snap (manifest, bundle, icon and package.json, as its manifest names them) on
+ * 127.0.0.1 and install it in @metamask/snaps-simulation, with snap_manageAccounts mocked and
+ * its events recorded (the simulation has no keyring controller).
  *
  * @param origin - The default caller origin (the companion dapp).
+ * @param root - The snap's folder: this repository (dist/bundle.js) by default, or another
+ * built keyring snap for side-by-side figures.
  * @returns The running snap; `close()` stops it and the file server.
  */
-export async function startSimulatedSnap(origin: string): Promise<SimulatedSnap> {
+export async function startSimulatedSnap(origin: string, root: string = ROOT): Promise<SimulatedSnap> {
+  const files = snapFiles(root);
   const server: Server = createServer((request, response) => {
-    const entry = FILES[(request.url ?? '').split('?')[0] as string];
+    const entry = files[(request.url ?? '').split('?')[0] as string];
     if (!entry) {
       response.writeHead(404).end();
       return;
     }
-    readFile(path.join(ROOT, entry[0])).then(
+    readFile(path.join(root, entry[0])).then(
       (body) => response.writeHead(200, { 'Content-Type': entry[1] }).end(body),
       () => response.writeHead(500).end(),
     );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  const snap = await installSnap(`local:http://localhost:${port}` as never);
+  let snap: Awaited<ReturnType<typeof installSnap>>;
+  const timings = { installMs: 0, executeMs: 0 };
+  try {
+    const started = performance.now();
+    snap = await installSnap(`local:http://localhost:${port}` as never, { executionService: timedExecutionService(timings) as never });
+    timings.installMs = performance.now() - started;
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
   const events: SimulatedSnap['events'] = [];
   snap.mockJsonRpc((request) => {
     if (request.method === 'snap_manageAccounts') {
@@ -63,6 +119,7 @@ export async function startSimulatedSnap(origin: string): Promise<SimulatedSnap>
   };
   const withParams = (params?: Record<string, Json> | Json[]) => (params === undefined ? {} : { params });
   return {
+    timings,
     events,
     keyring: async (method, params, from = origin) => unwrap(await snap.onKeyringRequest({ origin: from, method, ...withParams(params) })),
     rpc: async (method, params, from = origin) => unwrap(await snap.request({ origin: from, method, ...withParams(params) })),

@@ -1,13 +1,5 @@
-import { Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
-import { createTx, type TypedTxData } from '@ethereumjs/tx';
-import {
-  SignTypedDataVersion,
-  personalSign,
-  signTypedData,
-  type MessageTypes,
-  type TypedDataV1,
-  type TypedMessage,
-} from '@metamask/eth-sig-util';
+import type { TypedTxData } from '@ethereumjs/tx';
+import type { MessageTypes, SignTypedDataVersion, TypedDataV1, TypedMessage } from '@metamask/eth-sig-util';
 import {
   EthMethod,
   EthSignTransactionParamsStruct,
@@ -20,6 +12,40 @@ import type { Json } from '@metamask/utils';
 import { isAddressEqual, isHex, numberToHex } from 'viem';
 import { invalidParams, validate } from '../errors';
 import { parseEoaScope } from '../scope';
+
+/**
+ * The signing libraries, loaded on the first signature rather than when the snap starts:
+ * webpack evaluates a `require`d module on its first `require`, so installing the snap and
+ * creating accounts never evaluate them. eth-sig-util is taken through its public
+ * `personal-sign` and `sign-typed-data` entry points, which leave out its encryption code.
+ */
+type Signers = {
+  personalSign: typeof import('@metamask/eth-sig-util').personalSign;
+  signTypedData: typeof import('@metamask/eth-sig-util').signTypedData;
+  createTx: typeof import('@ethereumjs/tx').createTx;
+  createCustomCommon: typeof import('@ethereumjs/common').createCustomCommon;
+  Mainnet: typeof import('@ethereumjs/common').Mainnet;
+  Buffer: typeof Buffer;
+};
+
+let signers: Signers | undefined;
+
+function loadSigners(): Signers {
+  if (signers === undefined) {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { personalSign } = require('@metamask/eth-sig-util/personal-sign') as Pick<Signers, 'personalSign'>;
+    const { signTypedData } = require('@metamask/eth-sig-util/sign-typed-data') as Pick<Signers, 'signTypedData'>;
+    const { createTx } = require('@ethereumjs/tx') as Pick<Signers, 'createTx'>;
+    const { createCustomCommon, Mainnet } = require('@ethereumjs/common') as Pick<Signers, 'createCustomCommon' | 'Mainnet'>;
+    const { Buffer: NodeBuffer } = require('buffer') as Pick<Signers, 'Buffer'>;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    signers = { personalSign, signTypedData, createTx, createCustomCommon, Mainnet, Buffer: NodeBuffer };
+  }
+  return signers;
+}
+
+/** eth-sig-util's SignTypedDataVersion values (a string enum). */
+const TYPED_DATA_VERSION = { V1: 'V1', V3: 'V3', V4: 'V4' } as Record<'V1' | 'V3' | 'V4', SignTypedDataVersion>;
 
 /**
  * EOA signing (keyring-api `eip155:eoa` accounts), pure: no network, no state.
@@ -79,11 +105,11 @@ export function parseEoaRequest(address: string, scope: string, method: string, 
       const data = typeof raw === 'string' ? parseJson(raw, `${method} params[1]`) : raw;
       if (method === EthMethod.SignTypedDataV1) {
         validate(data, EthTypedDataV1Struct, `${method} typed data`);
-        return { method: 'eth_signTypedData', version: SignTypedDataVersion.V1, data };
+        return { method: 'eth_signTypedData', version: TYPED_DATA_VERSION.V1, data };
       }
       const typed = validate(data, EthTypedMessageStruct, `${method} typed data`);
       checkDomainChain(typed.domain.chainId, scopeChainId);
-      const version = method === EthMethod.SignTypedDataV3 ? SignTypedDataVersion.V3 : SignTypedDataVersion.V4;
+      const version = method === EthMethod.SignTypedDataV3 ? TYPED_DATA_VERSION.V3 : TYPED_DATA_VERSION.V4;
       return { method: 'eth_signTypedData', version, data };
     }
     default:
@@ -101,7 +127,8 @@ export function parseEoaRequest(address: string, scope: string, method: string, 
  * @throws JsonRpcError -32602 when the library refuses the data (e.g. an unknown EIP-712 type).
  */
 export function signEoaTask(privateKey: string, task: EoaTask): Json {
-  const key = hexToBuffer(privateKey);
+  const { personalSign, signTypedData, createTx, createCustomCommon, Mainnet, Buffer } = loadSigners();
+  const key = Buffer.from(privateKey.slice(2), 'hex');
   try {
     switch (task.method) {
       case 'personal_sign':
@@ -113,7 +140,7 @@ export function signEoaTask(privateKey: string, task: EoaTask): Json {
           version: task.version,
         });
       case 'eth_signTransaction': {
-        const common = createCustomCommon({ chainId: Number(task.chainId) }, Mainnet, { hardfork: Hardfork.Prague });
+        const common = createCustomCommon({ chainId: Number(task.chainId) }, Mainnet, { hardfork: 'prague' });
         const signed = createTx(task.tx, { common }).sign(key);
         return {
           v: numberToHex(signed.v ?? 0n),
@@ -239,8 +266,4 @@ function parseJson(raw: string, where: string): unknown {
   } catch {
     throw invalidParams(`Invalid ${where}: not valid JSON`);
   }
-}
-
-function hexToBuffer(hex: string): Buffer {
-  return Buffer.from(hex.slice(2), 'hex');
 }

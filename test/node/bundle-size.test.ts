@@ -1,0 +1,148 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * The size budget of the built snap, and the contracts of the modules snap.config.ts swaps in
+ * (build/stubs): each replaces code the snap provably never reaches, or gives a package exactly
+ * the members it uses. Deterministic checks on files, no timing.
+ */
+const ROOT = path.join(__dirname, '../..');
+const BUNDLE = path.join(ROOT, 'dist/bundle.js');
+const STUBS = path.join(ROOT, 'build/stubs');
+
+/** Every .js/.cjs/.mjs file under `dir`, recursively. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      return entry.name === 'node_modules' ? [] : sources(file);
+    }
+    return /\.(c|m)?js$/u.test(entry.name) ? [file] : [];
+  });
+}
+
+/**
+ * The members of module `request` that the CommonJS or ES files under `dir` read: from
+ * `const x = require("request")` (then `x.member`), `import x from "request"` (then
+ * `const { a, b } = x` or `x.member`) and `import { a, b } from "request"`.
+ *
+ * @throws Error when a file uses the module in any other way (the list would be incomplete).
+ */
+function membersUsed(dir: string, request: string): Set<string> {
+  const used = new Set<string>();
+  const quoted = `["']${request.replace(/[/.]/gu, '\\$&')}["']`;
+  for (const file of sources(dir)) {
+    const text = readFileSync(file, 'utf8');
+    const total = (text.match(new RegExp(`(require\\(|from )${quoted}`, 'gu')) ?? []).length;
+    let understood = 0;
+    for (const match of text.matchAll(new RegExp(`(?:const|var|let) ([\\w$]+) = (?:__importDefault\\()?require\\(${quoted}\\)\\)?;|import ([\\w$]+) from ${quoted}`, 'gu'))) {
+      understood += 1;
+      const name = (match[1] ?? match[2]) as string;
+      for (const member of text.matchAll(new RegExp(`\\b${name.replace(/\$/gu, '\\$')}\\.(\\w+)`, 'gu'))) {
+        used.add(member[1] as string);
+      }
+      for (const destructured of text.matchAll(new RegExp(`const \\{([^}]*)\\} = ${name.replace(/\$/gu, '\\$')};`, 'gu'))) {
+        (destructured[1] as string).split(',').forEach((member) => used.add(member.trim().split(':')[0] as string));
+      }
+    }
+    for (const match of text.matchAll(new RegExp(`import \\{([^}]*)\\} from ${quoted}`, 'gu'))) {
+      understood += 1;
+      (match[1] as string).split(',').forEach((member) => used.add(member.trim().split(' as ')[0] as string));
+    }
+    if (understood !== total) {
+      throw new Error(`${path.relative(ROOT, file)} uses ${request} in a form this check does not read`);
+    }
+  }
+  used.delete('default');
+  return used;
+}
+
+function packageDir(name: string, from = ROOT): string {
+  return path.join(from, 'node_modules', name);
+}
+
+describe('bundle size', () => {
+  it('gzip -9 of dist/bundle.js stays within package.json bundleBudget.gzipBytes', () => {
+    expect(existsSync(BUNDLE)).toBe(true); // built by `npm test`'s pretest (mm-snap build)
+    const budget = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bundleBudget: { gzipBytes: number } }).bundleBudget.gzipBytes;
+    expect(budget).toBeGreaterThan(0);
+    const gzipBytes = gzipSync(readFileSync(BUNDLE), { level: 9 }).length;
+    expect(gzipBytes).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('modules snap.config.ts swaps in (build/stubs)', () => {
+  it('lodash: @metamask/utils uses memoize alone, and the stub gives lodash\'s own memoize', () => {
+    expect([...membersUsed(path.join(packageDir('@metamask/utils'), 'dist'), 'lodash')]).toEqual(['memoize']);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const stub = require(path.join(STUBS, 'lodash.js')) as { memoize: unknown };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    expect(stub.memoize).toBe(require('lodash/memoize'));
+  });
+
+  it('micro-ftch: only fetchFromProvider calls it, and neither eth-sig-util nor the snap calls that', () => {
+    const util = packageDir('@ethereumjs/util', packageDir('@metamask/eth-sig-util'));
+    const callers = sources(path.join(util, 'dist')).filter((file) => readFileSync(file, 'utf8').includes('require("micro-ftch")'));
+    expect(callers.map((file) => path.relative(util, file))).toEqual(['dist/provider.js']);
+    expect(membersUsed(path.join(util, 'dist'), 'micro-ftch').size).toBe(0); // only `.default`, inside fetchFromProvider
+    const provider = readFileSync(path.join(util, 'dist/provider.js'), 'utf8');
+    expect(provider.match(/micro_ftch_1/gu)).toHaveLength(2); // its require, and its one call in fetchFromProvider
+    expect(provider).toMatch(/const fetchFromProvider = async \(url, params\) => \{\s+const res = await \(0, micro_ftch_1\.default\)/u);
+    const users = [...sources(path.join(packageDir('@metamask/eth-sig-util'), 'dist')), ...sources(path.join(ROOT, 'src'))].filter((file) =>
+      /fetchFromProvider|getProvider\(/u.test(readFileSync(file, 'utf8')),
+    );
+    expect(users).toEqual([]);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const stub = require(path.join(STUBS, 'micro-ftch.js')) as { default: () => unknown };
+    expect(() => stub.default()).toThrow('micro-ftch is not bundled in this snap');
+  });
+
+  it('@metamask/utils facade: exports every member eth-sig-util and abi-utils read, each a real export', () => {
+    const used = new Set([
+      ...membersUsed(path.join(packageDir('@metamask/eth-sig-util'), 'dist'), '@metamask/utils'),
+      ...membersUsed(path.join(packageDir('@metamask/abi-utils'), 'dist'), '@metamask/utils'),
+    ]);
+    const facade = readFileSync(path.join(STUBS, 'metamask-utils.mjs'), 'utf8');
+    const exported = new Set(
+      (/export \{([^}]*)\} from '@metamask\/utils';/u.exec(facade)?.[1] ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    );
+    expect([...used].filter((name) => !exported.has(name))).toEqual([]);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const utils = require('@metamask/utils') as Record<string, unknown>;
+    expect([...exported].filter((name) => utils[name] === undefined)).toEqual([]);
+  });
+
+  it('keccak: eth-sig-util and its @ethereumjs/util call keccak256 alone, and the DataView Keccak-256 gives the same digests', () => {
+    const sigUtil = packageDir('@metamask/eth-sig-util');
+    const used = new Set([
+      ...membersUsed(path.join(sigUtil, 'dist'), 'ethereum-cryptography/keccak'),
+      ...membersUsed(path.join(packageDir('@ethereumjs/util', sigUtil), 'dist'), 'ethereum-cryptography/keccak'),
+    ]);
+    expect([...used]).toEqual(['keccak256']);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { keccak256 } = require(path.join(STUBS, 'keccak.js')) as { keccak256: (message: Uint8Array) => Uint8Array };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const reference = (require('ethereum-cryptography/keccak') as { keccak256: (message: Uint8Array) => Uint8Array }).keccak256;
+    const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+    // Known digests: the empty string, and "abc" (Keccak-256 as Ethereum uses it, not SHA3-256).
+    expect(hex(keccak256(new Uint8Array()))).toBe('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+    expect(hex(keccak256(new TextEncoder().encode('abc')))).toBe('4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45');
+    // Every length across five 136-byte blocks (each padding position), varied contents.
+    let seed = 1;
+    for (let length = 0; length <= 700; length += 1) {
+      const message = new Uint8Array(length).map(() => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed >>> 23;
+      });
+      expect(hex(keccak256(message))).toBe(hex(reference(message)));
+    }
+    // A view into a larger buffer (byteOffset), as Buffer slices are.
+    const view = new Uint8Array(300).fill(7).subarray(3, 250);
+    expect(hex(keccak256(view))).toBe(hex(reference(view)));
+    expect(() => keccak256('0x00' as never)).toThrow('Uint8Array expected');
+  });
+});
