@@ -36,9 +36,6 @@ const NOBLE_HASHES_ESM = path.join(packageDir('@noble/hashes', 'node_modules/vie
  *   of the same version. (ethereum-cryptography keeps its @noble 1.4 copies: it `require`s them,
  *   and pointing a CommonJS `require` at viem's ES copy made webpack reach every noble function
  *   through an accessor call, slowing signing; its `_assert` default export is gone in 1.8 too.)
- * - eth-sig-util and its @ethereumjs/util 8 hash with build/stubs/keccak.js, Keccak-256 over a
- *   DataView: under SES lockdown V8 slows every typed-array store, and @noble/hashes' permutation
- *   does thousands (measured in the snap: personal_sign and typed-data signing; docs/performance.md).
  * - src/accounts/eoa.ts `require`s its signing libraries lazily; its `require`s take the
  *   packages' ES builds (the `import` condition), which webpack tree-shakes, not their CommonJS builds.
  * test/node/bundle-size.test.ts checks each stub's contract and the gzip budget.
@@ -50,7 +47,7 @@ const RULES: Rule[] = [
   })),
   ...['@metamask/eth-sig-util', '@metamask/abi-utils'].map((name) => ({
     test: filesOf(name),
-    resolve: { alias: { '@metamask/utils$': path.join(STUBS, 'metamask-utils.mjs'), 'ethereum-cryptography/keccak$': path.join(STUBS, 'keccak.js') } },
+    resolve: { alias: { '@metamask/utils$': path.join(STUBS, 'metamask-utils.mjs') } },
   })),
   {
     test: filesOf('@metamask/utils'),
@@ -58,7 +55,7 @@ const RULES: Rule[] = [
   },
   {
     test: filesOf('@metamask/eth-sig-util/node_modules/@ethereumjs/util'),
-    resolve: { alias: { 'micro-ftch$': path.join(STUBS, 'micro-ftch.js'), 'ethereum-cryptography/keccak$': path.join(STUBS, 'keccak.js') } },
+    resolve: { alias: { 'micro-ftch$': path.join(STUBS, 'micro-ftch.js') } },
   },
   {
     test: /[\\/]src[\\/]accounts[\\/]eoa\.ts$/u,
@@ -69,8 +66,8 @@ const RULES: Rule[] = [
 /**
  * Build configuration for `mm-snap build` / `mm-snap serve` (snaps-cli 8).
  * The `buffer` polyfill serves @metamask/eth-sig-util and the ethereumjs libraries.
- * With SNAP_BUNDLE_STATS=<file> set, or under `npm run bench`, the build also writes
- * webpack-bundle-analyzer's JSON report (parsed bytes per module), which the bench reads.
+ * With SNAP_BUNDLE_STATS=<file> set, the build also writes webpack-bundle-analyzer's JSON
+ * report (parsed bytes per module) there, for `npm run bench`.
  */
 const config: SnapConfig = {
   input: 'src/index.ts',
@@ -85,8 +82,7 @@ const config: SnapConfig = {
   },
   customizeWebpackConfig: (webpackConfig: Configuration) => {
     webpackConfig.module?.rules?.push(...(RULES as never[]));
-    const statsFile =
-      process.env.SNAP_BUNDLE_STATS ?? (process.env.npm_lifecycle_event === 'bench' ? 'node_modules/.cache/keyring-snap/bundle-stats.json' : undefined);
+    const statsFile = process.env.SNAP_BUNDLE_STATS;
     if (statsFile) {
       // snaps-cli's own dependency (its `--analyze` uses it), resolved from snaps-cli.
       const analyzer = require.resolve('webpack-bundle-analyzer', { paths: [require.resolve('@metamask/snaps-cli')] });

@@ -115,34 +115,4 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     const utils = require('@metamask/utils') as Record<string, unknown>;
     expect([...exported].filter((name) => utils[name] === undefined)).toEqual([]);
   });
-
-  it('keccak: eth-sig-util and its @ethereumjs/util call keccak256 alone, and the DataView Keccak-256 gives the same digests', () => {
-    const sigUtil = packageDir('@metamask/eth-sig-util');
-    const used = new Set([
-      ...membersUsed(path.join(sigUtil, 'dist'), 'ethereum-cryptography/keccak'),
-      ...membersUsed(path.join(packageDir('@ethereumjs/util', sigUtil), 'dist'), 'ethereum-cryptography/keccak'),
-    ]);
-    expect([...used]).toEqual(['keccak256']);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { keccak256 } = require(path.join(STUBS, 'keccak.js')) as { keccak256: (message: Uint8Array) => Uint8Array };
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const reference = (require('ethereum-cryptography/keccak') as { keccak256: (message: Uint8Array) => Uint8Array }).keccak256;
-    const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
-    // Known digests: the empty string, and "abc" (Keccak-256 as Ethereum uses it, not SHA3-256).
-    expect(hex(keccak256(new Uint8Array()))).toBe('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
-    expect(hex(keccak256(new TextEncoder().encode('abc')))).toBe('4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45');
-    // Every length across five 136-byte blocks (each padding position), varied contents.
-    let seed = 1;
-    for (let length = 0; length <= 700; length += 1) {
-      const message = new Uint8Array(length).map(() => {
-        seed = (seed * 1103515245 + 12345) % 2 ** 31;
-        return seed >>> 23;
-      });
-      expect(hex(keccak256(message))).toBe(hex(reference(message)));
-    }
-    // A view into a larger buffer (byteOffset), as Buffer slices are.
-    const view = new Uint8Array(300).fill(7).subarray(3, 250);
-    expect(hex(keccak256(view))).toBe(hex(reference(view)));
-    expect(() => keccak256('0x00' as never)).toThrow('Uint8Array expected');
-  });
 });

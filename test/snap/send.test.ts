@@ -335,7 +335,8 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       // itself is proven in test/node/erc4337-receipt.test.ts)
       const latest = await client.getBlockNumber();
       const froms = chainProxy.stats.calls.filter((call) => call.method === 'eth_getLogs').map(({ params }) => BigInt((params[0] as { fromBlock: Hex }).fromBlock));
-      expect(froms).toEqual([latest > 9_999n ? latest - 9_999n : 0n]);
+      // the adapter may split the window into sub-ranges; none starts before it
+      expect(froms.reduce((low, value) => (value < low ? value : low))).toBe(latest > 9_999n ? latest - 9_999n : 0n);
 
       // an operation the snap sent is still found from the block it remembered
       const found = await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash: sponsored.userOpHash });
