@@ -160,7 +160,10 @@ export const IpfsConfigParamsStruct = object({
 });
 
 /**
- * Validate `setIpfsConfig` params.
+ * Validate `setIpfsConfig` params and normalise the API URL once, at set time: https (http only on
+ * a loopback host), no credentials, query or fragment in it (keys go in apiKey/apiKeySecret, kept
+ * in encrypted state and never shown), and without a trailing slash or `/api/v0`. The IPFS
+ * client normalises the same way when it is created.
  *
  * @param params - Untrusted params.
  * @returns The config to store (credentials included; never echoed).
@@ -168,8 +171,13 @@ export const IpfsConfigParamsStruct = object({
  */
 export function parseIpfsConfig(params: unknown): IpfsConfig {
   const input = validateParams(params, IpfsConfigParamsStruct, 'setIpfsConfig params');
+  const url = new URL(input.apiUrl);
+  if (url.username || url.password || url.search || url.hash) {
+    throw invalidParams('Invalid setIpfsConfig params at apiUrl: credentials, a query or a fragment are not allowed (use apiKey and apiKeySecret)');
+  }
   return {
-    apiUrl: input.apiUrl,
+    // the base URL as the Kubo RPC API is addressed (`<base>/api/v0/<command>`): no trailing slash or /api/v0
+    apiUrl: `${url.origin}${url.pathname}`.replace(/\/+$/u, '').replace(/\/api\/v0$/u, ''),
     ...(input.apiKey === undefined ? {} : { apiKey: input.apiKey }),
     ...(input.apiKeySecret === undefined ? {} : { apiKeySecret: input.apiKeySecret }),
   };
