@@ -46,7 +46,8 @@ import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
  * account's address, so the user must confirm it (see the keyring's createAccount).
  */
 
-const CidStruct = define<string>('CID', (value) => {
+/** A CIDv0 or CIDv1 string (multiformats). */
+export const CidStruct = define<string>('CID', (value) => {
   try {
     parseCid(value);
     return true;

@@ -10,15 +10,18 @@ export const MAX_MESSAGE_LENGTH = 300;
 const DEFANG_DEPTH = 64;
 
 /**
- * A field name as it may appear in a message: an identifier (`apiUrl`, `0`, `eip155:1`) of at
- * most 32 characters; anything else (a long key, a key with spaces or quotes) is `<key>`.
+ * A field name as it may appear in a message: an identifier of at most 20 characters with fewer
+ * than 3 digits (`apiUrl`, `private_key`, `maxPriorityFeePerGas`), an array index, or a chain scope
+ * (`eip155:1`). Anything else is `<key>`: an unknown key may be a secret typed in the wrong place,
+ * and API keys are long, random-looking strings.
  *
  * @param segment - One path segment (object key or array index).
  * @returns The segment, or `<key>`.
  */
 export function fieldName(segment: unknown): string {
-  const text = String(typeof segment === 'symbol' ? '' : segment);
-  return text.length <= 32 && /^[A-Za-z0-9_$][A-Za-z0-9_$:-]*$/u.test(text) ? text : '<key>';
+  const text = typeof segment === 'string' || typeof segment === 'number' ? String(segment) : '';
+  const identifier = /^[A-Za-z_$][A-Za-z0-9_$]{0,19}$/u.test(text) && (text.match(/[0-9]/gu) ?? []).length < 3;
+  return identifier || /^[0-9]{1,6}$/u.test(text) || /^eip155:[0-9]{1,18}$/u.test(text) ? text : '<key>';
 }
 
 /**
@@ -122,4 +125,22 @@ export function quoteId(id: unknown): string {
  */
 export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/**
+ * The first failure of a superstruct StructError without `failures()`, which runs the rest of the
+ * validation lazily and can throw the same TypeError (see {@link defang}) on a later field.
+ *
+ * @param error - A StructError: its own fields are the first failure's; its message is
+ * `At path: <path> -- <message>` (or `<message>` at the root).
+ * @param error.path - The failing path.
+ * @param error.type - The failing struct's type.
+ * @param error.value - The failing value.
+ * @param error.message - The error message.
+ * @returns `{ path, type, value, message }` with the failure's own message.
+ */
+export function firstFailure(error: { path: readonly unknown[]; type: string; value: unknown; message: string }): { path: readonly unknown[]; type: string; value: unknown; message: string } {
+  const prefix = error.path.length > 0 ? `At path: ${error.path.join('.')} -- ` : '';
+  const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return { path: error.path, type: error.type, value: error.value, message };
 }

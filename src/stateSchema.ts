@@ -16,7 +16,7 @@ import {
 
 import { rpcErrors } from '@metamask/rpc-errors';
 
-import { defang, expectation, fieldPath } from './safeText';
+import { defang, expectation, fieldPath, firstFailure } from './safeText';
 import type { KeyringState } from './state';
 import { AddressStruct, ChainScopeStruct } from './structs';
 
@@ -100,7 +100,7 @@ export function assertKeyringState(state: unknown): KeyringState {
     // superstruct threw while printing a refused value: describe the same state, defanged
     outcome = KeyringStateStruct.validate(defang(state));
   }
-  const failure = outcome[0]?.failures()[0];
+  const failure = outcome[0] ? firstFailure(outcome[0]) : undefined;
   if (outcome[0] || !outcome[1]) {
     const at = failure && failure.path.length > 0 ? ` at ${fieldPath(failure.path)}` : '';
     const what = !failure ? 'malformed JSON' : failure.value === undefined ? 'required' : expectation(failure.message);
