@@ -1,6 +1,8 @@
 import { JsonRpcError, providerErrors, rpcErrors } from '@metamask/rpc-errors';
 import { StructError } from '@metamask/superstruct';
 
+import { bounded, defang, expectation, fieldPath, firstFailure } from './safeText';
+
 /**
  * Typed JSON-RPC errors the snap throws (EIP-1474 / EIP-1193 codes through
  * @metamask/rpc-errors). Messages name what is wrong and never carry secrets.
@@ -45,11 +47,21 @@ export function validate<T>(
   struct: { validate: (v: unknown) => [StructError | undefined, T | undefined] },
   what: string,
 ): T {
-  const [error, result] = struct.validate(value);
+  let outcome: [StructError | undefined, T | undefined];
+  try {
+    outcome = struct.validate(value);
+  } catch {
+    // superstruct threw while printing a value it refused: describe the same input, defanged
+    outcome = struct.validate(defang(value));
+    if (!outcome[0]) {
+      throw invalidParams(`Invalid ${what}: expected JSON values`);
+    }
+  }
+  const [error, result] = outcome;
   if (error) {
-    const failure = error.failures()[0] ?? error;
-    const path = failure.path.length > 0 ? ` at ${failure.path.join('.')}` : '';
-    throw invalidParams(`Invalid ${what}${path}: ${describeFailure(failure)}`);
+    const failure = firstFailure(error);
+    const path = failure.path.length > 0 ? ` at ${fieldPath(failure.path)}` : '';
+    throw invalidParams(bounded(`Invalid ${what}${path}: ${describeFailure(failure)}`));
   }
   return result as T;
 }
@@ -68,7 +80,7 @@ function describeFailure(failure: { type: string; value: unknown; message: strin
   if (failure.value === undefined) {
     return 'required';
   }
-  return failure.message.replace(/,? but received:[\s\S]*$/u, '');
+  return expectation(failure.message);
 }
 
 /**

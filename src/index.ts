@@ -2,9 +2,12 @@ import { MethodNotSupportedError, handleKeyringRequest } from '@metamask/keyring
 import type { OnHomePageHandler, OnKeyringRequestHandler, OnRpcRequestHandler, OnUserInputHandler } from '@metamask/snaps-sdk';
 import type { Json } from '@metamask/utils';
 
-import { invalidParams, methodNotFound, toRpcError, unauthorized } from './errors';
+import { methodNotFound, toRpcError, unauthorized } from './errors';
 import { loadDomain, type Domain, type KeyringSnap } from './keyring';
-import { COMPANION_ORIGINS, isAllowed } from './permissions';
+import { keyringRequestError } from './keyringRequests';
+import { COMPANION_ORIGINS, isAllowed, KNOWN_METHODS } from './permissions';
+import { knownName } from './safeText';
+import { scrubError } from './secrets';
 import { snapPlatform } from './platform';
 import { handleSnapRpc } from './rpc';
 import { homeInput, homePage } from './ui';
@@ -31,7 +34,7 @@ async function getDomain(): Promise<Domain> {
 /** Refuse callers the allow-list does not grant (4100); nothing else runs. */
 function assertAllowed(origin: string, method: string): void {
   if (!isAllowed(origin, method)) {
-    throw unauthorized(`Origin '${origin}' is not allowed to call '${method}'`);
+    throw unauthorized(`Origin '${origin}' is not allowed to call ${knownName(method, KNOWN_METHODS)}`);
   }
 }
 
@@ -39,7 +42,7 @@ function assertAllowed(origin: string, method: string): void {
  * keyring-snap-sdk's handleKeyringRequest rethrows every error as a plain Error,
  * losing its JSON-RPC code. Route the calls through a proxy that remembers the
  * typed error our Keyring threw, and rethrow that one (see toRpcError); errors raised by the SDK
- * itself are its request validation (-32602) or an unknown method (-32601).
+ * itself are its request validation (-32602, see keyringRequestError) or an unknown method (-32601).
  */
 async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof handleKeyringRequest>[1]): Promise<Json> {
   let thrown: unknown;
@@ -63,13 +66,13 @@ async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof h
     return (await handleKeyringRequest(proxy, request)) ?? null;
   } catch (error) {
     if (thrown !== undefined) {
-      throw toRpcError(thrown);
+      throw scrubError(toRpcError(thrown), await domain?.catch(() => undefined));
     }
     const message = (error as Error).message;
     if (error instanceof MethodNotSupportedError || message.startsWith('Method not supported')) {
-      throw methodNotFound(message);
+      throw methodNotFound('Method not supported');
     }
-    throw invalidParams(message);
+    throw keyringRequestError(request, message);
   }
 }
 
@@ -85,7 +88,7 @@ export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) => 
   try {
     return await handleSnapRpc(await getDomain(), request);
   } catch (error) {
-    throw toRpcError(error);
+    throw scrubError(toRpcError(error), await domain?.catch(() => undefined));
   }
 };
 

@@ -19,6 +19,7 @@ import { v4 as uuidv4 } from 'uuid';
 import { newEoaAccount, parseAccountRequest, signAccountTask, signerOf, signsNothing, runUnsigned } from './accounts';
 import { newSmartAccount, resolveSmartAccount, type ResolvedSmartAccount } from './accounts/erc4337';
 import { draftUserOperation, lookupUserOperationReceipt, rememberSent, submitUserOperation, type SendSummary } from './accounts/erc4337';
+import { assertAccountUpdate } from './accountUpdate';
 import { internalError, invalidParams, notFound, userRejected, validate } from './errors';
 import { importKey } from './keys';
 import { MetadataReader } from './metadata';
@@ -27,6 +28,7 @@ import { parseScope } from './scope';
 import { Settings } from './settings';
 import { loadState, StateStore, type AccountRecord, type KeyringState, type StateSaver } from './state';
 import { ChainScopeStruct, Bytes32Struct } from './structs';
+import { ownEntry, quoteId } from './safeText';
 
 /** What the keyring needs from the snap platform; injected so Node tests can run it. */
 export type KeyringPlatform = {
@@ -124,6 +126,13 @@ export class KeyringSnap implements Keyring {
     }));
   }
 
+  /** @returns The bundler and paymaster URLs smart accounts took from their metadata (to scrub from errors). */
+  serviceUrls(): string[] {
+    return Object.values(this.#store.current.accounts).flatMap((record) =>
+      Object.values(record.smartAccount?.chains ?? {}).flatMap((chain) => [chain.bundlerUrl, chain.paymasterUrl].filter((url): url is string => url !== undefined)),
+    );
+  }
+
   /**
    * Create an account. Options: `{ type?: "eip155:eoa" | "eip155:erc4337", privateKey?, scopes?, metadataCid?, name? }`.
    * Without `privateKey` the key is derived from snap_getEntropy with the next free index;
@@ -194,7 +203,8 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Update an account's options (and narrow its methods). Address, type and scopes are fixed.
+   * Update an account's options (and narrow its methods). Address, type, scopes and the options
+   * `exportable`, `entropy` and `metadataCid` are fixed (see assertAccountUpdate).
    *
    * @param account - The full account with changes.
    * @throws JsonRpcError -32001 when unknown, -32602 when a fixed field changes.
@@ -203,19 +213,7 @@ export class KeyringSnap implements Keyring {
     validate(account, KeyringAccountStruct, 'account');
     await this.#store.run(async () => {
       const current = this.#record(account.id).account;
-      if (!isAddressEqual(current.address as Hex, account.address as Hex) || current.type !== account.type) {
-        throw invalidParams('Invalid account: address and type cannot be changed');
-      }
-      if (JSON.stringify(current.scopes) !== JSON.stringify(account.scopes)) {
-        throw invalidParams('Invalid account: scopes cannot be changed');
-      }
-      const unsupported = account.methods.filter((method) => !current.methods.includes(method));
-      if (unsupported.length > 0) {
-        throw invalidParams(`Invalid account: methods not supported by this account: ${unsupported.join(', ')}`);
-      }
-      if ('privateKey' in account.options) {
-        throw invalidParams('Invalid account: options.privateKey is not allowed');
-      }
+      assertAccountUpdate(current, account);
       const updated: KeyringAccount = { ...current, methods: account.methods, options: account.options };
       const draft = this.#store.draft();
       (draft.accounts[account.id] as AccountRecord).account = updated;
@@ -278,7 +276,7 @@ export class KeyringSnap implements Keyring {
    * @throws JsonRpcError -32001 when unknown.
    */
   async getRequest(id: string): Promise<KeyringRequest> {
-    return this.#store.current.pendingRequests[id] ?? throwNotFound(`Request '${id}' not found`);
+    return ownEntry(this.#store.current.pendingRequests, id) ?? throwNotFound(`Request ${quoteId(id)} not found`);
   }
 
   /**
@@ -507,7 +505,7 @@ export class KeyringSnap implements Keyring {
   }
 
   #record(id: string): AccountRecord {
-    return this.#store.current.accounts[id] ?? throwNotFound(`Account '${id}' not found`);
+    return ownEntry(this.#store.current.accounts, id) ?? throwNotFound(`Account ${quoteId(id)} not found`);
   }
 }
 

@@ -46,7 +46,8 @@ import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
  * account's address, so the user must confirm it (see the keyring's createAccount).
  */
 
-const CidStruct = define<string>('CID', (value) => {
+/** A CIDv0 or CIDv1 string (multiformats). */
+export const CidStruct = define<string>('CID', (value) => {
   try {
     parseCid(value);
     return true;
@@ -160,7 +161,10 @@ export const IpfsConfigParamsStruct = object({
 });
 
 /**
- * Validate `setIpfsConfig` params.
+ * Validate `setIpfsConfig` params and normalise the API URL once, at set time: https (http only on
+ * a loopback host), no credentials, query or fragment in it (keys go in apiKey/apiKeySecret, kept
+ * in encrypted state and never shown), and without a trailing slash or `/api/v0`. The IPFS
+ * client normalises the same way when it is created.
  *
  * @param params - Untrusted params.
  * @returns The config to store (credentials included; never echoed).

@@ -1,6 +1,7 @@
 import { EthAccountType } from '@metamask/keyring-api';
 import { array, enums, exactOptional, object, optional, record, size, string, type Infer, any } from '@metamask/superstruct';
 
+import { CidStruct } from './metadata';
 import { ChainScopeStruct } from './structs';
 
 /**
@@ -8,7 +9,7 @@ import { ChainScopeStruct } from './structs';
  * - `type`: `eip155:eoa` (default) or `eip155:erc4337` (SimpleAccount v0.6);
  * - `privateKey`: 32-byte hex to import (never stored in the account's options);
  * - `scopes`: CAIP-2 chains of a smart account (default: every configured chain);
- * - `metadataCid`: CID of the account's IPFS metadata document;
+ * - `metadataCid`: CID (v0 or v1) of the account's IPFS metadata document;
  * - `name`: a name suggestion shown by MetaMask;
  * - `metamask`: what the wallet itself adds (e.g. a correlation id), ignored.
  */
@@ -16,7 +17,7 @@ export const CreateAccountOptionsStruct = object({
   type: exactOptional(enums([EthAccountType.Eoa, EthAccountType.Erc4337])),
   privateKey: exactOptional(string()),
   scopes: exactOptional(size(array(ChainScopeStruct), 1, 32)),
-  metadataCid: exactOptional(string()),
+  metadataCid: exactOptional(CidStruct),
   name: exactOptional(size(string(), 1, 64)),
   metamask: optional(record(string(), any())),
 });

@@ -52,6 +52,9 @@ const COMPANION_METHODS: readonly string[] = [
   ...Object.values(SnapRpcMethod),
 ];
 
+/** Every method name this snap knows (keyring-api's and its own): the ones an error may name. */
+export const KNOWN_METHODS: readonly string[] = [...Object.values(KeyringRpcMethod), ...Object.values(SnapRpcMethod)];
+
 /** Per-origin allow-list: which methods each caller may use. Anything else is refused (4100). */
 export const ORIGIN_PERMISSIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   [METAMASK_ORIGIN, new Set(METAMASK_METHODS)],

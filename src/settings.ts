@@ -1,8 +1,9 @@
 import { enums, object } from '@metamask/superstruct';
 
 import { maskChainConfig, parseChainConfig, verifyChainConfig, type ChainConfig } from './accounts/erc4337';
-import { validate } from './errors';
+import { toRpcError, validate } from './errors';
 import { parseIpfsConfig, type IpfsConfig } from './metadata';
+import { redactError } from './secrets';
 import type { StateStore } from './state';
 
 /** How signing requests are approved: at once (`sync`) or parked until approved (`async`). */
@@ -38,7 +39,10 @@ export class Settings {
    */
   async setChainConfig(params: unknown): Promise<ChainConfig> {
     const config = keepMaskedUrls(parseChainConfig(params), this.#store.current.chains);
-    await verifyChainConfig(config);
+    // not stored yet, so the front door cannot know its key: mask it here
+    await verifyChainConfig(config).catch((error: unknown) => {
+      throw redactError(toRpcError(error), [config.rpcUrl]);
+    });
     await this.#store.run(async () => {
       const draft = this.#store.draft();
       draft.chains[config.scope] = config;

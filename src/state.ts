@@ -1,8 +1,10 @@
 import type { KeyringAccount, KeyringRequest } from '@metamask/keyring-api';
+import { rpcErrors } from '@metamask/rpc-errors';
 import type { Json } from '@metamask/utils';
 
 import type { ChainConfig, SentUserOperation, SmartAccountData } from './accounts/erc4337/types';
 import type { IpfsConfig } from './metadata';
+import { assertKeyringState } from './stateSchema';
 
 export type { ChainConfig, IpfsConfig, SentUserOperation, SmartAccountData };
 
@@ -54,8 +56,9 @@ export function defaultState(): KeyringState {
  * Bring a stored state to the current schema.
  *
  * @param stored - What snap_manageState returned (null on first run).
- * @returns The state at STATE_VERSION.
- * @throws Error when the stored version is newer than this code understands.
+ * @returns The state at STATE_VERSION, checked against its schema (src/stateSchema.ts).
+ * @throws JsonRpcError -32603 when the stored version is not one this code understands, and
+ * naming the first invalid field (never its value) when the state does not match the schema.
  */
 export function migrate(stored: Record<string, Json> | null): KeyringState {
   if (stored === null || Object.keys(stored).length === 0) {
@@ -63,9 +66,10 @@ export function migrate(stored: Record<string, Json> | null): KeyringState {
   }
   const version = stored.version;
   if (version === STATE_VERSION) {
-    return { ...defaultState(), ...(stored as unknown as KeyringState) };
+    return assertKeyringState({ ...defaultState(), ...(stored as unknown as KeyringState) });
   }
-  throw new Error(`Stored state has schema version ${String(version)}, this snap reads ${STATE_VERSION}`);
+  const named = typeof version === 'number' && Number.isSafeInteger(version) ? `schema version ${version}` : 'no valid schema version';
+  throw rpcErrors.internal({ message: `Stored state has ${named}, this snap reads ${STATE_VERSION}` });
 }
 
 /**

@@ -10,16 +10,30 @@ export const AddressStruct = define<string>('address', (value) =>
   typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/u.test(value) ? true : 'expected a 20-byte hex address (0x + 40 hex digits)',
 );
 
-/** An `http:` or `https:` URL. */
-export const HttpUrlStruct = define<string>('http(s) URL', (value) => {
+/**
+ * Whether a URL host (WHATWG `URL.hostname`, already normalised: `127.1` reads `127.0.0.1`) is
+ * this machine: `localhost`, 127.0.0.0/8 or `[::1]` (RFC 6890 loopback).
+ *
+ * @param hostname - `URL.hostname`.
+ * @returns True for a loopback host.
+ */
+export function isLoopbackHostname(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname);
+}
+
+/**
+ * A service URL that may carry an API key (rpcUrl, bundlerUrl, paymasterUrl, the IPFS apiUrl):
+ * `https:`, or `http:` on a loopback host only, so a key never crosses a network in clear text.
+ */
+export const HttpUrlStruct = define<string>('https URL', (value) => {
   if (typeof value !== 'string') {
     return 'expected a URL string';
   }
   try {
-    const { protocol } = new URL(value);
-    return protocol === 'https:' || protocol === 'http:' ? true : 'expected an http(s) URL';
+    const { protocol, hostname } = new URL(value);
+    return protocol === 'https:' || (protocol === 'http:' && isLoopbackHostname(hostname)) ? true : 'expected an https URL (http only for 127.0.0.1, localhost or [::1])';
   } catch {
-    return 'expected an http(s) URL';
+    return 'expected an https URL';
   }
 });
 

@@ -12,6 +12,7 @@ import type { Json } from '@metamask/utils';
 import { isAddressEqual, isHex, numberToHex } from 'viem';
 import { invalidParams, validate } from '../errors';
 import { parseEoaScope } from '../scope';
+import { signingError } from './signError';
 
 /**
  * The signing libraries, loaded on the first signature rather than when the snap starts:
@@ -124,7 +125,7 @@ export function parseEoaRequest(address: string, scope: string, method: string, 
  * @param task - From parseEoaRequest.
  * @returns A 65-byte signature hex for messages and typed data; `{ v, r, s }`
  * hex strings for transactions (v is EIP-155 for legacy, the y-parity otherwise).
- * @throws JsonRpcError -32602 when the library refuses the data (e.g. an unknown EIP-712 type).
+ * @throws JsonRpcError -32602 naming the kind of problem when the library refuses the data (see signingError).
  */
 export function signEoaTask(privateKey: string, task: EoaTask): Json {
   const { personalSign, signTypedData, createTx, createCustomCommon, Mainnet, Buffer } = loadSigners();
@@ -152,9 +153,15 @@ export function signEoaTask(privateKey: string, task: EoaTask): Json {
         throw invalidParams('Unknown signing task');
     }
   } catch (error) {
-    throw invalidParams(`Cannot sign: ${(error as Error).message}`);
+    throw signingError(error, task.method === 'eth_signTransaction' ? 'transaction' : task.method === 'personal_sign' ? 'message' : 'typed data');
   }
 }
+
+/**
+ * Largest chain id of a legacy transaction: its EIP-155 `v` (chainId * 2 + 35 + parity) must stay a
+ * safe integer, as @ethereumjs/tx derives the chain id back from `v` in float arithmetic.
+ */
+const MAX_LEGACY_CHAIN_ID = (BigInt(Number.MAX_SAFE_INTEGER) - 36n) / 2n;
 
 type TxInput = Record<string, string | number | null | undefined | unknown[]>;
 
@@ -168,14 +175,17 @@ function parseTransaction(address: string, tx: TxInput, scopeChainId: bigint): {
   }
   const chainId = quantity(tx.chainId, 'chainId');
   if (chainId === 0n || chainId > BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw invalidParams(`Invalid eth_signTransaction params at 0.chainId: ${chainId} is out of range`);
+    throw invalidParams('Invalid eth_signTransaction params at 0.chainId: out of range (1 to 2^53 - 1)');
   }
   if (scopeChainId !== 0n && chainId !== scopeChainId) {
-    throw invalidParams(`Transaction chainId ${chainId} does not match the request scope eip155:${scopeChainId}`);
+    throw invalidParams(`Invalid eth_signTransaction params at 0.chainId: does not match the request scope eip155:${scopeChainId}`);
   }
   const type = tx.type === undefined ? inferType(tx) : Number(quantity(tx.type, 'type'));
   if (![0, 1, 2].includes(type)) {
-    throw invalidParams(`Unsupported transaction type ${type}: legacy (0), EIP-2930 (1) and EIP-1559 (2) are supported`);
+    throw invalidParams('Invalid eth_signTransaction params at 0.type: unsupported; legacy (0), EIP-2930 (1) and EIP-1559 (2) are supported');
+  }
+  if (type === 0 && chainId > MAX_LEGACY_CHAIN_ID) {
+    throw invalidParams(`Invalid eth_signTransaction params at 0.chainId: a legacy transaction's chain id must be at most ${MAX_LEGACY_CHAIN_ID} (use type 1 or 2)`);
   }
   const gasLimit = tx.gasLimit ?? tx.gas;
   if (gasLimit === undefined) {
@@ -247,7 +257,7 @@ function checkDomainChain(domainChainId: unknown, scopeChainId: bigint): void {
     throw invalidParams('Invalid typed data at domain.chainId: expected a number');
   }
   if (chainId !== scopeChainId) {
-    throw invalidParams(`Typed data domain.chainId ${chainId} does not match the request scope eip155:${scopeChainId}`);
+    throw invalidParams(`Invalid typed data at domain.chainId: does not match the request scope eip155:${scopeChainId}`);
   }
 }
 

@@ -1,9 +1,10 @@
-import { EthAccountType, EthScope, type KeyringAccount, type KeyringRequest } from '@metamask/keyring-api';
+import { EthAccountType, EthMethod, EthScope, type KeyringAccount, type KeyringRequest } from '@metamask/keyring-api';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 import type { Hex } from 'viem';
 import { v4 as uuidv4 } from 'uuid';
 
 import { invalidParams } from '../errors';
+import { knownName } from '../safeText';
 import { EOA_METHODS, parseEoaRequest, signEoaTask, type EoaTask } from './eoa';
 import {
   parseSmartAccountRequest,
@@ -41,7 +42,7 @@ export type AccountTask = { type: 'eoa'; task: EoaTask } | { type: 'erc4337'; ta
 export function parseAccountRequest(view: AccountView, request: KeyringRequest, chainConfig: ChainConfig | undefined): AccountTask {
   const { method, params } = request.request;
   if (!view.account.methods.includes(method)) {
-    throw invalidParams(`Method '${method}' is not supported by account ${view.account.id}`);
+    throw invalidParams(`Method ${knownName(method, Object.values(EthMethod))} is not supported by account ${view.account.id}`);
   }
   if (view.smartAccount) {
     const chain = smartAccountChain(view.account, view.smartAccount, request.scope, chainConfig);

@@ -6,6 +6,7 @@ import { getAddress, isAddress, isAddressEqual, isHex, type Hex } from 'viem';
 import { createRpcClient } from '../../chain';
 import { invalidParams, notFound, validate } from '../../errors';
 import { resolveChainSettings } from './config';
+import { assertUserOperationBounds } from './opBounds';
 import { patchUserOperation } from './paymaster';
 import { prepareUserOperation, type SmartAccountChain } from './prepare';
 import type { ChainConfig, SmartAccountData } from './types';
@@ -53,6 +54,7 @@ export function parseSmartAccountRequest(address: string, data: SmartAccountData
         throw invalidParams(`Invalid ${method} params: expected [userOp]${method === EthMethod.SignUserOperation ? ' or [userOp, entryPoint]' : ''}`);
       }
       const userOp = validate(params[0], EthUserOperationStruct, `${method} params[0]`);
+      assertUserOperationBounds(userOp, `${method} params[0]`);
       if (!isAddressEqual(userOp.sender as Hex, address as Hex)) {
         throw invalidParams(`Invalid ${method} params[0].sender: not this account`);
       }
@@ -79,8 +81,8 @@ function parseIntent(raw: unknown, index: number): Intent {
   if (typeof to !== 'string' || !isAddress(to, { strict: false })) {
     throw invalidParams(`${where}.to: expected a 20-byte address`);
   }
-  if (typeof value !== 'string' || !/^(0x[0-9a-fA-F]+|[0-9]+)$/u.test(value)) {
-    throw invalidParams(`${where}.value: expected a hex or decimal quantity in wei`);
+  if (typeof value !== 'string' || !/^(0x[0-9a-fA-F]+|[0-9]+)$/u.test(value) || value.length > 80 || BigInt(value) >= 2n ** 256n) {
+    throw invalidParams(`${where}.value: expected a hex or decimal quantity in wei, at most 2^256 - 1`);
   }
   if (typeof data !== 'string' || !isHex(data) || data.length % 2 !== 0) {
     throw invalidParams(`${where}.data: expected hex bytes`);

@@ -3,6 +3,7 @@ import { isHex, numberToHex, type Hex } from 'viem';
 
 import { createRpcClient } from '../../chain';
 import { invalidParams } from '../../errors';
+import { checkPaymasterReply, paymasterOf } from './paymasterReply';
 
 /**
  * ERC-7677 paymaster web-service client for EntryPoint v0.6 operations. The snap holds no
@@ -37,25 +38,29 @@ export async function getPaymasterStubData(url: string, op: UserOpFields, entryP
 
 /**
  * eth_patchUserOperation through `pm_getPaymasterData`: the signed paymasterAndData, with the
- * gas limits the service changed (if any). Without a paymaster URL: `{ paymasterAndData: "0x" }`.
+ * gas limits the service changed (if any), each checked (checkPaymasterReply): the reply must name
+ * the paymaster the stub named, and raise no gas limit above the operation's own + 10% + 10,000.
+ * The stub is not kept between prepare and patch: the paymaster it named is read from the
+ * operation's paymasterAndData (prepare's dummyPaymasterAndData, as the wallet sends it), or, when
+ * that is `0x`, learnt by asking `pm_getPaymasterStubData` again.
+ * Without a paymaster URL: `{ paymasterAndData: "0x" }`.
  *
  * @param url - Paymaster service URL, or undefined.
  * @param op - The operation with its final gas limits and fees.
  * @param entryPoint - EntryPoint address.
  * @param chainId - Chain id.
  * @returns Exactly the keyring-api `EthUserOperationPatch` fields.
+ * @throws JsonRpcError -32602 naming the field of a refused reply or of a malformed paymasterAndData.
  */
 export async function patchUserOperation(url: string | undefined, op: EthUserOperation, entryPoint: Hex, chainId: bigint): Promise<EthUserOperationPatch> {
   if (!url) {
     return { paymasterAndData: '0x' };
   }
-  const result = await callPaymaster(url, 'pm_getPaymasterData', op, entryPoint, chainId);
-  const patch: EthUserOperationPatch = { paymasterAndData: result.paymasterAndData as string };
-  for (const field of ['callGasLimit', 'verificationGasLimit', 'preVerificationGas'] as const) {
-    if (isHex(result[field]) && (result[field] as string).length > 2) {
-      // keyring-api's EthUint256Struct wants canonical quantities: no leading zeros
-      patch[field] = numberToHex(BigInt(result[field] as string));
-    }
+  const paymaster =
+    paymasterOf(op.paymasterAndData, 'eth_patchUserOperation params[0].paymasterAndData') ??
+    paymasterOf(await getPaymasterStubData(url, op, entryPoint, chainId), 'paymaster service reply (pm_getPaymasterStubData) at paymasterAndData');
+  if (paymaster === undefined) {
+    throw invalidParams('Invalid paymaster service reply (pm_getPaymasterStubData) at paymasterAndData: names no paymaster');
   }
-  return patch;
+  return checkPaymasterReply(await callPaymaster(url, 'pm_getPaymasterData', op, entryPoint, chainId), op, paymaster);
 }

@@ -1,6 +1,5 @@
 import { EthMethod, type EthUserOperation } from '@metamask/keyring-api';
-import { encodeAbiParameters, encodeFunctionData, hexToBytes, numberToHex, parseAbiParameters, type Hex } from 'viem';
-import { getUserOperationHash } from 'viem/account-abstraction';
+import { encodeAbiParameters, encodeFunctionData, hexToBytes, keccak256, numberToHex, parseAbiParameters, type Hex } from 'viem';
 import { signMessage } from 'viem/accounts';
 
 import { invalidParams } from '../../errors';
@@ -103,9 +102,15 @@ export function preVerificationGas(op: Omit<EthUserOperation, 'preVerificationGa
   return calldataCost + fixed + perUserOp + perUserOpWord * words;
 }
 
+const PACKED_USER_OP = parseAbiParameters(
+  'address sender, uint256 nonce, bytes32 initCodeHash, bytes32 callDataHash, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes32 paymasterAndDataHash',
+);
+
 /**
  * userOpHash exactly as EntryPoint v0.6 `getUserOpHash`:
- * keccak256(abi.encode(keccak256(pack(userOp)), entryPoint, chainId)), through viem.
+ * keccak256(abi.encode(keccak256(pack(userOp)), entryPoint, block.chainid)), where `pack` is
+ * UserOperationLib.pack: the static fields with initCode, callData and paymasterAndData replaced by
+ * their keccak256. The chain id stays a bigint (uint256): chain ids above 2^53 keep every bit.
  *
  * @param op - The user operation (hex strings).
  * @param entryPoint - EntryPoint address.
@@ -113,12 +118,20 @@ export function preVerificationGas(op: Omit<EthUserOperation, 'preVerificationGa
  * @returns The 32-byte userOpHash.
  */
 export function userOpHash(op: EthUserOperation, entryPoint: Hex, chainId: bigint): Hex {
-  return getUserOperationHash({
-    chainId: Number(chainId),
-    entryPointAddress: entryPoint,
-    entryPointVersion: '0.6',
-    userOperation: toUserOperation(op),
-  });
+  const u = toUserOperation(op);
+  const packed = encodeAbiParameters(PACKED_USER_OP, [
+    u.sender,
+    u.nonce,
+    keccak256(u.initCode),
+    keccak256(u.callData),
+    u.callGasLimit,
+    u.verificationGasLimit,
+    u.preVerificationGas,
+    u.maxFeePerGas,
+    u.maxPriorityFeePerGas,
+    keccak256(u.paymasterAndData),
+  ]);
+  return keccak256(encodeAbiParameters(parseAbiParameters('bytes32, address, uint256'), [keccak256(packed), entryPoint, chainId]));
 }
 
 /**

@@ -1,0 +1,146 @@
+/**
+ * Text that goes back to a caller in an error: short, naming fields and expectations, never the
+ * value a caller sent (a private key typed into the wrong field must not come back in the reply).
+ */
+
+/** Longest error message the snap returns (characters). */
+export const MAX_MESSAGE_LENGTH = 300;
+
+/** How deep {@link defang} copies a value (JSON levels); deeper parts are replaced. */
+const DEFANG_DEPTH = 64;
+
+/**
+ * A field name as it may appear in a message: an identifier of at most 20 characters with fewer
+ * than 3 digits (`apiUrl`, `private_key`, `maxPriorityFeePerGas`), an array index, or a chain scope
+ * (`eip155:1`). Anything else is `<key>`: an unknown key may be a secret typed in the wrong place,
+ * and API keys are long, random-looking strings.
+ *
+ * @param segment - One path segment (object key or array index).
+ * @returns The segment, or `<key>`.
+ */
+export function fieldName(segment: unknown): string {
+  const text = typeof segment === 'string' || typeof segment === 'number' ? String(segment) : '';
+  const identifier = /^[A-Za-z_$][A-Za-z0-9_$]{0,19}$/u.test(text) && (text.match(/[0-9]/gu) ?? []).length < 3;
+  return identifier || /^[0-9]{1,6}$/u.test(text) || /^eip155:[0-9]{1,18}$/u.test(text) ? text : '<key>';
+}
+
+/**
+ * @param path - Object keys and array indexes from the root.
+ * @returns The dotted path with each segment passed through {@link fieldName}.
+ */
+export function fieldPath(path: readonly unknown[]): string {
+  return path.map(fieldName).join('.');
+}
+
+/**
+ * @param message - A message built by the snap.
+ * @returns It, cut to {@link MAX_MESSAGE_LENGTH} characters.
+ */
+export function bounded(message: string): string {
+  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
+}
+
+/**
+ * A caller-supplied name (a method) shown only when it is one the snap knows.
+ *
+ * @param name - The name as received.
+ * @param known - The names that may be echoed.
+ * @returns `'<name>'` in quotes, or `this method`.
+ */
+export function knownName(name: unknown, known: Iterable<string>): string {
+  return typeof name === 'string' && [...known].includes(name) ? `'${name}'` : 'this method';
+}
+
+/**
+ * What a superstruct failure message expected, without the value it received (superstruct
+ * appends `, but received: <value>` or ` but received "<value>"`).
+ *
+ * @param message - A superstruct failure message.
+ * @returns The expectation alone, e.g. `Expected a string`.
+ */
+export function expectation(message: string): string {
+  if (/^Expected a value of type `never`/u.test(message)) {
+    return 'unknown field';
+  }
+  return bounded(message.replace(/,?\s*but received\b[\s\S]*$/u, ''));
+}
+
+/**
+ * A superstruct StructError message (`At path: a.b -- Expected …, but received: …`) rewritten
+ * without the value and with safe field names: what keyring-snap-sdk passes on as a plain Error.
+ *
+ * @param message - The message.
+ * @returns `at <path>: <expectation>` (or the expectation alone), at most MAX_MESSAGE_LENGTH characters.
+ */
+export function structMessage(message: string): string {
+  const match = /^At path: ([\s\S]*?) -- ([\s\S]*)$/u.exec(message);
+  if (!match) {
+    return expectation(message);
+  }
+  return bounded(`at ${fieldPath((match[1] as string).split('.'))}: ${expectation(match[2] as string)}`);
+}
+
+/**
+ * A copy of a JSON value that superstruct can describe in a failure message: superstruct prints a
+ * received value with a template string, which throws a TypeError for an object whose `toString`
+ * and `valueOf` keys hold data (`{ "toString": "x" }`). Each copied object gets a hidden
+ * `Symbol.toPrimitive`, so validation sees the same keys and values and never throws.
+ *
+ * @param value - Untrusted JSON.
+ * @param depth - Levels left to copy.
+ * @returns The copy (parts deeper than 64 levels become `null`).
+ */
+export function defang(value: unknown, depth = DEFANG_DEPTH): unknown {
+  if (typeof value !== 'object' || value === null) {
+    return value;
+  }
+  if (depth === 0) {
+    return null;
+  }
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(value)
+    ? value.map((item: unknown) => defang(item, depth - 1))
+    : Object.fromEntries(Object.entries(value).map(([key, item]) => [key, defang(item, depth - 1)]));
+  Object.defineProperty(copy, Symbol.toPrimitive, { value: () => '[value]', enumerable: false });
+  return copy;
+}
+
+/**
+ * An id as it may appear in a message: quoted when it is a UUID (keyring-api account and request
+ * ids), else `with this id` (an unvalidated string may be anything, a key included).
+ *
+ * @param id - The id as received.
+ * @returns `'<uuid>'` or `with this id`.
+ */
+export function quoteId(id: unknown): string {
+  return typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(id) ? `'${id}'` : 'with this id';
+}
+
+/**
+ * `record[key]` only when it is the record's own entry: `__proto__`, `constructor` and
+ * `toString` are not entries of a plain record.
+ *
+ * @param record - A plain JSON record.
+ * @param key - Untrusted key.
+ * @returns The entry, or undefined.
+ */
+export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/**
+ * The first failure of a superstruct StructError without `failures()`, which runs the rest of the
+ * validation lazily and can throw the same TypeError (see {@link defang}) on a later field.
+ *
+ * @param error - A StructError: its own fields are the first failure's; its message is
+ * `At path: <path> -- <message>` (or `<message>` at the root).
+ * @param error.path - The failing path.
+ * @param error.type - The failing struct's type.
+ * @param error.value - The failing value.
+ * @param error.message - The error message.
+ * @returns `{ path, type, value, message }` with the failure's own message.
+ */
+export function firstFailure(error: { path: readonly unknown[]; type: string; value: unknown; message: string }): { path: readonly unknown[]; type: string; value: unknown; message: string } {
+  const prefix = error.path.length > 0 ? `At path: ${error.path.join('.')} -- ` : '';
+  const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return { path: error.path, type: error.type, value: error.value, message };
+}
