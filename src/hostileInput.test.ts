@@ -79,19 +79,21 @@ describe('keyring_updateAccount', () => {
     const account = await keyring.createAccount();
     const updated = { ...account, address: account.address.toLowerCase(), options: { ...account.options, label: 'savings' } };
     await keyring.updateAccount(updated);
-    expect((await keyring.getAccount(account.id)).options).toStrictEqual({ exportable: true, label: 'savings' });
+    expect((await keyring.getAccount(account.id)).options).toStrictEqual({ exportable: true, entropy: { type: 'custom' }, label: 'savings' });
   });
 
   it.each([
     ['turning export back on', { exportable: true }, 'exportable'],
-    ['dropping exportable: false', {}, 'exportable'],
-    ['setting entropy', { exportable: false, entropy: { type: 'private-key' } }, 'entropy'],
-    ['setting a metadataCid', { exportable: false, metadataCid: 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy' }, 'metadataCid'],
-  ])('refuses %s (-32602), the stored options unchanged', async (_name, options, field) => {
+    ['dropping exportable: false', { exportable: undefined }, 'exportable'],
+    ['changing entropy', { entropy: { type: 'private-key' } }, 'entropy'],
+    ['dropping entropy', { entropy: undefined }, 'entropy'],
+    ['setting a metadataCid', { metadataCid: 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy' }, 'metadataCid'],
+  ])('refuses %s (-32602), the stored options unchanged', async (_name, change, field) => {
     const { keyring } = domain();
     const account = await keyring.createAccount();
-    await keyring.updateAccount({ ...account, options: { exportable: false } });
+    await keyring.updateAccount({ ...account, options: { ...account.options, exportable: false } });
     const locked = await keyring.getAccount(account.id);
+    const options = JSON.parse(JSON.stringify({ ...locked.options, ...change }));
     expectClean(await refusal(async () => keyring.updateAccount({ ...locked, options: options as never })), new RegExp(`^Invalid account at options\\.${field}: cannot be changed$`, 'u'));
     expect(await keyring.getAccount(account.id)).toStrictEqual(locked);
     await expect(keyring.exportAccount(account.id)).rejects.toThrow('is not exportable');

@@ -149,7 +149,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
 
     it('refuses to export an account marked exportable: false', async () => {
       const locked = await h.createAccount();
-      await h.keyring('keyring_updateAccount', { account: { ...locked, options: { exportable: false } } });
+      await h.keyring('keyring_updateAccount', { account: { ...locked, options: { ...locked.options, exportable: false } } });
       await expectError(h.keyring('keyring_exportAccount', { id: locked.id }), -32602, /is not exportable/u);
       await h.keyring('keyring_deleteAccount', { id: locked.id });
     });
