@@ -22,6 +22,7 @@ const shared = {
     ],
   },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  setupFiles: ['<rootDir>/jest.setup.js'],
 };
 
 module.exports = {

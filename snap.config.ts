@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { SnapConfig } from '@metamask/snaps-cli';
@@ -64,13 +65,29 @@ const RULES: Rule[] = [
 ];
 
 /**
+ * The companion origins a build serves: the manifest's `endowment:keyring.allowedOrigins`, read
+ * at build time and compiled into the bundle as `process.env.COMPANION_ORIGINS`, so the snap's
+ * allow-list (src/permissions.ts) and the manifest cannot disagree.
+ *
+ * @param manifestPath - The manifest the build uses.
+ * @returns The origins, comma-separated.
+ */
+export function companionOrigins(manifestPath: string): string {
+  const manifest = JSON.parse(readFileSync(path.resolve(__dirname, manifestPath), 'utf8')) as {
+    initialPermissions: { 'endowment:keyring': { allowedOrigins: string[] } };
+  };
+  return manifest.initialPermissions['endowment:keyring'].allowedOrigins.join(',');
+}
+
+/**
  * Build configuration for `mm-snap build` / `mm-snap serve` (snaps-cli 8).
  * The `buffer` polyfill serves @metamask/eth-sig-util and the ethereumjs libraries.
  * With SNAP_BUNDLE_STATS=<file> set, the build also writes webpack-bundle-analyzer's JSON
  * report (parsed bytes per module) there, for `npm run bench`.
  */
-const config: SnapConfig = {
+export const config: SnapConfig = {
   input: 'src/index.ts',
+  environment: { COMPANION_ORIGINS: companionOrigins('snap.manifest.json') },
   server: { port: 8080 },
   polyfills: {
     buffer: true,

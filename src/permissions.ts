@@ -1,11 +1,12 @@
 import { KeyringRpcMethod } from '@metamask/keyring-api';
 
 /**
- * The companion dapp's origins. This list must equal the shipped manifest's
- * `endowment:keyring.allowedOrigins` (a unit test checks it). For local work
- * on a site, add `http://localhost:8000` in a working copy only.
+ * The companion dapp's origins: the manifest's `endowment:keyring.allowedOrigins`, compiled in at
+ * build time (snap.config.ts sets `process.env.COMPANION_ORIGINS`; the Node tests' jest setup does
+ * the same from the manifest), so the two lists cannot disagree. A development build
+ * (`npm run build:dev`) adds the local site's origin to its own manifest, not to the shipped one.
  */
-export const COMPANION_ORIGINS: readonly string[] = ['https://keyring-snap.github.io'];
+export const COMPANION_ORIGINS: readonly string[] = (process.env.COMPANION_ORIGINS ?? '').split(',').filter((origin) => origin !== '');
 
 /** The origin MetaMask itself uses for keyring requests from the wallet. */
 export const METAMASK_ORIGIN = 'metamask';
