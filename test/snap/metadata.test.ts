@@ -68,7 +68,7 @@ describe('account metadata on IPFS through the built snap', () => {
     });
 
     it('an invalid CID', async () => {
-      expect((await rejection(h.createAccount({ metadataCid: 'not-a-cid' }))).message).toMatch(/Account metadata not-a-cid: .*CID/iu);
+      expect((await rejection(h.createAccount({ metadataCid: 'not-a-cid' }))).message).toMatch(/^Invalid createAccount options at metadataCid: expected a CID/u);
     });
 
     it('a document that violates the schema (an RPC URL)', async () => {
