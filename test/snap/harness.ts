@@ -1,3 +1,4 @@
+import { providerErrors } from '@metamask/rpc-errors';
 import { installSnap } from '@metamask/snaps-jest';
 import type { Json } from '@metamask/utils';
 
@@ -50,26 +51,41 @@ function unwrap(response: { response: { result: Json } | { error: Json } }): any
   return response.response.result;
 }
 
+/** Options of {@link installKeyringSnap}, for fault injection and state observation. */
+export type HarnessOptions = {
+  /** Return true to refuse a keyring event with 4001 (as MetaMask does when the user cancels); it is not recorded. */
+  refuseEvent?: (event: RecordedEvent) => boolean;
+  /** Called with every state the snap writes (snap_manageState `update`), which still goes through. */
+  onStateWrite?: (state: Json) => void;
+};
+
 /**
  * Install the built snap (dist/bundle.js) in the snaps-jest simulation.
  * snap_manageAccounts does not work there (docs/decisions.md), so it is mocked and
  * every keyring event is recorded in `events`.
  *
+ * @param options - Fault injection and state observation (default: none).
  * @returns The harness.
  */
-export async function installKeyringSnap(): Promise<KeyringHarness> {
+export async function installKeyringSnap(options: HarnessOptions = {}): Promise<KeyringHarness> {
   const snap = await installSnap();
   const events: RecordedEvent[] = [];
   const dialogs: Record<string, any>[] = [];
   const answers: Json[] = [];
   snap.mockJsonRpc((request) => {
     if (request.method === 'snap_manageAccounts') {
+      if (options.refuseEvent?.(request.params as RecordedEvent)) {
+        throw providerErrors.userRejectedRequest({ message: 'The user refused the keyring event' });
+      }
       events.push(request.params as RecordedEvent);
       return null;
     }
     if (request.method === 'snap_dialog' && answers.length > 0) {
       dialogs.push(request.params as Record<string, any>);
       return answers.shift() as Json;
+    }
+    if (request.method === 'snap_manageState' && (request.params as { operation?: string }).operation === 'update') {
+      options.onStateWrite?.((request.params as { newState: Json }).newState);
     }
     return undefined;
   });

@@ -1,0 +1,334 @@
+/**
+ * Hostile callers against the BUILT snap (snaps-jest, fast-check), on real parts: anvil with the
+ * v0.6 contracts behind the provider-limits proxy (an RPC key in its path), the ERC-7677 paymaster
+ * service, a planted imported key and a planted IPFS API secret.
+ *
+ * - Every keyring and snap RPC method × every origin class × generated params: outside the
+ *   allow-list always 4100; inside it a JSON-RPC error other than -32603 (short, naming what is
+ *   wrong) or a result of the right shape; never a hang; the persisted state (every
+ *   snap_manageState write, recorded) unchanged after every refused call.
+ * - Signing round trips: random transactions, typed data and messages signed by the snap and
+ *   recovered with viem; a chain-id or sender mismatch refused.
+ * - Planted secrets never appear in any reply, error or keyring event of the whole run.
+ */
+import {
+  CreateAccountResponseStruct,
+  DeleteAccountResponseStruct,
+  FilterAccountChainsResponseStruct,
+  GetAccountResponseStruct,
+  GetRequestResponseStruct,
+  ListAccountsResponseStruct,
+  ListRequestsResponseStruct,
+  RejectRequestResponseStruct,
+  ResolveAccountAddressResponseStruct,
+  SetSelectedAccountsResponseStruct,
+  SubmitRequestResponseStruct,
+  UpdateAccountResponseStruct,
+  ApproveRequestResponseStruct,
+} from '@metamask/keyring-api';
+import { is } from '@metamask/superstruct';
+import type { Json } from '@metamask/utils';
+import fc from 'fast-check';
+import { writeFileSync } from 'node:fs';
+
+import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
+import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startPaymasterService, type PaymasterService } from '../fixtures/paymaster-service';
+import { COMPANION, installKeyringSnap, METAMASK, type KeyringHarness } from './harness';
+import { mutate, PLANTED, recipe, short, SNAP_METHODS, template, type LiveContext, type Recipe } from './hostile-arbitraries';
+import { signingProperties } from './hostile-signing';
+
+const SCOPE = 'eip155:31337';
+const ORIGINS = [METAMASK, COMPANION, 'https://evil.example', 'npm:other-snap'];
+/** How long one request may take before it counts as a hang (ms). */
+const HANG_MS = 20_000;
+/** Requests the property run sends (the signing round trips and setup add to the total). */
+const FUZZ_RUNS = Number(process.env.HOSTILE_RUNS ?? 750);
+const BATCH = 8;
+
+/** The documented allow-list, written out here (not imported) so a change to it is caught. */
+const ALLOWED: Record<string, ReadonlySet<string>> = {
+  [METAMASK]: new Set(['keyring_listAccounts', 'keyring_getAccount', 'keyring_filterAccountChains', 'keyring_deleteAccount', 'keyring_updateAccount', 'keyring_listRequests', 'keyring_getRequest', 'keyring_submitRequest', 'keyring_rejectRequest', 'keyring_setSelectedAccounts', 'keyring_resolveAccountAddress']),
+  [COMPANION]: new Set(['keyring_listAccounts', 'keyring_getAccount', 'keyring_createAccount', 'keyring_filterAccountChains', 'keyring_updateAccount', 'keyring_deleteAccount', 'keyring_exportAccount', 'keyring_listRequests', 'keyring_getRequest', 'keyring_approveRequest', 'keyring_rejectRequest', ...SNAP_METHODS]),
+};
+const allowed = (origin: string, method: string): boolean => ALLOWED[origin]?.has(method) ?? false;
+
+/** Methods that may change the persisted state when they succeed; run one at a time. */
+const MUTATING = new Set(['keyring_createAccount', 'keyring_updateAccount', 'keyring_deleteAccount', 'keyring_submitRequest', 'keyring_approveRequest', 'keyring_rejectRequest', 'keyring_exportAccount', 'setChainConfig', 'setIpfsConfig', 'setApprovalMode']);
+
+const RESULT_STRUCTS: Record<string, Parameters<typeof is>[1]> = {
+  keyring_listAccounts: ListAccountsResponseStruct as never,
+  keyring_getAccount: GetAccountResponseStruct as never,
+  keyring_createAccount: CreateAccountResponseStruct as never,
+  keyring_filterAccountChains: FilterAccountChainsResponseStruct as never,
+  keyring_updateAccount: UpdateAccountResponseStruct as never,
+  keyring_deleteAccount: DeleteAccountResponseStruct as never,
+  keyring_listRequests: ListRequestsResponseStruct as never,
+  keyring_getRequest: GetRequestResponseStruct as never,
+  keyring_submitRequest: SubmitRequestResponseStruct as never,
+  keyring_approveRequest: ApproveRequestResponseStruct as never,
+  keyring_rejectRequest: RejectRequestResponseStruct as never,
+  keyring_resolveAccountAddress: ResolveAccountAddressResponseStruct as never,
+  keyring_setSelectedAccounts: SetSelectedAccountsResponseStruct as never,
+};
+
+/** The figures the run reports. */
+export const figures = {
+  requests: 0,
+  outsideAllowList: 0,
+  notJsonRpc: 0,
+  results: 0,
+  errorsByCode: {} as Record<string, number>,
+  stateChecks: 0,
+  concurrent: 0,
+  faultsInjected: { refusedEvents: 0, providerFaults: 0, dialogsCancelled: 0 },
+  secretsFound: 0,
+  /** Planted secrets quoted back by the snaps platform itself for params it refused before the snap ran. */
+  platformEchoes: 0,
+  repliesScanned: 0,
+  longestMessage: 0,
+  fuzzMs: 0,
+  signingMs: 0,
+};
+
+/** Distinct error messages (ids and hex elided) and how often each came. */
+const messages = new Map<string, number>();
+
+type Reply = { result: Json } | { error: { code: number; message: string } };
+
+describe('hostile callers through the built snap', () => {
+  let anvil: Anvil;
+  let contracts: Erc4337Deployment;
+  let proxy: LimitsProxy;
+  let paymaster: PaymasterService;
+  let h: KeyringHarness;
+  let live: LiveContext;
+  let refuse = false;
+  let lastState = 'null';
+  const transcript: string[] = [];
+  const platformTranscript: string[] = [];
+
+  /** Send one request (a dialog it opens is cancelled); record the reply for the secrets scan. */
+  async function send(handler: 'keyring' | 'rpc', origin: string, method: string, params: unknown): Promise<Reply> {
+    figures.requests += 1;
+    const request = { origin, method, ...(params === undefined ? {} : { params: params as Json[] }) };
+    const pending = handler === 'keyring' ? h.snap.onKeyringRequest(request) : h.snap.request(request);
+    let timer: NodeJS.Timeout | undefined;
+    const hang = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`hang: ${handler} ${method} from ${origin} took over ${HANG_MS} ms`)), HANG_MS);
+    });
+    try {
+      if (method === 'keyring_exportAccount') {
+        const dialog = pending.getInterface().then((ui) => ({ ui }), () => undefined);
+        const first = await Promise.race([pending.then(() => undefined), dialog, hang]);
+        if (first) {
+          figures.faultsInjected.dialogsCancelled += 1;
+          await (first.ui as { cancel: () => Promise<void> }).cancel();
+        }
+      }
+      const { response } = await Promise.race([pending, hang]);
+      const text = JSON.stringify(response);
+      // params that are not structured never reach the snap: the platform refuses them (and quotes them)
+      (params === undefined || (typeof params === 'object' && params !== null) ? transcript : platformTranscript).push(text);
+      return response as Reply;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function refresh(): Promise<void> {
+    const accounts = await send('keyring', COMPANION, 'keyring_listAccounts', undefined);
+    const requests = await send('keyring', COMPANION, 'keyring_listRequests', undefined);
+    live.accounts = 'result' in accounts ? (accounts.result as LiveContext['accounts']) : [];
+    live.requestIds = 'result' in requests ? (requests.result as { id: string }[]).map((request) => request.id) : [];
+  }
+
+  /** Check one reply against the rules; returns whether it may have changed state. */
+  function check(item: Recipe, params: unknown, reply: Reply): boolean {
+    const where = `${item.handler} ${JSON.stringify(item.method).slice(0, 40)} from ${item.origin} with ${JSON.stringify(params)?.slice(0, 200)}`;
+    if (params !== undefined && (typeof params !== 'object' || params === null)) {
+      // not a JSON-RPC request (params must be structured): the platform refuses it before the snap runs
+      figures.notJsonRpc += 1;
+      expect({ where, refused: 'error' in reply }).toEqual({ where, refused: true });
+      return false;
+    }
+    if (!allowed(item.origin, item.method)) {
+      figures.outsideAllowList += 1;
+      expect({ where, code: 'error' in reply ? reply.error.code : 'result' }).toEqual({ where, code: 4100 });
+      return false;
+    }
+    if ('error' in reply) {
+      const { code, message } = reply.error;
+      figures.errorsByCode[code] = (figures.errorsByCode[code] ?? 0) + 1;
+      messages.set(`${code} ${message.replace(/[0-9a-f-]{36}|0x[0-9a-fA-F]+/gu, '…')}`, (messages.get(`${code} ${message.replace(/[0-9a-f-]{36}|0x[0-9a-fA-F]+/gu, '…')}`) ?? 0) + 1);
+      figures.longestMessage = Math.max(figures.longestMessage, message.length);
+      expect({ where, integer: Number.isInteger(code), short: typeof message === 'string' && message.length > 0 && message.length <= 300 }).toEqual({ where, integer: true, short: true });
+      expect({ where, code, message }).not.toEqual({ where, code: -32603, message });
+      if (code === -32602) {
+        // names what is wrong: never rpc-errors' bare default text
+        expect({ where, specific: !/^Invalid method parameter\(s\)\.?$/u.test(message) }).toEqual({ where, specific: true });
+      }
+      // a refused approve/reject still resolves the request (by design): it changed state
+      return item.refuseEvents && ['keyring_approveRequest', 'keyring_rejectRequest'].includes(item.method) && code === 4001;
+    }
+    figures.results += 1;
+    const struct = item.handler === 'keyring' ? RESULT_STRUCTS[item.method] : undefined;
+    if (struct) {
+      expect({ where, valid: is(reply.result, struct) }).toEqual({ where, valid: true });
+    }
+    if (item.handler === 'rpc') {
+      expect({ where, snapMethod: SNAP_METHODS.includes(item.method) }).toEqual({ where, snapMethod: true });
+    }
+    return MUTATING.has(item.method);
+  }
+
+  /** Run recipes: refused-to-mutate ones in parallel batches, mutating ones alone; check state after each. */
+  async function run(items: Recipe[]): Promise<void> {
+    let index = 0;
+    while (index < items.length) {
+      const first = items[index] as Recipe;
+      const alone = MUTATING.has(first.method) && allowed(first.origin, first.method);
+      const group = alone ? [first] : [];
+      while (!alone && index + group.length < items.length && group.length < BATCH) {
+        const next = items[index + group.length] as Recipe;
+        if (MUTATING.has(next.method) && allowed(next.origin, next.method)) {
+          break;
+        }
+        group.push(next);
+      }
+      index += group.length;
+      if (group.length > 1) {
+        figures.concurrent += group.length;
+      }
+      const before = lastState;
+      const prepared = group.map((item) => {
+        let params = item.shape === 'none' ? undefined : item.shape === 'raw' ? item.raw : template(item.method, item.pick, live);
+        item.mutations.forEach((change) => {
+          params = mutate(params, change);
+        });
+        return { item, params };
+      });
+      refuse = alone && first.refuseEvents;
+      const replies = await Promise.all(prepared.map(async ({ item, params }) => send(item.handler, item.origin, item.method, params)));
+      refuse = false;
+      const changed = prepared.map(({ item, params }, at) => check(item, params, replies[at] as Reply));
+      if (!changed.some(Boolean)) {
+        figures.stateChecks += 1;
+        expect({ calls: prepared.map(({ item }) => `${item.origin} ${item.method}`), stateChanged: lastState !== before }).toEqual({ calls: prepared.map(({ item }) => `${item.origin} ${item.method}`), stateChanged: false });
+      } else {
+        await refresh();
+      }
+    }
+  }
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    contracts = await deployErc4337(anvil.url);
+    proxy = await startLimitsProxy({ upstream: anvil.url, apiKey: PLANTED.rpcKey });
+    paymaster = await startPaymasterService({ rpcUrl: anvil.url, verifyingPaymaster: contracts.verifyingPaymaster, signerKey: contracts.paymasterSigner, entryPoint: contracts.entryPoint, chainId: 31337 });
+    h = await installKeyringSnap({
+      refuseEvent: () => {
+        if (refuse) {
+          figures.faultsInjected.refusedEvents += 1;
+        }
+        return refuse;
+      },
+      onStateWrite: (state) => {
+        lastState = JSON.stringify(state);
+      },
+    });
+    const closedUrl = 'http://127.0.0.1:1';
+    live = { accounts: [], requestIds: [], scope: SCOPE, rpcUrl: anvil.url, keyedRpcUrl: proxy.url, closedUrl };
+    const chainConfig = { scope: SCOPE, rpcUrl: proxy.url, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory, bundlerUrl: closedUrl, paymasterUrl: paymaster.url };
+    const setup: [string, unknown][] = [
+      ['setChainConfig', chainConfig],
+      ['setIpfsConfig', { apiUrl: closedUrl, apiKey: 'planted', apiKeySecret: PLANTED.ipfsSecret }],
+    ];
+    for (const [method, params] of setup) {
+      expect('result' in (await send('rpc', COMPANION, method, params))).toBe(true);
+    }
+    for (const options of [{ privateKey: PLANTED.privateKey }, {}, { type: 'eip155:erc4337', scopes: [SCOPE] }]) {
+      expect(await send('keyring', COMPANION, 'keyring_createAccount', { options })).toEqual({ result: expect.objectContaining({ id: expect.any(String) }) });
+    }
+    await refresh();
+  });
+
+  afterAll(async () => {
+    await paymaster?.close();
+    await proxy?.close();
+    await anvil?.stop();
+  });
+
+  it('keyring-snap-sdk refusals name the field, never echo the value, and stay short', async () => {
+    const cases: [string, Json, RegExp][] = [
+      ['keyring_getAccount', { id: PLANTED.privateKey }, /^Invalid keyring_getAccount request at params\.id: Expected a value of type `UuidV4`$/u],
+      ['keyring_getAccount', { id: Array.from({ length: 40_000 }, (_, index) => index) }, /^Invalid keyring_getAccount request at params\.id: /u],
+      ['keyring_getAccount', { id: { toString: 'x' } }, /^Invalid keyring_getAccount request at params\.id: /u],
+      ['keyring_getAccount', JSON.parse('{"__proto__": {"toString": "x"}}'), /^Invalid keyring_getAccount request at params\.id: required$/u],
+      ['keyring_deleteAccount', { id: live.accounts[0]?.id as string, [PLANTED.ipfsSecret]: 1 }, /^Invalid keyring_deleteAccount request at params\.<key>: unknown field$/u],
+      ['keyring_updateAccount', { account: { ...(live.accounts[0] as Json & object), address: PLANTED.privateKey } }, /^Invalid account at address: the address cannot be changed$/u],
+      ['keyring_createAccount', { options: { privateKey: 12345678901234, metadataCid: PLANTED.ipfsSecret } }, /^Invalid createAccount options at privateKey: Expected a string$/u],
+    ];
+    for (const [method, params, message] of cases) {
+      const reply = await send('keyring', COMPANION, method, params);
+      expect(reply).toEqual({ error: expect.objectContaining({ code: -32602, message: expect.stringMatching(message) }) });
+      expect((reply as { error: { message: string } }).error.message.length).toBeLessThanOrEqual(300);
+    }
+    const unknown = await send('keyring', METAMASK, PLANTED.privateKey, {});
+    expect(unknown).toEqual({ error: expect.objectContaining({ code: 4100, message: "Origin 'metamask' is not allowed to call this method" }) });
+  });
+
+  it(`every method × origin class × generated params (${FUZZ_RUNS} runs of up to 40 requests)`, async () => {
+    const started = Date.now();
+    await fc.assert(
+      fc.asyncProperty(fc.array(recipe(ORIGINS), { minLength: 5, maxLength: 40 }), fc.option(fc.constantFrom('status', 'garbage', 'rpcError', 'delay'), { freq: 5 }), async (items, fault) => {
+        if (fault) {
+          figures.faultsInjected.providerFaults += 1;
+          proxy.inject(
+            fault === 'rpcError'
+              ? { type: 'rpcError', code: -32000, message: `upstream refused ${proxy.url} key ${PLANTED.rpcKey}`, times: 2 }
+              : fault === 'delay'
+                ? { type: 'delay', ms: 300, times: 2 }
+                : { type: fault, status: 502, times: 2 } as never,
+          );
+        }
+        try {
+          await run(items);
+        } finally {
+          proxy.clearFaults();
+        }
+      }),
+      { numRuns: FUZZ_RUNS, endOnFailure: true, reporter: short },
+    );
+    figures.fuzzMs = Date.now() - started;
+  });
+
+  it('signing round trips: random transactions, typed data and messages recover (viem) to the signer; mismatches refused', async () => {
+    const started = Date.now();
+    await signingProperties(async (handler, origin, method, params) => send(handler, origin, method, params));
+    figures.signingMs = Date.now() - started;
+  });
+
+  it('no planted secret appears in any reply, error or keyring event of the run', () => {
+    const haystack = [...transcript, ...h.events.map((event) => JSON.stringify(event))];
+    const needles = [PLANTED.privateKey.slice(2), PLANTED.ipfsSecret, PLANTED.rpcKey].map((secret) => secret.toLowerCase());
+    figures.repliesScanned = haystack.length;
+    const found = haystack.filter((text) => needles.some((needle) => text.toLowerCase().includes(needle)));
+    figures.secretsFound = found.length;
+    figures.platformEchoes = platformTranscript.filter((text) => needles.some((needle) => text.toLowerCase().includes(needle))).length;
+    found.slice(0, 5).forEach((text) => {
+      const at = Math.max(0, ...needles.map((needle) => text.toLowerCase().indexOf(needle)));
+      console.log(`secret found in: …${text.slice(Math.max(0, at - 300), at).replace(/[0-9a-f]{20,}/giu, '<hex>')}<SECRET>…`);
+    });
+    console.log(`hostile-run figures: ${JSON.stringify(figures)}`);
+    if (process.env.HOSTILE_DEBUG) {
+      console.log([...messages.entries()].sort((a, b) => b[1] - a[1]).map(([text, count]) => `${count}\t${text}`).join('\n'));
+    }
+    if (process.env.HOSTILE_FIGURES) {
+      writeFileSync(process.env.HOSTILE_FIGURES, JSON.stringify(figures, null, 2));
+    }
+    expect(figures.secretsFound).toBe(0);
+    expect(figures.requests).toBeGreaterThanOrEqual(Number(process.env.HOSTILE_MIN_REQUESTS ?? 10_000));
+  });
+});
