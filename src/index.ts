@@ -7,8 +7,6 @@ import { loadDomain, type Domain, type KeyringSnap } from './keyring';
 import { keyringRequestError } from './keyringRequests';
 import { COMPANION_ORIGINS, isAllowed, KNOWN_METHODS } from './permissions';
 import { knownName } from './safeText';
-import { scrubError } from './secrets';
-import { snapPlatform } from './platform';
 import { handleSnapRpc } from './rpc';
 import { homeInput, homePage } from './ui';
 
@@ -22,13 +20,18 @@ const redirect = (id: string): { message: string; url: string } => ({
 
 /** The one domain of this snap instance (keyring and settings), loaded from state on first use. */
 async function getDomain(): Promise<Domain> {
-  domain ??= loadDomain(snapPlatform, redirect).catch(
+  domain ??= loadDomain(redirect).catch(
     (error: unknown) => {
       domain = undefined; // a failed read is retried on the next request, not cached
       throw error;
     },
   );
   return domain;
+}
+
+/** An error with the snap's configured credentials masked (the domain knows them), once it is loaded. */
+function scrub<E extends Error>(error: E, loaded: Domain | undefined): E {
+  return loaded ? (loaded.scrub(error as never) as unknown as E) : error;
 }
 
 /** Refuse callers the allow-list does not grant (4100); nothing else runs. */
@@ -66,7 +69,7 @@ async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof h
     return (await handleKeyringRequest(proxy, request)) ?? null;
   } catch (error) {
     if (thrown !== undefined) {
-      throw scrubError(toRpcError(thrown), await domain?.catch(() => undefined));
+      throw scrub(toRpcError(thrown), await domain?.catch(() => undefined));
     }
     const message = (error as Error).message;
     if (error instanceof MethodNotSupportedError || message.startsWith('Method not supported')) {
@@ -88,7 +91,7 @@ export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) => 
   try {
     return await handleSnapRpc(await getDomain(), request);
   } catch (error) {
-    throw scrubError(toRpcError(error), await domain?.catch(() => undefined));
+    throw scrub(toRpcError(error), await domain?.catch(() => undefined));
   }
 };
 

@@ -12,6 +12,7 @@ import {
   type ResolvedAccountAddress,
 } from '@metamask/keyring-api';
 import { array, object, size, string } from '@metamask/superstruct';
+import type { JsonRpcError } from '@metamask/rpc-errors';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 import { isAddressEqual, type Hex } from 'viem';
 import { v4 as uuidv4 } from 'uuid';
@@ -25,6 +26,8 @@ import { importKey } from './keys';
 import { MetadataReader } from './metadata';
 import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';
 import { parseScope } from './scope';
+import { snapPlatform } from './platform';
+import { scrubError } from './secrets';
 import { Settings } from './settings';
 import { loadState, StateStore, type AccountRecord, type KeyringState, type StateSaver } from './state';
 import { ChainScopeStruct, Bytes32Struct } from './structs';
@@ -511,8 +514,11 @@ export class KeyringSnap implements Keyring {
 
 type ResolvedOverrides = Parameters<typeof resolveSmartAccount>[3];
 
-/** The one domain API every front door calls: the keyring and the settings, over one state store. */
-export type Domain = { keyring: KeyringSnap; settings: Settings };
+/**
+ * The one domain API every front door calls: the keyring and the settings, over one state store,
+ * and `scrub`, which masks the configured credentials in an error before a front door returns it.
+ */
+export type Domain = { keyring: KeyringSnap; settings: Settings; scrub: (error: JsonRpcError<never>) => JsonRpcError<never> };
 
 /**
  * Build the domain over a loaded state.
@@ -526,7 +532,9 @@ export function createDomain(state: KeyringState, platform: KeyringPlatform & { 
   const store = new StateStore(state, platform.saveState);
   const settings = new Settings(store);
   const metadata = new MetadataReader(() => settings.ipfsConfig());
-  return { keyring: new KeyringSnap({ store, settings, metadata, platform, redirect }), settings };
+  const keyring = new KeyringSnap({ store, settings, metadata, platform, redirect });
+  const domain: Domain = { keyring, settings, scrub: (error) => scrubError(error, domain) };
+  return domain;
 }
 
 function throwNotFound(message: string): never {
@@ -539,13 +547,13 @@ function ownRequest(account: string, scope: string, method: string, params: Json
 }
 
 /**
- * Load the state (snap_manageState) and build the domain over it.
+ * Load the state (snap_manageState) and build the domain over it, on the snap platform
+ * (snap_manageState, snap_manageAccounts, snap_dialog, snap_getEntropy).
  *
- * @param platform - Saving state, keyring events, dialogs and key derivation.
  * @param redirect - Where a parked request is approved.
- * @returns `{ keyring, settings }`.
+ * @returns `{ keyring, settings, scrub }`.
  * @throws Error when the stored state cannot be read or is of an unknown schema.
  */
-export async function loadDomain(platform: KeyringPlatform & { saveState: StateSaver }, redirect: ApprovalRedirect): Promise<Domain> {
-  return createDomain(await loadState(), platform, redirect);
+export async function loadDomain(redirect: ApprovalRedirect): Promise<Domain> {
+  return createDomain(await loadState(), snapPlatform, redirect);
 }

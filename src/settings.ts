@@ -6,6 +6,8 @@ import { parseIpfsConfig, type IpfsConfig } from './metadata';
 import { redactError } from './secrets';
 import type { StateStore } from './state';
 
+export type { ChainConfig };
+
 /** How signing requests are approved: at once (`sync`) or parked until approved (`async`). */
 export type ApprovalMode = 'sync' | 'async';
 

@@ -18,7 +18,7 @@ import {
   type JSXElement,
 } from '@metamask/snaps-sdk/jsx';
 
-import type { ChainConfig } from '../accounts/erc4337';
+import type { ChainConfig } from '../settings';
 import type { AccountSummary } from '../keyring';
 import { summarizeRequest } from './summary';
 
