@@ -178,22 +178,20 @@ async function sendFromForm(domain: Domain, id: string, value: Record<string, st
     const message = 'Invalid value: expected an amount of ETH such as 0.01';
     return { notice: { severity: 'danger', text: message }, errors: { [field(UI.sendValue)]: message } };
   }
+  let sent: { scope: string; userOpHash: string } | undefined;
   const outcome = await attempt(
     field(UI.send),
     async () => {
-      const sent = await domain.keyring.sendUserOperation({ account: id, scope, intents: [{ to, value: `0x${wei.toString(16)}`, data }] });
-      lastSent = { scope, userOpHash: sent.userOpHash };
-      return `Sent user operation ${sent.userOpHash} from ${sent.sender}`;
+      const result = await domain.keyring.sendUserOperation({ account: id, scope, intents: [{ to, value: `0x${wei.toString(16)}`, data }] });
+      sent = { scope, userOpHash: result.userOpHash };
+      return `Sent user operation ${result.userOpHash} from ${result.sender}`;
     },
     { to: field(UI.sendTo), value: field(UI.sendValue), data: field(UI.sendData) },
   );
-  return outcome.notice?.severity === 'success'
-    ? { ...outcome, ...(lastSent ? { lastSent } : {}), values: { [field(UI.sendTo)]: '', [field(UI.sendValue)]: '', [field(UI.sendData)]: '' } }
+  return sent
+    ? { ...outcome, lastSent: sent, values: { [field(UI.sendTo)]: '', [field(UI.sendValue)]: '', [field(UI.sendData)]: '' } }
     : outcome;
 }
-
-/** The set by the last successful send of sendFromForm (read right after it). */
-let lastSent: { scope: string; userOpHash: string } | undefined;
 
 /** A user-operation receipt (or null) as one line of text. */
 function receiptText(receipt: unknown): string {
