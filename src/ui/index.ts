@@ -1,4 +1,5 @@
 import { UserInputEventType, type Json, type UserInputEvent } from '@metamask/snaps-sdk';
+import { JsonRpcError } from '@metamask/rpc-errors';
 import { parseEther } from 'viem';
 
 import type { Domain } from '../keyring';
@@ -54,10 +55,17 @@ export async function homePage(domain: Domain): Promise<{ content: ReturnType<ty
  */
 export async function homeInput(domain: Domain, id: string, event: UserInputEvent): Promise<void> {
   const state = (await snap.request({ method: 'snap_getInterfaceState', params: { id } })) as InterfaceState;
-  const outcome = await act(domain, event);
-  if (outcome === undefined) {
+  const acted = await act(domain, event);
+  if (acted === undefined) {
     return;
   }
+  // A server's message may quote a configured URL or key: mask them as the RPC front doors do.
+  const clean = (text: string): string => domain.scrub(new JsonRpcError(-32603, text) as JsonRpcError<never>).message;
+  const outcome: Outcome = {
+    ...acted,
+    ...(acted.notice ? { notice: { ...acted.notice, text: clean(acted.notice.text) } } : {}),
+    errors: Object.fromEntries(Object.entries(acted.errors).map(([name, text]) => [name, clean(text)])),
+  };
   const values = { ...typedValues(state), ...outcome.values };
   await snap.request({
     method: 'snap_updateInterface',
