@@ -311,7 +311,10 @@ describe('hostile callers through the built snap', () => {
   });
 
   it('no planted secret appears in any reply, error or keyring event of the run', () => {
-    const haystack = [...transcript, ...h.events.map((event) => JSON.stringify(event))];
+    // What a caller stored is its own data and comes back by design (keyring-api): a parked request's
+    // params (keyring_getRequest / listRequests) and an account's free-form options (updateAccount).
+    // A generated call may put a planted value there; the scan looks at everything else.
+    const haystack = [...transcript, ...h.events.map((event) => JSON.stringify(event))].map((text) => JSON.stringify(withoutCallerData(JSON.parse(text))));
     const needles = [PLANTED.privateKey.slice(2), PLANTED.ipfsSecret, PLANTED.rpcKey].map((secret) => secret.toLowerCase());
     figures.repliesScanned = haystack.length;
     const found = haystack.filter((text) => needles.some((needle) => text.toLowerCase().includes(needle)));
@@ -332,3 +335,31 @@ describe('hostile callers through the built snap', () => {
     expect(figures.requests).toBeGreaterThanOrEqual(Number(process.env.HOSTILE_MIN_REQUESTS ?? 10_000));
   });
 });
+
+/** Options the snap itself sets on an account (the rest are the caller's free-form options). */
+const SNAP_OPTIONS = ['exportable', 'entropy', 'metadataCid'];
+
+/**
+ * A reply or event with what callers stored replaced by placeholders: the `request.params` of every
+ * KeyringRequest, and the caller-set keys of every account's `options`.
+ */
+function withoutCallerData(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.map(withoutCallerData);
+  }
+  if (typeof value !== 'object' || value === null) {
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  const entries = Object.entries(object).map(([key, entry]) => {
+    if (key === 'request' && typeof entry === 'object' && entry !== null && 'method' in entry) {
+      return [key, { ...(entry as Record<string, unknown>), params: '<the caller’s own params>' }];
+    }
+    if (key === 'options' && 'methods' in object && typeof entry === 'object' && entry !== null) {
+      const own = Object.entries(entry as Record<string, unknown>).filter(([name]) => SNAP_OPTIONS.includes(name));
+      return [key, Object.fromEntries(own)];
+    }
+    return [key, withoutCallerData(entry)];
+  });
+  return Object.fromEntries(entries);
+}
