@@ -29,7 +29,7 @@ import { parseScope } from './scope';
 import { snapPlatform } from './platform';
 import { scrubError } from './secrets';
 import { Settings } from './settings';
-import { loadState, StateStore, type AccountRecord, type KeyringState, type StateSaver } from './state';
+import { loadState, StateStore, type AccountRecord, type SmartAccountData, type KeyringState, type StateSaver } from './state';
 import { ChainScopeStruct, Bytes32Struct } from './structs';
 import { ownEntry, quoteId } from './safeText';
 
@@ -442,20 +442,21 @@ export class KeyringSnap implements Keyring {
 
   /** The bundlers of `scope`: the chain config's and each smart account's own for that chain. */
   #bundlerUrls(scope: string): string[] {
-    const own = Object.values(this.#store.current.accounts)
-      .filter((record) => record.smartAccount && record.account.scopes.includes(scope as `${string}:${string}`))
-      .map((record) => record.smartAccount?.chains?.[scope]?.bundlerUrl);
-    const configured = this.#settings.chainConfig(scope)?.bundlerUrl;
-    return [...new Set([configured, ...own])].filter((url): url is string => typeof url === 'string');
+    const own = this.#smartAccountsOn(scope).map((data) => data.chains?.[scope]?.bundlerUrl);
+    return distinct([this.#settings.chainConfig(scope)?.bundlerUrl, ...own]);
   }
 
   /** Every EntryPoint that may hold this snap's operations on `scope`: the chain config's and each smart account's own. */
   #entryPoints(scope: string): Hex[] {
-    const own = Object.values(this.#store.current.accounts)
-      .filter((record) => record.smartAccount && record.account.scopes.includes(scope as `${string}:${string}`))
-      .map((record) => record.smartAccount?.entryPoint as string);
-    const configured = this.#settings.chainConfig(scope)?.entryPoint;
-    return [...new Set([...(configured ? [configured] : []), ...own])] as Hex[];
+    const own = this.#smartAccountsOn(scope).map((data) => data.entryPoint);
+    return distinct([this.#settings.chainConfig(scope)?.entryPoint, ...own]) as Hex[];
+  }
+
+  /** The ERC-4337 data of the smart accounts that serve `scope`. */
+  #smartAccountsOn(scope: string): SmartAccountData[] {
+    return Object.values(this.#store.current.accounts)
+      .filter((record) => record.account.scopes.includes(scope as `${string}:${string}`))
+      .flatMap((record) => (record.smartAccount ? [record.smartAccount] : []));
   }
 
   /** Resolve a smart account on `scopes` (default: every configured chain); confirm contracts metadata chose. */
@@ -539,6 +540,11 @@ export function createDomain(state: KeyringState, platform: KeyringPlatform & { 
 
 function throwNotFound(message: string): never {
   throw notFound(message);
+}
+
+/** The defined strings of `values`, each once, in order. */
+function distinct(values: (string | undefined)[]): string[] {
+  return [...new Set(values.filter((value): value is string => typeof value === 'string'))];
 }
 
 /** A keyring request the snap makes of its own account code (sendUserOperation), routed like MetaMask's. */
