@@ -2,7 +2,8 @@
 // import src/ get the same list from the same manifest.
 const manifest = require('./snap.manifest.json');
 
-process.env.COMPANION_ORIGINS = manifest.initialPermissions['endowment:keyring'].allowedOrigins.join(',');
+process.env.COMPANION_ORIGINS =
+  manifest.initialPermissions['endowment:keyring'].allowedOrigins.join(',');
 
 // Property tests (fast-check) run with a fixed seed, so CI is repeatable; set FUZZ_SEED to another
 // number to explore other cases, or FUZZ_SEED=random for a fresh one (printed on failure).

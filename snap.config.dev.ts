@@ -12,7 +12,9 @@ const devConfig: SnapConfig = {
   ...config,
   manifest: { path: 'dev/snap.manifest.json' },
   output: { path: 'dev/dist' },
-  environment: { COMPANION_ORIGINS: companionOrigins('dev/snap.manifest.json') },
+  environment: {
+    COMPANION_ORIGINS: companionOrigins('dev/snap.manifest.json'),
+  },
 };
 
 export default devConfig;

@@ -3,25 +3,44 @@ import path from 'node:path';
 
 import type { SnapConfig } from '@metamask/snaps-cli';
 
-type Configuration = Parameters<NonNullable<SnapConfig['customizeWebpackConfig']>>[0];
-type Rule = { test: RegExp; sideEffects?: boolean; resolve?: Record<string, unknown> };
+type Configuration = Parameters<
+  NonNullable<SnapConfig['customizeWebpackConfig']>
+>[0];
+type Rule = {
+  test: RegExp;
+  sideEffects?: boolean;
+  resolve?: Record<string, unknown>;
+};
 
 const STUBS = path.join(__dirname, 'build/stubs');
 
 /** A rule's `test` for the files of one installed package (given as a path under node_modules). */
 function filesOf(packagePath: string): RegExp {
-  const parts = packagePath.split('/').map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'));
-  return new RegExp(`[\\\\/]node_modules[\\\\/]${parts.join('[\\\\/]')}[\\\\/](?!node_modules[\\\\/])`, 'u');
+  const parts = packagePath
+    .split('/')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'));
+  return new RegExp(
+    `[\\\\/]node_modules[\\\\/]${parts.join('[\\\\/]')}[\\\\/](?!node_modules[\\\\/])`,
+    'u',
+  );
 }
 
 /** The folder of package `name` as `from` (a package folder) resolves it. */
 function packageDir(name: string, from: string): string {
   const entry = require.resolve(name, { paths: [path.join(__dirname, from)] });
-  return entry.slice(0, entry.lastIndexOf(`${path.sep}${name.replace('/', path.sep)}${path.sep}`) + name.length + 1);
+  return entry.slice(
+    0,
+    entry.lastIndexOf(`${path.sep}${name.replace('/', path.sep)}${path.sep}`) +
+      name.length +
+      1,
+  );
 }
 
 /** viem's @noble/hashes 1.8 (ES build), which @metamask/utils' own copy of the same version duplicates. */
-const NOBLE_HASHES_ESM = path.join(packageDir('@noble/hashes', 'node_modules/viem'), 'esm');
+const NOBLE_HASHES_ESM = path.join(
+  packageDir('@noble/hashes', 'node_modules/viem'),
+  'esm',
+);
 
 /**
  * Where the bundle's size goes, and what each rule removes (gzip -9 of dist/bundle.js; docs/performance.md):
@@ -42,17 +61,28 @@ const NOBLE_HASHES_ESM = path.join(packageDir('@noble/hashes', 'node_modules/vie
  * test/node/bundle-size.test.ts checks each stub's contract and the gzip budget.
  */
 const RULES: Rule[] = [
-  ...['@metamask/keyring-api', '@metamask/keyring-utils', '@metamask/keyring-snap-sdk'].map((name) => ({
+  ...[
+    '@metamask/keyring-api',
+    '@metamask/keyring-utils',
+    '@metamask/keyring-snap-sdk',
+  ].map((name) => ({
     test: filesOf(name),
     sideEffects: false,
   })),
   ...['@metamask/eth-sig-util', '@metamask/abi-utils'].map((name) => ({
     test: filesOf(name),
-    resolve: { alias: { '@metamask/utils$': path.join(STUBS, 'metamask-utils.mjs') } },
+    resolve: {
+      alias: { '@metamask/utils$': path.join(STUBS, 'metamask-utils.mjs') },
+    },
   })),
   {
     test: filesOf('@metamask/utils'),
-    resolve: { alias: { lodash$: path.join(STUBS, 'lodash.js'), '@noble/hashes': NOBLE_HASHES_ESM } },
+    resolve: {
+      alias: {
+        lodash$: path.join(STUBS, 'lodash.js'),
+        '@noble/hashes': NOBLE_HASHES_ESM,
+      },
+    },
   },
   {
     test: filesOf('@metamask/eth-sig-util/node_modules/@ethereumjs/util'),
@@ -60,7 +90,20 @@ const RULES: Rule[] = [
   },
   {
     test: /[\\/]src[\\/]accounts[\\/]eoa\.ts$/u,
-    resolve: { byDependency: { commonjs: { conditionNames: ['import', 'module', 'webpack', 'browser', 'production', 'default'] } } },
+    resolve: {
+      byDependency: {
+        commonjs: {
+          conditionNames: [
+            'import',
+            'module',
+            'webpack',
+            'browser',
+            'production',
+            'default',
+          ],
+        },
+      },
+    },
   },
 ];
 
@@ -73,10 +116,14 @@ const RULES: Rule[] = [
  * @returns The origins, comma-separated.
  */
 export function companionOrigins(manifestPath: string): string {
-  const manifest = JSON.parse(readFileSync(path.resolve(__dirname, manifestPath), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(path.resolve(__dirname, manifestPath), 'utf8'),
+  ) as {
     initialPermissions: { 'endowment:keyring': { allowedOrigins: string[] } };
   };
-  return manifest.initialPermissions['endowment:keyring'].allowedOrigins.join(',');
+  return manifest.initialPermissions['endowment:keyring'].allowedOrigins.join(
+    ',',
+  );
 }
 
 /**
@@ -94,7 +141,16 @@ export const config: SnapConfig = {
   },
   stats: {
     builtIns: {
-      ignore: ['events', 'http', 'https', 'zlib', 'util', 'url', 'string_decoder', 'punycode'],
+      ignore: [
+        'events',
+        'http',
+        'https',
+        'zlib',
+        'util',
+        'url',
+        'string_decoder',
+        'punycode',
+      ],
     },
   },
   customizeWebpackConfig: (webpackConfig: Configuration) => {
@@ -102,10 +158,18 @@ export const config: SnapConfig = {
     const statsFile = process.env.SNAP_BUNDLE_STATS;
     if (statsFile) {
       // snaps-cli's own dependency (its `--analyze` uses it), resolved from snaps-cli.
-      const analyzer = require.resolve('webpack-bundle-analyzer', { paths: [require.resolve('@metamask/snaps-cli')] });
-      const { BundleAnalyzerPlugin } = require(analyzer) as { BundleAnalyzerPlugin: new (options: object) => never };
+      const analyzer = require.resolve('webpack-bundle-analyzer', {
+        paths: [require.resolve('@metamask/snaps-cli')],
+      });
+      const { BundleAnalyzerPlugin } = require(analyzer) as {
+        BundleAnalyzerPlugin: new (options: object) => never;
+      };
       webpackConfig.plugins?.push(
-        new BundleAnalyzerPlugin({ analyzerMode: 'json', reportFilename: path.resolve(statsFile), logLevel: 'silent' }),
+        new BundleAnalyzerPlugin({
+          analyzerMode: 'json',
+          reportFilename: path.resolve(statsFile),
+          logLevel: 'silent',
+        }),
       );
     }
     return webpackConfig;

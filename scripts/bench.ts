@@ -21,21 +21,32 @@ function parseArgs(argv: string[]): { anchor?: string } {
   }
   const folder = argv[index + 1];
   if (!folder) {
-    throw new Error('--anchor needs a folder: a built snap with snap.manifest.json, its bundle and package.json');
+    throw new Error(
+      '--anchor needs a folder: a built snap with snap.manifest.json, its bundle and package.json',
+    );
   }
   return { anchor: path.resolve(folder) };
 }
 
 function version(name: string, from = ROOT): string {
   try {
-    return (JSON.parse(readFileSync(path.join(from, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(
+        readFileSync(
+          path.join(from, 'node_modules', name, 'package.json'),
+          'utf8',
+        ),
+      ) as { version: string }
+    ).version;
   } catch {
     return '?';
   }
 }
 
 function describeSnap(folder: string): { name: string; version: string } {
-  const pkg = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name: string; version: string };
+  const pkg = JSON.parse(
+    readFileSync(path.join(folder, 'package.json'), 'utf8'),
+  ) as { name: string; version: string };
   return { name: pkg.name, version: pkg.version };
 }
 
@@ -50,7 +61,17 @@ function describeSnap(folder: string): { name: string; version: string } {
 async function main(): Promise<void> {
   const { anchor } = parseArgs(process.argv.slice(2));
   const started = new Date();
-  const targets: BenchTarget[] = [{ label: 'this snap' }, ...(anchor ? [{ label: `${describeSnap(anchor).name}@${describeSnap(anchor).version}`, root: anchor }] : [])];
+  const targets: BenchTarget[] = [
+    { label: 'this snap' },
+    ...(anchor
+      ? [
+          {
+            label: `${describeSnap(anchor).name}@${describeSnap(anchor).version}`,
+            root: anchor,
+          },
+        ]
+      : []),
+  ];
   const results: Record<string, unknown> = {
     date: started.toISOString(),
     machine: {
@@ -58,14 +79,26 @@ async function main(): Promise<void> {
       cpu: os.cpus()[0]?.model ?? '?',
       cores: os.cpus().length,
       memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-      loadAverageAtStart: os.loadavg().map((value) => Math.round(value * 100) / 100),
+      loadAverageAtStart: os
+        .loadavg()
+        .map((value) => Math.round(value * 100) / 100),
       node: process.version,
     },
     versions: {
       snap: describeSnap(ROOT),
       anchor: anchor ? describeSnap(anchor) : null,
       ...Object.fromEntries(
-        ['@metamask/snaps-cli', '@metamask/snaps-simulation', '@metamask/keyring-api', '@metamask/keyring-snap-sdk', '@metamask/eth-sig-util', '@ethereumjs/tx', 'viem', 'webpack', 'ses'].map((name) => [name, version(name)]),
+        [
+          '@metamask/snaps-cli',
+          '@metamask/snaps-simulation',
+          '@metamask/keyring-api',
+          '@metamask/keyring-snap-sdk',
+          '@metamask/eth-sig-util',
+          '@ethereumjs/tx',
+          'viem',
+          'webpack',
+          'ses',
+        ].map((name) => [name, version(name)]),
       ),
     },
   };
@@ -78,7 +111,9 @@ async function main(): Promise<void> {
   results.erc4337 = await benchErc4337();
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nwritten to ${path.relative(ROOT, RESULTS)} (${Math.round((Date.now() - started.getTime()) / 1000)} s)`);
+  console.log(
+    `\nwritten to ${path.relative(ROOT, RESULTS)} (${Math.round((Date.now() - started.getTime()) / 1000)} s)`,
+  );
 }
 
 main().then(

@@ -21,12 +21,22 @@ import {
 import manifest from '../snap.manifest.json';
 import type { Anvil } from '../test/fixtures/anvil';
 import { startDevnet, type Devnet } from '../test/fixtures/devnet';
-import { addJson, startIpfsNode, type IpfsNode } from '../test/fixtures/ipfs-node';
+import {
+  addJson,
+  startIpfsNode,
+  type IpfsNode,
+} from '../test/fixtures/ipfs-node';
 import { jsonRpc } from '../test/fixtures/json-rpc';
-import { installRecorder, readRecord, recordCalldata, RECORDERS } from '../test/fixtures/targets';
+import {
+  installRecorder,
+  readRecord,
+  recordCalldata,
+  RECORDERS,
+} from '../test/fixtures/targets';
 import { startSimulatedSnap, type SimulatedSnap } from './lib/snap-sim';
 
-const COMPANION = manifest.initialPermissions['endowment:keyring'].allowedOrigins[0] as string;
+const COMPANION = manifest.initialPermissions['endowment:keyring']
+  .allowedOrigins[0] as string;
 let step = 0;
 
 function say(text: string): void {
@@ -42,7 +52,13 @@ function check(label: string, ok: boolean, detail = ''): void {
 }
 
 let requestNumber = 0;
-async function submit(snap: SimulatedSnap, account: any, method: string, params: any, scope: string): Promise<any> {
+async function submit(
+  snap: SimulatedSnap,
+  account: any,
+  method: string,
+  params: any,
+  scope: string,
+): Promise<any> {
   requestNumber += 1;
   const response = await snap.keyring(
     'keyring_submitRequest',
@@ -59,89 +75,210 @@ async function submit(snap: SimulatedSnap, account: any, method: string, params:
 }
 
 async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
-  const chain = defineChain({ id: anvil.chainId, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.url] } } });
+  const chain = defineChain({
+    id: anvil.chainId,
+    name: 'anvil',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [anvil.url] } },
+  });
   const client = createPublicClient({ chain, transport: http(anvil.url) });
   const scope = `eip155:${anvil.chainId}`;
 
-  say(`The companion dapp (${COMPANION}) creates two accounts (keys derived from the SRP with snap_getEntropy)`);
+  say(
+    `The companion dapp (${COMPANION}) creates two accounts (keys derived from the SRP with snap_getEntropy)`,
+  );
   const alice = await snap.keyring('keyring_createAccount', { options: {} });
   const bob = await snap.keyring('keyring_createAccount', { options: {} });
   console.log(`    alice ${alice.address}\n    bob   ${bob.address}`);
-  check('two notify:accountCreated events', snap.events.filter((e) => e.method === 'notify:accountCreated').length === 2);
+  check(
+    'two notify:accountCreated events',
+    snap.events.filter((e) => e.method === 'notify:accountCreated').length ===
+      2,
+  );
 
   say('A dapp asks alice to sign a personal message (personal_sign, EIP-191)');
   const message = `Sign in to dapp.example\nNonce: ${Date.now()}`;
-  const personal = await submit(snap, alice, 'personal_sign', [stringToHex(message), alice.address], scope);
-  const personalSigner = await recoverMessageAddress({ message, signature: personal });
-  check('viem recovers alice from the signature', personalSigner === alice.address, personal.slice(0, 20) + '…');
+  const personal = await submit(
+    snap,
+    alice,
+    'personal_sign',
+    [stringToHex(message), alice.address],
+    scope,
+  );
+  const personalSigner = await recoverMessageAddress({
+    message,
+    signature: personal,
+  });
+  check(
+    'viem recovers alice from the signature',
+    personalSigner === alice.address,
+    personal.slice(0, 20) + '…',
+  );
 
   say('A dapp asks bob to sign EIP-712 typed data (eth_signTypedData_v4)');
   const typedData = {
     types: {
-      EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'chainId', type: 'uint256' }],
-      Order: [{ name: 'maker', type: 'address' }, { name: 'amount', type: 'uint256' }],
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+      ],
+      Order: [
+        { name: 'maker', type: 'address' },
+        { name: 'amount', type: 'uint256' },
+      ],
     },
     primaryType: 'Order',
     domain: { name: 'Demo Exchange', chainId: anvil.chainId },
     message: { maker: bob.address, amount: '1000' },
   };
-  const typed = await submit(snap, bob, 'eth_signTypedData_v4', [bob.address, typedData], scope);
-  const typedSigner = await recoverTypedDataAddress({ ...(typedData as any), signature: typed });
-  check('viem recovers bob from the EIP-712 signature', typedSigner === bob.address);
+  const typed = await submit(
+    snap,
+    bob,
+    'eth_signTypedData_v4',
+    [bob.address, typedData],
+    scope,
+  );
+  const typedSigner = await recoverTypedDataAddress({
+    ...(typedData as any),
+    signature: typed,
+  });
+  check(
+    'viem recovers bob from the EIP-712 signature',
+    typedSigner === bob.address,
+  );
 
-  say('alice signs an EIP-1559 transaction paying bob 0.5 ETH; it is broadcast to anvil');
-  await client.request({ method: 'anvil_setBalance' as never, params: [alice.address, numberToHex(parseEther('2'))] as never });
+  say(
+    'alice signs an EIP-1559 transaction paying bob 0.5 ETH; it is broadcast to anvil',
+  );
+  await client.request({
+    method: 'anvil_setBalance' as never,
+    params: [alice.address, numberToHex(parseEther('2'))] as never,
+  });
   const tx = {
     type: '0x2',
     from: alice.address,
     to: bob.address,
     chainId: numberToHex(anvil.chainId),
-    nonce: numberToHex(await client.getTransactionCount({ address: alice.address })),
+    nonce: numberToHex(
+      await client.getTransactionCount({ address: alice.address }),
+    ),
     gasLimit: '0x5208',
     maxFeePerGas: numberToHex(parseEther('0.00000005')),
     maxPriorityFeePerGas: '0x3b9aca00',
     value: numberToHex(parseEther('0.5')),
     data: '0x',
   };
-  const signature = await submit(snap, alice, 'eth_signTransaction', [tx], scope);
-  console.log(`    { v: ${signature.v}, r: ${signature.r.slice(0, 12)}…, s: ${signature.s.slice(0, 12)}… }`);
-  const raw = bytesToHex(createTx({ ...tx, ...signature } as never, { common: createCustomCommon({ chainId: anvil.chainId }, Mainnet) }).serialize()) as Hex;
+  const signature = await submit(
+    snap,
+    alice,
+    'eth_signTransaction',
+    [tx],
+    scope,
+  );
+  console.log(
+    `    { v: ${signature.v}, r: ${signature.r.slice(0, 12)}…, s: ${signature.s.slice(0, 12)}… }`,
+  );
+  const raw = bytesToHex(
+    createTx({ ...tx, ...signature } as never, {
+      common: createCustomCommon({ chainId: anvil.chainId }, Mainnet),
+    }).serialize(),
+  ) as Hex;
   const hash = await client.sendRawTransaction({ serializedTransaction: raw });
-  const receipt = await client.waitForTransactionReceipt({ hash, timeout: 10_000 });
-  check('anvil mined it with status success', receipt.status === 'success', hash);
-  check('the sender is alice', receipt.from.toLowerCase() === alice.address.toLowerCase());
-  check('bob received 0.5 ETH', (await client.getBalance({ address: bob.address })) === parseEther('0.5'));
+  const receipt = await client.waitForTransactionReceipt({
+    hash,
+    timeout: 10_000,
+  });
+  check(
+    'anvil mined it with status success',
+    receipt.status === 'success',
+    hash,
+  );
+  check(
+    'the sender is alice',
+    receipt.from.toLowerCase() === alice.address.toLowerCase(),
+  );
+  check(
+    'bob received 0.5 ETH',
+    (await client.getBalance({ address: bob.address })) === parseEther('0.5'),
+  );
 }
 
-async function smartAccountFlow(snap: SimulatedSnap, devnet: Devnet, ipfs: IpfsNode): Promise<void> {
+async function smartAccountFlow(
+  snap: SimulatedSnap,
+  devnet: Devnet,
+  ipfs: IpfsNode,
+): Promise<void> {
   const client = createPublicClient({ transport: http(devnet.rpcUrl) });
-  say('The dapp publishes account metadata on IPFS (embedded helia node behind the IPFS HTTP API)');
-  const metadata = { version: 1, name: 'Demo Vault', chains: { [devnet.scope]: { bundlerUrl: devnet.bundlerUrl } } };
+  say(
+    'The dapp publishes account metadata on IPFS (embedded helia node behind the IPFS HTTP API)',
+  );
+  const metadata = {
+    version: 1,
+    name: 'Demo Vault',
+    chains: { [devnet.scope]: { bundlerUrl: devnet.bundlerUrl } },
+  };
   const cid = await addJson(ipfs, metadata);
   console.log(`    ${cid}: ${JSON.stringify(metadata)}`);
-  await snap.rpc('setIpfsConfig', { apiUrl: ipfs.apiUrl, apiKey: 'demo-key', apiKeySecret: 'demo-secret' });
+  await snap.rpc('setIpfsConfig', {
+    apiUrl: ipfs.apiUrl,
+    apiKey: 'demo-key',
+    apiKeySecret: 'demo-secret',
+  });
 
-  say(`It configures the chain (setChainConfig ${devnet.scope}: RPC, EntryPoint v0.6, SimpleAccountFactory, ERC-7677 paymaster; no bundler)`);
-  const { bundlerUrl: _bundlerFromMetadataOnly, ...chainConfig } = devnet.chainConfig;
+  say(
+    `It configures the chain (setChainConfig ${devnet.scope}: RPC, EntryPoint v0.6, SimpleAccountFactory, ERC-7677 paymaster; no bundler)`,
+  );
+  const { bundlerUrl: _bundlerFromMetadataOnly, ...chainConfig } =
+    devnet.chainConfig;
   const stored = await snap.rpc('setChainConfig', chainConfig);
-  console.log(`    entryPoint ${stored.entryPoint}, accountFactory ${stored.accountFactory}`);
+  console.log(
+    `    entryPoint ${stored.entryPoint}, accountFactory ${stored.accountFactory}`,
+  );
 
-  say('It creates an ERC-4337 smart account from the metadata CID (fetched, verified against the CID, validated)');
-  const vault = await snap.keyring('keyring_createAccount', { options: { type: 'eip155:erc4337', scopes: [devnet.scope], metadataCid: cid } });
+  say(
+    'It creates an ERC-4337 smart account from the metadata CID (fetched, verified against the CID, validated)',
+  );
+  const vault = await snap.keyring('keyring_createAccount', {
+    options: {
+      type: 'eip155:erc4337',
+      scopes: [devnet.scope],
+      metadataCid: cid,
+    },
+  });
   const created = snap.events.at(-1);
-  check('named from the metadata', created?.params.accountNameSuggestion === 'Demo Vault', vault.address);
-  check('not deployed yet (counterfactual address)', (await client.getCode({ address: vault.address })) === undefined);
+  check(
+    'named from the metadata',
+    created?.params.accountNameSuggestion === 'Demo Vault',
+    vault.address,
+  );
+  check(
+    'not deployed yet (counterfactual address)',
+    (await client.getCode({ address: vault.address })) === undefined,
+  );
 
-  say('MetaMask prepares, patches (paymaster) and signs a user operation with two intents');
+  say(
+    'MetaMask prepares, patches (paymaster) and signs a user operation with two intents',
+  );
   await installRecorder(devnet.rpcUrl, RECORDERS[0]);
   await installRecorder(devnet.rpcUrl, RECORDERS[1]);
   const intents = [
     { to: RECORDERS[0], value: '0x0', data: recordCalldata(1, 2026) },
     { to: RECORDERS[1], value: '0x0', data: recordCalldata(2, 4337) },
   ];
-  const prepared = await submit(snap, vault, 'eth_prepareUserOperation', intents, devnet.scope);
-  console.log(`    nonce ${prepared.nonce}, initCode ${prepared.initCode.slice(0, 42)}…, gas ${JSON.stringify(prepared.gasLimits)}`);
-  check('the bundler (Alto) comes from the account metadata', prepared.bundlerUrl === devnet.bundlerUrl);
+  const prepared = await submit(
+    snap,
+    vault,
+    'eth_prepareUserOperation',
+    intents,
+    devnet.scope,
+  );
+  console.log(
+    `    nonce ${prepared.nonce}, initCode ${prepared.initCode.slice(0, 42)}…, gas ${JSON.stringify(prepared.gasLimits)}`,
+  );
+  check(
+    'the bundler (Alto) comes from the account metadata',
+    prepared.bundlerUrl === devnet.bundlerUrl,
+  );
   const block = await client.getBlock();
   const userOp: Record<string, string> = {
     sender: vault.address,
@@ -149,25 +286,59 @@ async function smartAccountFlow(snap: SimulatedSnap, devnet: Devnet, ipfs: IpfsN
     initCode: prepared.initCode,
     callData: prepared.callData,
     ...prepared.gasLimits,
-    maxFeePerGas: numberToHex((block.baseFeePerGas ?? 0n) * 2n + 1_000_000_000n),
+    maxFeePerGas: numberToHex(
+      (block.baseFeePerGas ?? 0n) * 2n + 1_000_000_000n,
+    ),
     maxPriorityFeePerGas: numberToHex(1_000_000_000n),
     paymasterAndData: prepared.dummyPaymasterAndData,
     signature: prepared.dummySignature,
   };
-  Object.assign(userOp, await submit(snap, vault, 'eth_patchUserOperation', [userOp], devnet.scope));
-  check('the paymaster sponsors it', userOp.paymasterAndData?.toLowerCase().startsWith(devnet.contracts.verifyingPaymaster.toLowerCase()) === true);
-  userOp.signature = await submit(snap, vault, 'eth_signUserOperation', [userOp], devnet.scope);
+  Object.assign(
+    userOp,
+    await submit(snap, vault, 'eth_patchUserOperation', [userOp], devnet.scope),
+  );
+  check(
+    'the paymaster sponsors it',
+    userOp.paymasterAndData
+      ?.toLowerCase()
+      .startsWith(devnet.contracts.verifyingPaymaster.toLowerCase()) === true,
+  );
+  userOp.signature = await submit(
+    snap,
+    vault,
+    'eth_signUserOperation',
+    [userOp],
+    devnet.scope,
+  );
 
   say('The operation goes to the Alto bundler, which bundles it on anvil');
-  const userOpHash = await jsonRpc<string>(devnet.bundlerUrl, 'eth_sendUserOperation', [userOp, devnet.contracts.entryPoint]);
+  const userOpHash = await jsonRpc<string>(
+    devnet.bundlerUrl,
+    'eth_sendUserOperation',
+    [userOp, devnet.contracts.entryPoint],
+  );
   let receipt: any = null;
   for (let attempt = 0; attempt < 100 && !receipt; attempt += 1) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    receipt = await snap.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash });
+    receipt = await snap.rpc('getUserOperationReceipt', {
+      scope: devnet.scope,
+      userOpHash,
+    });
   }
-  check('UserOperationEvent reports success (getUserOperationReceipt)', receipt?.success === true, userOpHash);
-  check('the account is deployed', (await client.getCode({ address: vault.address })) !== undefined);
-  check('both intents took effect', (await readRecord(devnet.rpcUrl, RECORDERS[0], 1)) === 2026n && (await readRecord(devnet.rpcUrl, RECORDERS[1], 2)) === 4337n);
+  check(
+    'UserOperationEvent reports success (getUserOperationReceipt)',
+    receipt?.success === true,
+    userOpHash,
+  );
+  check(
+    'the account is deployed',
+    (await client.getCode({ address: vault.address })) !== undefined,
+  );
+  check(
+    'both intents took effect',
+    (await readRecord(devnet.rpcUrl, RECORDERS[0], 1)) === 2026n &&
+      (await readRecord(devnet.rpcUrl, RECORDERS[1], 2)) === 4337n,
+  );
 }
 
 /** The text a person reads on a JSX page: each Heading, Row (label: value), Text and Copyable, one per line. */
@@ -189,37 +360,59 @@ function pageText(node: any, lines: string[] = []): string[] {
     lines.push(`    ${props.children}`);
   } else if (type === 'Copyable') {
     lines.push(`    [copy] ${props.value}`);
-  } else if (type === 'Form' || type === 'Field' || type === 'Button' || type === 'Dropdown') {
+  } else if (
+    type === 'Form' ||
+    type === 'Field' ||
+    type === 'Button' ||
+    type === 'Dropdown'
+  ) {
     return lines; // controls: not printed
   }
   return pageText(props?.children, lines);
 }
 
 async function homePageFlow(snap: SimulatedSnap): Promise<void> {
-  say('A person opens the snap\'s home page in MetaMask and creates an account there (no dapp)');
+  say(
+    "A person opens the snap's home page in MetaMask and creates an account there (no dapp)",
+  );
   const before = (await snap.keyring('keyring_listAccounts')).length;
   const page = await snap.homePage();
   const next = page.waitForUpdate();
   await page.clickElement('create-eoa-submit');
   const updated = await next;
   const accounts = await snap.keyring('keyring_listAccounts');
-  check('the home page created an account (notify:accountCreated)', accounts.length === before + 1 && snap.events.at(-1)?.method === 'notify:accountCreated');
+  check(
+    'the home page created an account (notify:accountCreated)',
+    accounts.length === before + 1 &&
+      snap.events.at(-1)?.method === 'notify:accountCreated',
+  );
   const created = accounts.at(-1);
   const text = pageText(updated.content);
-  check('the page shows it', text.some((line) => line.includes(created.address)), created.address);
+  check(
+    'the page shows it',
+    text.some((line) => line.includes(created.address)),
+    created.address,
+  );
   console.log('    What the home page shows now (accounts part):');
   const end = text.findIndex((line) => line.includes('## Create an account'));
   console.log(text.slice(0, end === -1 ? undefined : end).join('\n'));
 }
 
 async function main(): Promise<void> {
-  console.log('Keyring snap demo: the built snap in the snaps simulation; anvil, ERC-4337 v0.6 contracts, Alto and an IPFS node, all on 127.0.0.1.');
+  console.log(
+    'Keyring snap demo: the built snap in the snaps simulation; anvil, ERC-4337 v0.6 contracts, Alto and an IPFS node, all on 127.0.0.1.',
+  );
   const devnet = await startDevnet();
-  const ipfs = await startIpfsNode({ apiKey: 'demo-key', apiKeySecret: 'demo-secret' }).catch(async (error: unknown) => {
+  const ipfs = await startIpfsNode({
+    apiKey: 'demo-key',
+    apiKeySecret: 'demo-secret',
+  }).catch(async (error: unknown) => {
     await devnet.stop();
     throw error;
   });
-  console.log(`anvil ${devnet.rpcUrl} (chain ${devnet.chainId}), Alto ${devnet.bundlerUrl}, paymaster ${devnet.paymasterUrl}, IPFS API ${ipfs.apiUrl}`);
+  console.log(
+    `anvil ${devnet.rpcUrl} (chain ${devnet.chainId}), Alto ${devnet.bundlerUrl}, paymaster ${devnet.paymasterUrl}, IPFS API ${ipfs.apiUrl}`,
+  );
   const snap = await startSimulatedSnap(COMPANION);
   try {
     await eoaFlow(snap, devnet.anvil);

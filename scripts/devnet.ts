@@ -11,19 +11,31 @@ import { stopOnExit } from './lib/lifetime';
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
-  const devnet: Devnet = await startDevnet({ altoArgs: ['--enable-cors', 'true'] });
+  const devnet: Devnet = await startDevnet({
+    altoArgs: ['--enable-cors', 'true'],
+  });
 
   stopOnExit(devnet.stop);
 
   const { contracts } = devnet;
-  console.log(`ERC-4337 devnet (EntryPoint v0.6), chain ${devnet.chainId} (${devnet.scope}); started in ${devnet.timings.total} ms`);
-  console.log(`  rpcUrl (anvil)        ${devnet.rpcUrl}   pid ${devnet.anvil.pid}`);
-  console.log(`  bundlerUrl (Alto)     ${devnet.bundlerUrl}   pid ${devnet.alto.pid}`);
+  console.log(
+    `ERC-4337 devnet (EntryPoint v0.6), chain ${devnet.chainId} (${devnet.scope}); started in ${devnet.timings.total} ms`,
+  );
+  console.log(
+    `  rpcUrl (anvil)        ${devnet.rpcUrl}   pid ${devnet.anvil.pid}`,
+  );
+  console.log(
+    `  bundlerUrl (Alto)     ${devnet.bundlerUrl}   pid ${devnet.alto.pid}`,
+  );
   console.log(`  paymasterUrl (7677)   ${devnet.paymasterUrl}`);
   console.log(`  EntryPoint            ${contracts.entryPoint}`);
   console.log(`  SimpleAccountFactory  ${contracts.accountFactory}`);
-  console.log(`  SimpleAccount impl.   ${contracts.simpleAccountImplementation}`);
-  console.log(`  VerifyingPaymaster    ${contracts.verifyingPaymaster} (signer ${contracts.paymasterSignerAddress}, key held by the paymaster service)`);
+  console.log(
+    `  SimpleAccount impl.   ${contracts.simpleAccountImplementation}`,
+  );
+  console.log(
+    `  VerifyingPaymaster    ${contracts.verifyingPaymaster} (signer ${contracts.paymasterSignerAddress}, key held by the paymaster service)`,
+  );
   console.log(`  deployer              ${contracts.deployer}`);
   console.log('\nsetChainConfig params:');
   console.log(JSON.stringify(devnet.chainConfig, null, 2));

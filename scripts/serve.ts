@@ -29,10 +29,21 @@ const port = Number(option('port', '8080'));
 
 /** The file a request path names, or undefined when it is not one we serve. */
 function resolveFile(urlPath: string): string | undefined {
-  const clean = path.posix.normalize(decodeURIComponent(urlPath.split('?')[0] ?? '/'));
-  const allowed = clean === '/snap.manifest.json' || clean === '/package.json' || clean.startsWith('/dist/') || clean.startsWith('/images/');
+  const clean = path.posix.normalize(
+    decodeURIComponent(urlPath.split('?')[0] ?? '/'),
+  );
+  const allowed =
+    clean === '/snap.manifest.json' ||
+    clean === '/package.json' ||
+    clean.startsWith('/dist/') ||
+    clean.startsWith('/images/');
   const file = path.join(root, clean);
-  if (!allowed || !file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+  if (
+    !allowed ||
+    !file.startsWith(root + path.sep) ||
+    !existsSync(file) ||
+    !statSync(file).isFile()
+  ) {
     return undefined;
   }
   return file;
@@ -47,10 +58,14 @@ const server = createServer((request, response) => {
     return;
   }
   if (!file) {
-    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+    response
+      .writeHead(404, { 'Content-Type': 'text/plain' })
+      .end('not found\n');
     return;
   }
-  response.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+  response.writeHead(200, {
+    'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+  });
   if (request.method === 'HEAD') {
     response.end();
     return;
@@ -59,7 +74,13 @@ const server = createServer((request, response) => {
 });
 
 server.listen(port, '127.0.0.1', () => {
-  console.log(`Serving ${path.relative(process.cwd(), root) || '.'} on http://localhost:${port} (127.0.0.1 only); Ctrl-C stops.`);
-  console.log(`Install it from a page with wallet_requestSnaps({ 'local:http://localhost:${port}': {} }).`);
+  console.log(
+    `Serving ${path.relative(process.cwd(), root) || '.'} on http://localhost:${port} (127.0.0.1 only); Ctrl-C stops.`,
+  );
+  console.log(
+    `Install it from a page with wallet_requestSnaps({ 'local:http://localhost:${port}': {} }).`,
+  );
 });
-stopOnExit(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+stopOnExit(
+  async () => new Promise<void>((resolve) => server.close(() => resolve())),
+);

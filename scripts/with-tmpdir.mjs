@@ -16,7 +16,10 @@ if (!command) {
   process.exit(2);
 }
 const folder = mkdtempSync(path.join(tmpdir(), 'keyring-snap-tmp-'));
-const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, TMPDIR: folder } });
+const child = spawn(command, args, {
+  stdio: 'inherit',
+  env: { ...process.env, TMPDIR: folder },
+});
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => child.kill(signal));
 }

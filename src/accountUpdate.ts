@@ -20,9 +20,14 @@ export const FIXED_OPTIONS = ['exportable', 'entropy', 'metadataCid'] as const;
  * @param update - The account as sent (validated against keyring-api's KeyringAccountStruct).
  * @throws JsonRpcError -32602 naming the field that may not change.
  */
-export function assertAccountUpdate(current: KeyringAccount, update: KeyringAccount): void {
+export function assertAccountUpdate(
+  current: KeyringAccount,
+  update: KeyringAccount,
+): void {
   if (current.address.toLowerCase() !== update.address.toLowerCase()) {
-    throw invalidParams('Invalid account at address: the address cannot be changed');
+    throw invalidParams(
+      'Invalid account at address: the address cannot be changed',
+    );
   }
   if (current.type !== update.type) {
     throw invalidParams('Invalid account at type: the type cannot be changed');
@@ -30,20 +35,32 @@ export function assertAccountUpdate(current: KeyringAccount, update: KeyringAcco
   if (JSON.stringify(current.scopes) !== JSON.stringify(update.scopes)) {
     throw invalidParams('Invalid account at scopes: scopes cannot be changed');
   }
-  const unsupported = update.methods.filter((method) => !current.methods.includes(method));
+  const unsupported = update.methods.filter(
+    (method) => !current.methods.includes(method),
+  );
   if (unsupported.length > 0) {
-    throw invalidParams(`Invalid account at methods: ${unsupported.length} method(s) not supported by this account`);
+    throw invalidParams(
+      `Invalid account at methods: ${unsupported.length} method(s) not supported by this account`,
+    );
   }
-  const has = (options: Record<string, unknown>, key: string): boolean => Object.prototype.hasOwnProperty.call(options, key);
+  const has = (options: Record<string, unknown>, key: string): boolean =>
+    Object.prototype.hasOwnProperty.call(options, key);
   if (has(update.options, 'privateKey')) {
     throw invalidParams('Invalid account at options.privateKey: not allowed');
   }
   for (const key of FIXED_OPTIONS) {
-    const before = has(current.options, key) ? JSON.stringify(current.options[key]) : undefined;
-    const after = has(update.options, key) ? JSON.stringify(update.options[key]) : undefined;
-    const locking = key === 'exportable' && before !== 'false' && after === 'false';
+    const before = has(current.options, key)
+      ? JSON.stringify(current.options[key])
+      : undefined;
+    const after = has(update.options, key)
+      ? JSON.stringify(update.options[key])
+      : undefined;
+    const locking =
+      key === 'exportable' && before !== 'false' && after === 'false';
     if (before !== after && !locking) {
-      throw invalidParams(`Invalid account at options.${key}: cannot be changed`);
+      throw invalidParams(
+        `Invalid account at options.${key}: cannot be changed`,
+      );
     }
   }
 }

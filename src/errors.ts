@@ -1,7 +1,13 @@
 import { JsonRpcError, providerErrors, rpcErrors } from '@metamask/rpc-errors';
 import { StructError } from '@metamask/superstruct';
 
-import { bounded, defang, expectation, fieldPath, firstFailure } from './safeText';
+import {
+  bounded,
+  defang,
+  expectation,
+  fieldPath,
+  firstFailure,
+} from './safeText';
 
 /**
  * Typed JSON-RPC errors the snap throws (EIP-1474 / EIP-1193 codes through
@@ -44,7 +50,9 @@ export const userRejected = (message: string): JsonRpcError<never> =>
  */
 export function validate<T>(
   value: unknown,
-  struct: { validate: (v: unknown) => [StructError | undefined, T | undefined] },
+  struct: {
+    validate: (v: unknown) => [StructError | undefined, T | undefined];
+  },
   what: string,
 ): T {
   let outcome: [StructError | undefined, T | undefined];
@@ -60,8 +68,11 @@ export function validate<T>(
   const [error, result] = outcome;
   if (error) {
     const failure = firstFailure(error);
-    const path = failure.path.length > 0 ? ` at ${fieldPath(failure.path)}` : '';
-    throw invalidParams(bounded(`Invalid ${what}${path}: ${describeFailure(failure)}`));
+    const path =
+      failure.path.length > 0 ? ` at ${fieldPath(failure.path)}` : '';
+    throw invalidParams(
+      bounded(`Invalid ${what}${path}: ${describeFailure(failure)}`),
+    );
   }
   return result as T;
 }
@@ -73,7 +84,11 @@ export function validate<T>(
  * @param failure - A superstruct failure.
  * @returns A message such as `unknown field` or `Expected a string`.
  */
-function describeFailure(failure: { type: string; value: unknown; message: string }): string {
+function describeFailure(failure: {
+  type: string;
+  value: unknown;
+  message: string;
+}): string {
   if (failure.type === 'never') {
     return 'unknown field';
   }
@@ -97,13 +112,25 @@ export function toRpcError(error: unknown): JsonRpcError<never> {
   if (error instanceof JsonRpcError) {
     return error as JsonRpcError<never>;
   }
-  const { code, message, data, name } = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown; name?: unknown };
-  const text = typeof message === 'string' && message.length > 0 ? message : 'Internal error';
+  const { code, message, data, name } = (error ?? {}) as {
+    code?: unknown;
+    message?: unknown;
+    data?: unknown;
+    name?: unknown;
+  };
+  const text =
+    typeof message === 'string' && message.length > 0
+      ? message
+      : 'Internal error';
   if (name === 'TransportError') {
     return rpcErrors.resourceUnavailable({ message: text });
   }
   if (typeof code === 'number' && Number.isInteger(code)) {
-    return new JsonRpcError(code, text, (typeof data === "string" ? data : undefined) as never);
+    return new JsonRpcError(
+      code,
+      text,
+      (typeof data === 'string' ? data : undefined) as never,
+    );
   }
   return rpcErrors.internal({ message: text });
 }

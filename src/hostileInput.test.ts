@@ -9,9 +9,11 @@ import { parseSmartAccountRequest } from './accounts/erc4337';
 import { createDomain, type KeyringPlatform } from './keyring';
 import { defaultState, type StateSaver } from './state';
 
-const SECRET = '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+const SECRET =
+  '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 const SECRET_HEX = SECRET.slice(2);
-const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const KEY =
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const ADDRESS = privateKeyToAddress(KEY);
 
 function domain() {
@@ -24,19 +26,30 @@ function domain() {
     confirm: async () => true,
     deriveKey: async () => ({ privateKey: KEY, address: ADDRESS }),
   };
-  return { ...createDomain(defaultState(), platform, () => ({ message: 'approve' })), events };
+  return {
+    ...createDomain(defaultState(), platform, () => ({ message: 'approve' })),
+    events,
+  };
 }
 
-async function refusal(run: () => unknown): Promise<{ code: number; message: string }> {
+async function refusal(
+  run: () => unknown,
+): Promise<{ code: number; message: string }> {
   try {
     await run();
   } catch (error) {
-    return { code: (error as { code: number }).code, message: (error as Error).message };
+    return {
+      code: (error as { code: number }).code,
+      message: (error as Error).message,
+    };
   }
   throw new Error('expected a refusal');
 }
 
-function expectClean(error: { code: number; message: string }, field: RegExp): void {
+function expectClean(
+  error: { code: number; message: string },
+  field: RegExp,
+): void {
   expect(error.code).toBe(-32602);
   expect(error.message).toMatch(field);
   expect(error.message.length).toBeLessThanOrEqual(300);
@@ -46,21 +59,41 @@ function expectClean(error: { code: number; message: string }, field: RegExp): v
 describe('values that crash superstruct while it describes them', () => {
   it('setApprovalMode { mode: { toString: "x" } }: -32602 naming mode, not "Cannot convert object to primitive value"', async () => {
     const { settings } = domain();
-    const error = await refusal(async () => settings.setApprovalMode({ mode: { toString: 'x' } }));
-    expectClean(error, /^Invalid setApprovalMode params at mode: Expected one of `"sync","async"`$/u);
+    const error = await refusal(async () =>
+      settings.setApprovalMode({ mode: { toString: 'x' } }),
+    );
+    expectClean(
+      error,
+      /^Invalid setApprovalMode params at mode: Expected one of `"sync","async"`$/u,
+    );
     expect(settings.approvalMode()).toBe('sync');
   });
 
   it('a crashing value after the first failure (superstruct builds the other failures lazily)', async () => {
     const { settings } = domain();
     const params = JSON.parse('{"__proto__": {"toString": "x"}}');
-    expectClean(await refusal(async () => settings.setApprovalMode(params)), /^Invalid setApprovalMode params at mode: required$/u);
+    expectClean(
+      await refusal(async () => settings.setApprovalMode(params)),
+      /^Invalid setApprovalMode params at mode: required$/u,
+    );
   });
 
   it('the same shape anywhere validate() runs (setChainConfig, createAccount options)', async () => {
     const { settings, keyring } = domain();
-    expectClean(await refusal(async () => settings.setChainConfig({ scope: { valueOf: SECRET, toString: SECRET } })), /^Invalid setChainConfig params at scope: /u);
-    expectClean(await refusal(async () => keyring.createAccount({ type: { toString: SECRET } } as never)), /^Invalid createAccount options at type: /u);
+    expectClean(
+      await refusal(async () =>
+        settings.setChainConfig({
+          scope: { valueOf: SECRET, toString: SECRET },
+        }),
+      ),
+      /^Invalid setChainConfig params at scope: /u,
+    );
+    expectClean(
+      await refusal(async () =>
+        keyring.createAccount({ type: { toString: SECRET } } as never),
+      ),
+      /^Invalid createAccount options at type: /u,
+    );
   });
 });
 
@@ -69,7 +102,12 @@ describe('keyring_updateAccount', () => {
     const { keyring } = domain();
     const account = await keyring.createAccount();
     for (const address of ['nope', SECRET, '0x1234']) {
-      expectClean(await refusal(async () => keyring.updateAccount({ ...account, address })), /^Invalid account at address: the address cannot be changed$/u);
+      expectClean(
+        await refusal(async () =>
+          keyring.updateAccount({ ...account, address }),
+        ),
+        /^Invalid account at address: the address cannot be changed$/u,
+      );
     }
     expect(await keyring.getAccount(account.id)).toStrictEqual(account);
   });
@@ -77,9 +115,17 @@ describe('keyring_updateAccount', () => {
   it('accepts the address in another letter case and a new label', async () => {
     const { keyring } = domain();
     const account = await keyring.createAccount();
-    const updated = { ...account, address: account.address.toLowerCase(), options: { ...account.options, label: 'savings' } };
+    const updated = {
+      ...account,
+      address: account.address.toLowerCase(),
+      options: { ...account.options, label: 'savings' },
+    };
     await keyring.updateAccount(updated);
-    expect((await keyring.getAccount(account.id)).options).toStrictEqual({ exportable: true, entropy: { type: 'custom' }, label: 'savings' });
+    expect((await keyring.getAccount(account.id)).options).toStrictEqual({
+      exportable: true,
+      entropy: { type: 'custom' },
+      label: 'savings',
+    });
   });
 
   it.each([
@@ -87,38 +133,85 @@ describe('keyring_updateAccount', () => {
     ['dropping exportable: false', { exportable: undefined }, 'exportable'],
     ['changing entropy', { entropy: { type: 'private-key' } }, 'entropy'],
     ['dropping entropy', { entropy: undefined }, 'entropy'],
-    ['setting a metadataCid', { metadataCid: 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy' }, 'metadataCid'],
-  ])('refuses %s (-32602), the stored options unchanged', async (_name, change, field) => {
-    const { keyring } = domain();
-    const account = await keyring.createAccount();
-    await keyring.updateAccount({ ...account, options: { ...account.options, exportable: false } });
-    const locked = await keyring.getAccount(account.id);
-    const options = JSON.parse(JSON.stringify({ ...locked.options, ...change }));
-    expectClean(await refusal(async () => keyring.updateAccount({ ...locked, options: options as never })), new RegExp(`^Invalid account at options\\.${field}: cannot be changed$`, 'u'));
-    expect(await keyring.getAccount(account.id)).toStrictEqual(locked);
-    await expect(keyring.exportAccount(account.id)).rejects.toThrow('is not exportable');
-  });
+    [
+      'setting a metadataCid',
+      {
+        metadataCid:
+          'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy',
+      },
+      'metadataCid',
+    ],
+  ])(
+    'refuses %s (-32602), the stored options unchanged',
+    async (_name, change, field) => {
+      const { keyring } = domain();
+      const account = await keyring.createAccount();
+      await keyring.updateAccount({
+        ...account,
+        options: { ...account.options, exportable: false },
+      });
+      const locked = await keyring.getAccount(account.id);
+      const options = JSON.parse(
+        JSON.stringify({ ...locked.options, ...change }),
+      );
+      expectClean(
+        await refusal(async () =>
+          keyring.updateAccount({ ...locked, options: options as never }),
+        ),
+        new RegExp(
+          `^Invalid account at options\\.${field}: cannot be changed$`,
+          'u',
+        ),
+      );
+      expect(await keyring.getAccount(account.id)).toStrictEqual(locked);
+      await expect(keyring.exportAccount(account.id)).rejects.toThrow(
+        'is not exportable',
+      );
+    },
+  );
 
   it('names unsupported methods by count, not by the names sent', async () => {
     const { keyring } = domain();
     const account = await keyring.createAccount();
-    expectClean(await refusal(async () => keyring.updateAccount({ ...account, methods: [...account.methods, SECRET] })), /^Invalid account at methods: 1 method\(s\) not supported/u);
+    expectClean(
+      await refusal(async () =>
+        keyring.updateAccount({
+          ...account,
+          methods: [...account.methods, SECRET],
+        }),
+      ),
+      /^Invalid account at methods: 1 method\(s\) not supported/u,
+    );
   });
 });
 
 describe('messages never quote what was sent', () => {
   it('an unknown account id given as a free string (setSelectedAccounts) is not echoed', async () => {
     const { keyring } = domain();
-    const error = await refusal(async () => keyring.setSelectedAccounts([SECRET]));
-    expect(error).toEqual({ code: -32001, message: 'Account with this id not found' });
-    expect((await refusal(async () => keyring.setSelectedAccounts(['__proto__']))).code).toBe(-32001);
+    const error = await refusal(async () =>
+      keyring.setSelectedAccounts([SECRET]),
+    );
+    expect(error).toEqual({
+      code: -32001,
+      message: 'Account with this id not found',
+    });
+    expect(
+      (await refusal(async () => keyring.setSelectedAccounts(['__proto__'])))
+        .code,
+    ).toBe(-32001);
   });
 
   it('an unknown method name in a request is not echoed', async () => {
     const { keyring } = domain();
     const account = await keyring.createAccount();
     const error = await refusal(async () =>
-      keyring.submitRequest({ id: '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40', scope: 'eip155:1', account: account.id, origin: 'https://dapp.example', request: { method: SECRET, params: [] } }),
+      keyring.submitRequest({
+        id: '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40',
+        scope: 'eip155:1',
+        account: account.id,
+        origin: 'https://dapp.example',
+        request: { method: SECRET, params: [] },
+      }),
     );
     expectClean(error, /^Method this method is not supported by account/u);
   });
@@ -126,40 +219,155 @@ describe('messages never quote what was sent', () => {
   it('a metadataCid that is not a CID is refused by validation, not echoed by the IPFS error', async () => {
     const { keyring, settings } = domain();
     await settings.setIpfsConfig({ apiUrl: 'http://127.0.0.1:1' });
-    expectClean(await refusal(async () => keyring.createAccount({ metadataCid: SECRET })), /^Invalid createAccount options at metadataCid: expected a CID/u);
+    expectClean(
+      await refusal(async () => keyring.createAccount({ metadataCid: SECRET })),
+      /^Invalid createAccount options at metadataCid: expected a CID/u,
+    );
   });
 
   it.each([
-    ['a chain id of 256 bits', { chainId: SECRET }, /at 0\.chainId: out of range/u],
-    ['a transaction type of 256 bits', { chainId: '0x1', type: SECRET }, /at 0\.type: unsupported/u],
-    ['a gas limit above 2^64 (rejected by @ethereumjs/tx)', { chainId: '0x1', gasLimit: SECRET }, /^Cannot sign the transaction: a value is out of range$/u],
-    ['a storage key that is not 32 bytes (rejected by @ethereumjs/tx)', { chainId: '0x1', accessList: [{ address: ADDRESS, storageKeys: [`0x${SECRET_HEX}00`] }] }, /^Cannot sign the transaction: /u],
+    [
+      'a chain id of 256 bits',
+      { chainId: SECRET },
+      /at 0\.chainId: out of range/u,
+    ],
+    [
+      'a transaction type of 256 bits',
+      { chainId: '0x1', type: SECRET },
+      /at 0\.type: unsupported/u,
+    ],
+    [
+      'a gas limit above 2^64 (rejected by @ethereumjs/tx)',
+      { chainId: '0x1', gasLimit: SECRET },
+      /^Cannot sign the transaction: a value is out of range$/u,
+    ],
+    [
+      'a storage key that is not 32 bytes (rejected by @ethereumjs/tx)',
+      {
+        chainId: '0x1',
+        accessList: [{ address: ADDRESS, storageKeys: [`0x${SECRET_HEX}00`] }],
+      },
+      /^Cannot sign the transaction: /u,
+    ],
   ])('eth_signTransaction with %s', async (_name, fields, message) => {
-    const tx = { from: ADDRESS, to: ADDRESS, nonce: '0x0', gasLimit: '0x5208', gasPrice: '0x1', value: '0x0', ...fields };
-    expectClean(await refusal(() => signEoaTask(KEY, parseEoaRequest(ADDRESS, '', 'eth_signTransaction', [tx]))), message);
+    const tx = {
+      from: ADDRESS,
+      to: ADDRESS,
+      nonce: '0x0',
+      gasLimit: '0x5208',
+      gasPrice: '0x1',
+      value: '0x0',
+      ...fields,
+    };
+    expectClean(
+      await refusal(() =>
+        signEoaTask(
+          KEY,
+          parseEoaRequest(ADDRESS, '', 'eth_signTransaction', [tx]),
+        ),
+      ),
+      message,
+    );
   });
 
   it.each([
-    ['an unknown type named by the request', { Mail: [{ name: 'x', type: SECRET }] }, { x: 1 }, /^Cannot sign the typed data: a type is unknown or not supported$/u],
-    ['a field without a value', { Mail: [{ name: `f${SECRET_HEX}`, type: 'uint256' }] }, {}, /^Cannot sign the typed data: /u],
-    ['a number that is not one', { Mail: [{ name: 'x', type: 'uint256' }] }, { x: SECRET_HEX }, /^Cannot sign the typed data: /u],
-    ['a value out of its type’s range', { Mail: [{ name: 'x', type: 'int8' }] }, { x: BigInt(SECRET).toString() }, /^Cannot sign the typed data: /u],
-  ])('eth_signTypedData_v4 with %s', async (_name, types, message, expected) => {
-    const data = { types: { EIP712Domain: [], ...types }, primaryType: 'Mail', domain: {}, message };
-    expectClean(await refusal(() => signEoaTask(KEY, parseEoaRequest(ADDRESS, '', 'eth_signTypedData_v4', [ADDRESS, data]))), expected);
-  });
+    [
+      'an unknown type named by the request',
+      { Mail: [{ name: 'x', type: SECRET }] },
+      { x: 1 },
+      /^Cannot sign the typed data: a type is unknown or not supported$/u,
+    ],
+    [
+      'a field without a value',
+      { Mail: [{ name: `f${SECRET_HEX}`, type: 'uint256' }] },
+      {},
+      /^Cannot sign the typed data: /u,
+    ],
+    [
+      'a number that is not one',
+      { Mail: [{ name: 'x', type: 'uint256' }] },
+      { x: SECRET_HEX },
+      /^Cannot sign the typed data: /u,
+    ],
+    [
+      'a value out of its type’s range',
+      { Mail: [{ name: 'x', type: 'int8' }] },
+      { x: BigInt(SECRET).toString() },
+      /^Cannot sign the typed data: /u,
+    ],
+  ])(
+    'eth_signTypedData_v4 with %s',
+    async (_name, types, message, expected) => {
+      const data = {
+        types: { EIP712Domain: [], ...types },
+        primaryType: 'Mail',
+        domain: {},
+        message,
+      };
+      expectClean(
+        await refusal(() =>
+          signEoaTask(
+            KEY,
+            parseEoaRequest(ADDRESS, '', 'eth_signTypedData_v4', [
+              ADDRESS,
+              data,
+            ]),
+          ),
+        ),
+        expected,
+      );
+    },
+  );
 });
 
 describe('ERC-4337 values the ABI encoder would refuse later (-32603 before)', () => {
   const sender = '0x2222222222222222222222222222222222222222';
-  const data = { owner: ADDRESS, accountFactory: sender, entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789', salt: '0', implementations: {} };
-  const op = { sender, nonce: '0x0', initCode: '0x', callData: '0x', callGasLimit: '0x1', verificationGasLimit: '0x1', preVerificationGas: '0x1', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1', paymasterAndData: '0x', signature: '0x' };
+  const data = {
+    owner: ADDRESS,
+    accountFactory: sender,
+    entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+    salt: '0',
+    implementations: {},
+  };
+  const op = {
+    sender,
+    nonce: '0x0',
+    initCode: '0x',
+    callData: '0x',
+    callGasLimit: '0x1',
+    verificationGasLimit: '0x1',
+    preVerificationGas: '0x1',
+    maxFeePerGas: '0x1',
+    maxPriorityFeePerGas: '0x1',
+    paymasterAndData: '0x',
+    signature: '0x',
+  };
 
   it.each([
-    ['an intent value of 2^256', 'eth_prepareUserOperation', [{ to: sender, value: `0x1${'0'.repeat(64)}` }], /^Invalid eth_prepareUserOperation params at 0\.value: .*at most 2\^256 - 1$/u],
-    ['a nonce above 2^256 - 1', 'eth_signUserOperation', [{ ...op, nonce: `0x1${'0'.repeat(64)}` }], /^Invalid eth_signUserOperation params\[0\] at nonce: above 2\^256 - 1$/u],
-    ['callData of odd hex length', 'eth_patchUserOperation', [{ ...op, callData: '0x123' }], /^Invalid eth_patchUserOperation params\[0\] at callData: expected whole bytes/u],
+    [
+      'an intent value of 2^256',
+      'eth_prepareUserOperation',
+      [{ to: sender, value: `0x1${'0'.repeat(64)}` }],
+      /^Invalid eth_prepareUserOperation params at 0\.value: .*at most 2\^256 - 1$/u,
+    ],
+    [
+      'a nonce above 2^256 - 1',
+      'eth_signUserOperation',
+      [{ ...op, nonce: `0x1${'0'.repeat(64)}` }],
+      /^Invalid eth_signUserOperation params\[0\] at nonce: above 2\^256 - 1$/u,
+    ],
+    [
+      'callData of odd hex length',
+      'eth_patchUserOperation',
+      [{ ...op, callData: '0x123' }],
+      /^Invalid eth_patchUserOperation params\[0\] at callData: expected whole bytes/u,
+    ],
   ])('%s: -32602 naming the field', async (_name, method, params, message) => {
-    expectClean(await refusal(() => parseSmartAccountRequest(sender, data, method, params)), message);
+    expectClean(
+      await refusal(() =>
+        parseSmartAccountRequest(sender, data, method, params),
+      ),
+      message,
+    );
   });
 });

@@ -1,5 +1,13 @@
-import { MethodNotSupportedError, handleKeyringRequest } from '@metamask/keyring-snap-sdk';
-import type { OnHomePageHandler, OnKeyringRequestHandler, OnRpcRequestHandler, OnUserInputHandler } from '@metamask/snaps-sdk';
+import {
+  MethodNotSupportedError,
+  handleKeyringRequest,
+} from '@metamask/keyring-snap-sdk';
+import type {
+  OnHomePageHandler,
+  OnKeyringRequestHandler,
+  OnRpcRequestHandler,
+  OnUserInputHandler,
+} from '@metamask/snaps-sdk';
 import type { Json } from '@metamask/utils';
 
 import { methodNotFound, toRpcError, unauthorized } from './errors';
@@ -14,18 +22,17 @@ let domain: Promise<Domain> | undefined;
 
 /** Where a parked request (async approval mode) is approved: the home page, or the companion dapp. */
 const redirect = (id: string): { message: string; url: string } => ({
-  message: 'Open the Keyring Snap home page in MetaMask (or its companion site) to approve or reject this request.',
+  message:
+    'Open the Keyring Snap home page in MetaMask (or its companion site) to approve or reject this request.',
   url: `${COMPANION_ORIGINS[0]}/#/requests/${id}`,
 });
 
 /** The one domain of this snap instance (keyring and settings), loaded from state on first use. */
 async function getDomain(): Promise<Domain> {
-  domain ??= loadDomain(redirect).catch(
-    (error: unknown) => {
-      domain = undefined; // a failed read is retried on the next request, not cached
-      throw error;
-    },
-  );
+  domain ??= loadDomain(redirect).catch((error: unknown) => {
+    domain = undefined; // a failed read is retried on the next request, not cached
+    throw error;
+  });
   return domain;
 }
 
@@ -37,7 +44,9 @@ function scrub<E extends Error>(error: E, loaded: Domain | undefined): E {
 /** Refuse callers the allow-list does not grant (4100); nothing else runs. */
 function assertAllowed(origin: string, method: string): void {
   if (!isAllowed(origin, method)) {
-    throw unauthorized(`Origin '${origin}' is not allowed to call ${knownName(method, KNOWN_METHODS)}`);
+    throw unauthorized(
+      `Origin '${origin}' is not allowed to call ${knownName(method, KNOWN_METHODS)}`,
+    );
   }
 }
 
@@ -47,7 +56,10 @@ function assertAllowed(origin: string, method: string): void {
  * typed error our Keyring threw, and rethrow that one (see toRpcError); errors raised by the SDK
  * itself are its request validation (-32602, see keyringRequestError) or an unknown method (-32601).
  */
-async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof handleKeyringRequest>[1]): Promise<Json> {
+async function dispatchKeyring(
+  target: KeyringSnap,
+  request: Parameters<typeof handleKeyringRequest>[1],
+): Promise<Json> {
   let thrown: unknown;
   const proxy = new Proxy(target, {
     get(object, property) {
@@ -72,7 +84,10 @@ async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof h
       throw scrub(toRpcError(thrown), await domain?.catch(() => undefined));
     }
     const message = (error as Error).message;
-    if (error instanceof MethodNotSupportedError || message.startsWith('Method not supported')) {
+    if (
+      error instanceof MethodNotSupportedError ||
+      message.startsWith('Method not supported')
+    ) {
       throw methodNotFound('Method not supported');
     }
     throw keyringRequestError(request, message);
@@ -80,13 +95,19 @@ async function dispatchKeyring(target: KeyringSnap, request: Parameters<typeof h
 }
 
 /** keyring-api requests from MetaMask and the companion dapp (wallet_invokeKeyring). */
-export const onKeyringRequest: OnKeyringRequestHandler = async ({ origin, request }) => {
+export const onKeyringRequest: OnKeyringRequestHandler = async ({
+  origin,
+  request,
+}) => {
   assertAllowed(origin, request.method);
   return dispatchKeyring((await getDomain()).keyring, request);
 };
 
 /** The snap's own methods (wallet_invokeSnap): configuration and user-operation receipts. */
-export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) => {
+export const onRpcRequest: OnRpcRequestHandler = async ({
+  origin,
+  request,
+}) => {
   assertAllowed(origin, request.method);
   try {
     return await handleSnapRpc(await getDomain(), request);
@@ -96,7 +117,9 @@ export const onRpcRequest: OnRpcRequestHandler = async ({ origin, request }) => 
 };
 
 /** The home page in MetaMask (endowment:page-home): manage accounts, chains, IPFS and requests. */
-export const onHomePage: OnHomePageHandler = async () => homePage(await getDomain());
+export const onHomePage: OnHomePageHandler = async () =>
+  homePage(await getDomain());
 
 /** Events of the home page: each one calls the same domain as the RPC front doors. */
-export const onUserInput: OnUserInputHandler = async ({ id, event }) => homeInput(await getDomain(), id, event);
+export const onUserInput: OnUserInputHandler = async ({ id, event }) =>
+  homeInput(await getDomain(), id, event);

@@ -2,11 +2,19 @@ import { KeyringEvent } from '@metamask/keyring-api';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { createDomain, type KeyringPlatform } from './keyring';
-import { defaultState, migrate, type KeyringState, type StateSaver } from './state';
+import {
+  defaultState,
+  migrate,
+  type KeyringState,
+  type StateSaver,
+} from './state';
 
 type Platform = KeyringPlatform & { saveState: StateSaver };
-const redirect = (): { message: string } => ({ message: 'approve on the home page' });
-const newKeyring = (state: KeyringState, platform: Platform) => createDomain(state, platform, redirect).keyring;
+const redirect = (): { message: string } => ({
+  message: 'approve on the home page',
+});
+const newKeyring = (state: KeyringState, platform: Platform) =>
+  createDomain(state, platform, redirect).keyring;
 
 const KEYS = [
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
@@ -24,7 +32,10 @@ function fakePlatform(overrides: Partial<Platform> = {}) {
       events.push({ event, data });
     },
     confirm: async () => true,
-    deriveKey: async (index) => ({ privateKey: KEYS[index] as string, address: privateKeyToAddress(KEYS[index] as `0x${string}`) }),
+    deriveKey: async (index) => ({
+      privateKey: KEYS[index] as string,
+      address: privateKeyToAddress(KEYS[index] as `0x${string}`),
+    }),
     ...overrides,
   };
   return { platform, saved, events };
@@ -60,7 +71,10 @@ describe('KeyringSnap (Node, fake platform)', () => {
   it('runs concurrent creations one at a time with distinct derivation indexes', async () => {
     const { platform, saved } = fakePlatform();
     const keyring = newKeyring(defaultState(), platform);
-    const [a, b] = await Promise.all([keyring.createAccount(), keyring.createAccount()]);
+    const [a, b] = await Promise.all([
+      keyring.createAccount(),
+      keyring.createAccount(),
+    ]);
     expect(a.address).toBe(privateKeyToAddress(KEYS[0] as `0x${string}`));
     expect(b.address).toBe(privateKeyToAddress(KEYS[1] as `0x${string}`));
     expect(saved.at(-1)?.nextDerivationIndex).toBe(2);
@@ -70,7 +84,9 @@ describe('KeyringSnap (Node, fake platform)', () => {
     const { platform, events } = fakePlatform();
     const keyring = newKeyring(defaultState(), platform);
     const account = await keyring.createAccount();
-    const error = await keyring.createAccount({ privateKey: KEYS[0] as string }).catch((caught: Error) => caught.message);
+    const error = await keyring
+      .createAccount({ privateKey: KEYS[0] as string })
+      .catch((caught: Error) => caught.message);
     const visible = JSON.stringify([account, events, error]);
     expect(visible).not.toContain((KEYS[0] as string).slice(2));
   });
@@ -85,10 +101,22 @@ describe('KeyringSnap requests and key collisions', () => {
         }
       },
     });
-    const keyring = newKeyring({ ...defaultState(), approvalMode: 'async' }, platform);
+    const keyring = newKeyring(
+      { ...defaultState(), approvalMode: 'async' },
+      platform,
+    );
     const account = await keyring.createAccount();
     const id = '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40';
-    await keyring.submitRequest({ id, scope: '', account: account.id, origin: 'https://dapp.example', request: { method: 'personal_sign', params: ['0x68656c6c6f', account.address] } });
+    await keyring.submitRequest({
+      id,
+      scope: '',
+      account: account.id,
+      origin: 'https://dapp.example',
+      request: {
+        method: 'personal_sign',
+        params: ['0x68656c6c6f', account.address],
+      },
+    });
     expect(await keyring.listRequests()).toHaveLength(1);
     await expect(keyring.approveRequest(id)).rejects.toThrow('not found');
     expect(await keyring.listRequests()).toStrictEqual([]);
@@ -96,10 +124,19 @@ describe('KeyringSnap requests and key collisions', () => {
 
   it('rejects the pending requests of a deleted account after notify:accountDeleted', async () => {
     const { platform, events } = fakePlatform();
-    const keyring = newKeyring({ ...defaultState(), approvalMode: 'async' }, platform);
+    const keyring = newKeyring(
+      { ...defaultState(), approvalMode: 'async' },
+      platform,
+    );
     const account = await keyring.createAccount();
     const id = '7b2e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f41';
-    await keyring.submitRequest({ id, scope: '', account: account.id, origin: 'https://dapp.example', request: { method: 'personal_sign', params: ['0x00', account.address] } });
+    await keyring.submitRequest({
+      id,
+      scope: '',
+      account: account.id,
+      origin: 'https://dapp.example',
+      request: { method: 'personal_sign', params: ['0x00', account.address] },
+    });
     await keyring.deleteAccount(account.id);
     expect(events.slice(-2)).toStrictEqual([
       { event: KeyringEvent.AccountDeleted, data: { id: account.id } },
@@ -111,7 +148,9 @@ describe('KeyringSnap requests and key collisions', () => {
   it('skips a derivation index whose key was imported already', async () => {
     const { platform } = fakePlatform();
     const keyring = newKeyring(defaultState(), platform);
-    const imported = await keyring.createAccount({ privateKey: KEYS[0] as string });
+    const imported = await keyring.createAccount({
+      privateKey: KEYS[0] as string,
+    });
     const derived = await keyring.createAccount();
     expect(derived.address).not.toBe(imported.address);
     expect(derived.address).toBe(privateKeyToAddress(KEYS[1] as `0x${string}`));
@@ -121,7 +160,10 @@ describe('KeyringSnap requests and key collisions', () => {
 describe('state schema', () => {
   it('starts empty and reads its own version', () => {
     expect(migrate(null)).toStrictEqual(defaultState());
-    expect(migrate({ ...defaultState(), approvalMode: 'async' } as never).approvalMode).toBe('async');
+    expect(
+      migrate({ ...defaultState(), approvalMode: 'async' } as never)
+        .approvalMode,
+    ).toBe('async');
   });
 
   it('refuses a newer schema instead of misreading it', () => {

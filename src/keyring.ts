@@ -17,35 +17,76 @@ import type { Json, JsonRpcRequest } from '@metamask/utils';
 import { isAddressEqual, type Hex } from 'viem';
 import { v4 as uuidv4 } from 'uuid';
 
-import { newEoaAccount, parseAccountRequest, signAccountTask, signerOf, signsNothing, runUnsigned } from './accounts';
-import { newSmartAccount, resolveSmartAccount, type ResolvedSmartAccount } from './accounts/erc4337';
-import { draftUserOperation, lookupUserOperationReceipt, rememberSent, submitUserOperation, type SendSummary } from './accounts/erc4337';
+import {
+  newEoaAccount,
+  parseAccountRequest,
+  signAccountTask,
+  signerOf,
+  signsNothing,
+  runUnsigned,
+} from './accounts';
+import {
+  newSmartAccount,
+  resolveSmartAccount,
+  type ResolvedSmartAccount,
+} from './accounts/erc4337';
+import {
+  draftUserOperation,
+  lookupUserOperationReceipt,
+  rememberSent,
+  submitUserOperation,
+  type SendSummary,
+} from './accounts/erc4337';
 import { assertAccountUpdate } from './accountUpdate';
-import { internalError, invalidParams, notFound, userRejected, validate } from './errors';
+import {
+  internalError,
+  invalidParams,
+  notFound,
+  userRejected,
+  validate,
+} from './errors';
 import { importKey } from './keys';
 import { MetadataReader } from './metadata';
-import { CreateAccountOptionsStruct, type CreateAccountOptions } from './options';
+import {
+  CreateAccountOptionsStruct,
+  type CreateAccountOptions,
+} from './options';
 import { parseScope } from './scope';
 import { snapPlatform } from './platform';
 import { scrubError } from './secrets';
 import { Settings } from './settings';
-import { loadState, StateStore, type AccountRecord, type SmartAccountData, type KeyringState, type StateSaver } from './state';
+import {
+  loadState,
+  StateStore,
+  type AccountRecord,
+  type SmartAccountData,
+  type KeyringState,
+  type StateSaver,
+} from './state';
 import { ChainScopeStruct, Bytes32Struct } from './structs';
 import { ownEntry, quoteId } from './safeText';
 
 /** What the keyring needs from the snap platform; injected so Node tests can run it. */
 export type KeyringPlatform = {
-  emitEvent: <E extends KeyringEvent>(event: E, data: KeyringEventPayload<E>) => Promise<void>;
+  emitEvent: <E extends KeyringEvent>(
+    event: E,
+    data: KeyringEventPayload<E>,
+  ) => Promise<void>;
   /** Ask the user to confirm; resolves true when confirmed. */
   confirm: (title: string, text: string) => Promise<boolean>;
   /** Derive the key of index `index` (snap_getEntropy). */
-  deriveKey: (index: number) => Promise<{ privateKey: string; address: string }>;
+  deriveKey: (
+    index: number,
+  ) => Promise<{ privateKey: string; address: string }>;
   /** Show the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. Without it nothing is sent. */
   confirmSend?: (summary: SendSummary) => Promise<boolean>;
 };
 
 /** Where a parked request (async approval mode) is approved: a message, and a URL of an allowed origin. */
-export type ApprovalRedirect = (requestId: string) => { message: string; url?: string };
+export type ApprovalRedirect = (requestId: string) => {
+  message: string;
+  url?: string;
+};
 
 type Key = { privateKey: string; address: string };
 
@@ -56,9 +97,16 @@ export type AccountSummary = {
   keySource: { derivationIndex: number } | { imported: true };
 };
 
-const ReceiptParamsStruct = object({ scope: ChainScopeStruct, userOpHash: Bytes32Struct });
+const ReceiptParamsStruct = object({
+  scope: ChainScopeStruct,
+  userOpHash: Bytes32Struct,
+});
 
-const SendParamsStruct = object({ account: string(), scope: ChainScopeStruct, intents: size(array(), 1, 32) });
+const SendParamsStruct = object({
+  account: string(),
+  scope: ChainScopeStruct,
+  intents: size(array(), 1, 32),
+});
 
 /** How many derivation indexes createAccount tries past ones whose address an imported key holds. */
 const DERIVATION_SKIP_LIMIT = 16;
@@ -92,7 +140,13 @@ export class KeyringSnap implements Keyring {
    * @param parts.platform - Events, dialogs and key derivation.
    * @param parts.redirect - Where a parked request is approved.
    */
-  constructor(parts: { store: StateStore; settings: Settings; metadata: MetadataReader; platform: KeyringPlatform; redirect: ApprovalRedirect }) {
+  constructor(parts: {
+    store: StateStore;
+    settings: Settings;
+    metadata: MetadataReader;
+    platform: KeyringPlatform;
+    redirect: ApprovalRedirect;
+  }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#metadata = parts.metadata;
@@ -102,7 +156,9 @@ export class KeyringSnap implements Keyring {
 
   /** @returns Every account (public data only). */
   async listAccounts(): Promise<KeyringAccount[]> {
-    return Object.values(this.#store.current.accounts).map((record) => record.account);
+    return Object.values(this.#store.current.accounts).map(
+      (record) => record.account,
+    );
   }
 
   /**
@@ -125,14 +181,21 @@ export class KeyringSnap implements Keyring {
     return Object.values(this.#store.current.accounts).map((record) => ({
       account: record.account,
       name: record.name ?? '',
-      keySource: record.derivationIndex === undefined ? { imported: true as const } : { derivationIndex: record.derivationIndex },
+      keySource:
+        record.derivationIndex === undefined
+          ? { imported: true as const }
+          : { derivationIndex: record.derivationIndex },
     }));
   }
 
   /** @returns The bundler and paymaster URLs smart accounts took from their metadata (to scrub from errors). */
   serviceUrls(): string[] {
     return Object.values(this.#store.current.accounts).flatMap((record) =>
-      Object.values(record.smartAccount?.chains ?? {}).flatMap((chain) => [chain.bundlerUrl, chain.paymasterUrl].filter((url): url is string => url !== undefined)),
+      Object.values(record.smartAccount?.chains ?? {}).flatMap((chain) =>
+        [chain.bundlerUrl, chain.paymasterUrl].filter(
+          (url): url is string => url !== undefined,
+        ),
+      ),
     );
   }
 
@@ -150,20 +213,44 @@ export class KeyringSnap implements Keyring {
    * @throws JsonRpcError -32602 on malformed options or a duplicate address, 4001 when the user
    * declines, -32001 when a chain or IPFS config is missing.
    */
-  async createAccount(options: Record<string, Json> = {}): Promise<KeyringAccount> {
-    const parsed = validate<CreateAccountOptions>(options, CreateAccountOptionsStruct, 'createAccount options');
+  async createAccount(
+    options: Record<string, Json> = {},
+  ): Promise<KeyringAccount> {
+    const parsed = validate<CreateAccountOptions>(
+      options,
+      CreateAccountOptionsStruct,
+      'createAccount options',
+    );
     const smart = parsed.type === EthAccountType.Erc4337;
     if (parsed.scopes !== undefined && !smart) {
-      throw invalidParams('Invalid createAccount options at scopes: EOA accounts serve every EVM chain (eip155:0); scopes are for eip155:erc4337');
+      throw invalidParams(
+        'Invalid createAccount options at scopes: EOA accounts serve every EVM chain (eip155:0); scopes are for eip155:erc4337',
+      );
     }
-    const metadata = parsed.metadataCid === undefined ? undefined : await this.#metadata.read(parsed.metadataCid);
-    const { key, derivationIndex } = parsed.privateKey === undefined ? await this.#reserveDerivedKey() : { key: importKey(parsed.privateKey), derivationIndex: undefined };
+    const metadata =
+      parsed.metadataCid === undefined
+        ? undefined
+        : await this.#metadata.read(parsed.metadataCid);
+    const { key, derivationIndex } =
+      parsed.privateKey === undefined
+        ? await this.#reserveDerivedKey()
+        : { key: importKey(parsed.privateKey), derivationIndex: undefined };
     try {
-      const resolved = smart ? await this.#resolveSmartAccount(key, parsed.scopes, metadata?.overrides) : undefined;
-      const account = resolved ? newSmartAccount(resolved) : newEoaAccount(key.address);
+      const resolved = smart
+        ? await this.#resolveSmartAccount(
+            key,
+            parsed.scopes,
+            metadata?.overrides,
+          )
+        : undefined;
+      const account = resolved
+        ? newSmartAccount(resolved)
+        : newEoaAccount(key.address);
       // keyring-api account options: where the key comes from (imported, or the snap's own
       // snap_getEntropy derivation, which has no BIP-44 path), so MetaMask can show it.
-      account.options.entropy = { type: derivationIndex === undefined ? 'private-key' : 'custom' };
+      account.options.entropy = {
+        type: derivationIndex === undefined ? 'private-key' : 'custom',
+      };
       if (parsed.metadataCid !== undefined) {
         account.options.metadataCid = parsed.metadataCid;
       }
@@ -178,11 +265,22 @@ export class KeyringSnap implements Keyring {
         this.#assertUnique(account.address);
         const draft = this.#store.draft();
         if (derivationIndex !== undefined) {
-          draft.nextDerivationIndex = Math.max(draft.nextDerivationIndex, derivationIndex + 1);
+          draft.nextDerivationIndex = Math.max(
+            draft.nextDerivationIndex,
+            derivationIndex + 1,
+          );
         }
-        const name = parsed.name ?? metadata?.name ?? `${smart ? 'Smart Account' : 'Keyring Account'} ${Object.keys(draft.accounts).length + 1}`;
+        const name =
+          parsed.name ??
+          metadata?.name ??
+          `${smart ? 'Smart Account' : 'Keyring Account'} ${Object.keys(draft.accounts).length + 1}`;
         draft.accounts[account.id] = { ...record, name };
-        await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.AccountCreated, { account, accountNameSuggestion: name }));
+        await this.#store.commit(draft, async () =>
+          this.#platform.emitEvent(KeyringEvent.AccountCreated, {
+            account,
+            accountNameSuggestion: name,
+          }),
+        );
         return account;
       });
     } finally {
@@ -200,7 +298,9 @@ export class KeyringSnap implements Keyring {
   async filterAccountChains(id: string, chains: string[]): Promise<string[]> {
     const { account } = this.#record(id);
     if (account.type === EthAccountType.Erc4337) {
-      return chains.filter((chain) => account.scopes.includes(chain as `${string}:${string}`));
+      return chains.filter((chain) =>
+        account.scopes.includes(chain as `${string}:${string}`),
+      );
     }
     return chains.filter((chain) => ChainScopeStruct.is(chain));
   }
@@ -217,10 +317,18 @@ export class KeyringSnap implements Keyring {
     await this.#store.run(async () => {
       const current = this.#record(account.id).account;
       assertAccountUpdate(current, account);
-      const updated: KeyringAccount = { ...current, methods: account.methods, options: account.options };
+      const updated: KeyringAccount = {
+        ...current,
+        methods: account.methods,
+        options: account.options,
+      };
       const draft = this.#store.draft();
       (draft.accounts[account.id] as AccountRecord).account = updated;
-      await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.AccountUpdated, { account: updated }));
+      await this.#store.commit(draft, async () =>
+        this.#platform.emitEvent(KeyringEvent.AccountUpdated, {
+          account: updated,
+        }),
+      );
     });
   }
 
@@ -235,12 +343,18 @@ export class KeyringSnap implements Keyring {
       this.#record(id);
       const draft = this.#store.draft();
       delete draft.accounts[id];
-      const dropped = Object.values(draft.pendingRequests).filter((request) => request.account === id);
+      const dropped = Object.values(draft.pendingRequests).filter(
+        (request) => request.account === id,
+      );
       dropped.forEach((request) => delete draft.pendingRequests[request.id]);
-      await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.AccountDeleted, { id }));
+      await this.#store.commit(draft, async () =>
+        this.#platform.emitEvent(KeyringEvent.AccountDeleted, { id }),
+      );
       for (const request of dropped) {
         // Best effort: tell the wallet the request will never be signed; it may have forgotten it.
-        await this.#platform.emitEvent(KeyringEvent.RequestRejected, { id: request.id }).catch(() => undefined);
+        await this.#platform
+          .emitEvent(KeyringEvent.RequestRejected, { id: request.id })
+          .catch(() => undefined);
       }
     });
   }
@@ -279,7 +393,10 @@ export class KeyringSnap implements Keyring {
    * @throws JsonRpcError -32001 when unknown.
    */
   async getRequest(id: string): Promise<KeyringRequest> {
-    return ownEntry(this.#store.current.pendingRequests, id) ?? throwNotFound(`Request ${quoteId(id)} not found`);
+    return (
+      ownEntry(this.#store.current.pendingRequests, id) ??
+      throwNotFound(`Request ${quoteId(id)} not found`)
+    );
   }
 
   /**
@@ -294,12 +411,19 @@ export class KeyringSnap implements Keyring {
    */
   async submitRequest(request: KeyringRequest): Promise<KeyringResponse> {
     const record = this.#record(request.account);
-    const task = parseAccountRequest(record, request, this.#settings.chainConfig(request.scope));
+    const task = parseAccountRequest(
+      record,
+      request,
+      this.#settings.chainConfig(request.scope),
+    );
     if (signsNothing(task)) {
       return { pending: false, result: await runUnsigned(task) };
     }
     if (this.#settings.approvalMode() === 'sync') {
-      return { pending: false, result: await signAccountTask(record.privateKey, task) };
+      return {
+        pending: false,
+        result: await signAccountTask(record.privateKey, task),
+      };
     }
     return this.#store.run(async () => {
       if (this.#store.current.pendingRequests[request.id]) {
@@ -322,11 +446,26 @@ export class KeyringSnap implements Keyring {
     await this.#store.run(async () => {
       const request = await this.getRequest(id);
       const record = this.#record(request.account);
-      const result = await signAccountTask(record.privateKey, parseAccountRequest(record, request, this.#settings.chainConfig(request.scope)));
+      const result = await signAccountTask(
+        record.privateKey,
+        parseAccountRequest(
+          record,
+          request,
+          this.#settings.chainConfig(request.scope),
+        ),
+      );
       const draft = this.#store.draft();
       delete draft.pendingRequests[id];
       // A resolved request stays resolved: the wallet may have forgotten it (restart).
-      await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.RequestApproved, { id, result }), false);
+      await this.#store.commit(
+        draft,
+        async () =>
+          this.#platform.emitEvent(KeyringEvent.RequestApproved, {
+            id,
+            result,
+          }),
+        false,
+      );
     });
   }
 
@@ -341,7 +480,12 @@ export class KeyringSnap implements Keyring {
       await this.getRequest(id);
       const draft = this.#store.draft();
       delete draft.pendingRequests[id];
-      await this.#store.commit(draft, async () => this.#platform.emitEvent(KeyringEvent.RequestRejected, { id }), false);
+      await this.#store.commit(
+        draft,
+        async () =>
+          this.#platform.emitEvent(KeyringEvent.RequestRejected, { id }),
+        false,
+      );
     });
   }
 
@@ -352,15 +496,25 @@ export class KeyringSnap implements Keyring {
    * @param request - `{ method, params }` of a signing method.
    * @returns `{ address: "eip155:<chain>:<address>" }`, or null when no account of ours signs it.
    */
-  async resolveAccountAddress(scope: string, request: JsonRpcRequest): Promise<ResolvedAccountAddress | null> {
+  async resolveAccountAddress(
+    scope: string,
+    request: JsonRpcRequest,
+  ): Promise<ResolvedAccountAddress | null> {
     parseScope(scope);
     const candidate = signerOf(request)?.toLowerCase();
     const record = candidate
       ? Object.values(this.#store.current.accounts).find(
-          (entry) => entry.account.address.toLowerCase() === candidate && entry.account.methods.includes(request.method),
+          (entry) =>
+            entry.account.address.toLowerCase() === candidate &&
+            entry.account.methods.includes(request.method),
         )
       : undefined;
-    return record ? { address: `${scope}:${record.account.address}` as `${string}:${string}:${string}` } : null;
+    return record
+      ? {
+          address:
+            `${scope}:${record.account.address}` as `${string}:${string}:${string}`,
+        }
+      : null;
   }
 
   /**
@@ -385,11 +539,27 @@ export class KeyringSnap implements Keyring {
    * @throws JsonRpcError -32602 for bad params, -32001 when the chain has no config.
    */
   async userOperationReceipt(params: unknown): Promise<Json> {
-    const { scope, userOpHash } = validate(params, ReceiptParamsStruct, 'getUserOperationReceipt params');
-    const config = this.#settings.chainConfig(scope) ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+    const { scope, userOpHash } = validate(
+      params,
+      ReceiptParamsStruct,
+      'getUserOperationReceipt params',
+    );
+    const config =
+      this.#settings.chainConfig(scope) ??
+      throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
     const hash = userOpHash.toLowerCase() as Hex;
-    const sent = (this.#store.current.sentUserOperations ?? []).find((entry) => entry.userOpHash === hash && entry.scope === scope);
-    return lookupUserOperationReceipt({ rpcUrl: config.rpcUrl, entryPoints: this.#entryPoints(scope), sent, bundlerUrls: this.#bundlerUrls(scope) }, hash);
+    const sent = (this.#store.current.sentUserOperations ?? []).find(
+      (entry) => entry.userOpHash === hash && entry.scope === scope,
+    );
+    return lookupUserOperationReceipt(
+      {
+        rpcUrl: config.rpcUrl,
+        entryPoints: this.#entryPoints(scope),
+        sent,
+        bundlerUrls: this.#bundlerUrls(scope),
+      },
+      hash,
+    );
   }
 
   /**
@@ -407,69 +577,133 @@ export class KeyringSnap implements Keyring {
    * chain config / bundlerUrl; the bundler's code (-32500 to -32507, ...) with a readable message
    * when it refuses the operation.
    */
-  async sendUserOperation(params: unknown): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
-    const { account: id, scope, intents } = validate(params, SendParamsStruct, 'sendUserOperation params');
+  async sendUserOperation(
+    params: unknown,
+  ): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
+    const {
+      account: id,
+      scope,
+      intents,
+    } = validate(params, SendParamsStruct, 'sendUserOperation params');
     if (!this.#record(id).smartAccount) {
-      throw invalidParams('Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)');
+      throw invalidParams(
+        'Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)',
+      );
     }
-    const prepare = parseAccountRequest(this.#record(id), ownRequest(id, scope, EthMethod.PrepareUserOperation, intents as Json[]), this.#settings.chainConfig(scope));
-    if (prepare.type !== 'erc4337' || prepare.task.method !== 'eth_prepareUserOperation') {
-      throw invalidParams('Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)');
+    const prepare = parseAccountRequest(
+      this.#record(id),
+      ownRequest(id, scope, EthMethod.PrepareUserOperation, intents as Json[]),
+      this.#settings.chainConfig(scope),
+    );
+    if (
+      prepare.type !== 'erc4337' ||
+      prepare.task.method !== 'eth_prepareUserOperation'
+    ) {
+      throw invalidParams(
+        'Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)',
+      );
     }
-    const draft = await draftUserOperation(prepare.chain, scope, prepare.task.intents);
+    const draft = await draftUserOperation(
+      prepare.chain,
+      scope,
+      prepare.task.intents,
+    );
     if (!this.#platform.confirmSend) {
-      throw internalError('This platform cannot show the send confirmation: nothing was signed');
+      throw internalError(
+        'This platform cannot show the send confirmation: nothing was signed',
+      );
     }
     if (!(await this.#platform.confirmSend(draft.summary))) {
       throw userRejected('The user declined to send the user operation');
     }
     const record = this.#record(id); // still there after the dialog
-    const signing = parseAccountRequest(record, ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]), this.#settings.chainConfig(scope));
-    const signature = (await signAccountTask(record.privateKey, signing)) as string;
+    const signing = parseAccountRequest(
+      record,
+      ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]),
+      this.#settings.chainConfig(scope),
+    );
+    const signature = (await signAccountTask(
+      record.privateKey,
+      signing,
+    )) as string;
     const { chain } = prepare;
-    const hash = await submitUserOperation(chain, { ...draft.userOp, signature });
-    const entry = { userOpHash: hash.toLowerCase(), scope, entryPoint: chain.entryPoint, bundlerUrl: chain.bundlerUrl as string, fromBlock: draft.fromBlock };
+    const hash = await submitUserOperation(chain, {
+      ...draft.userOp,
+      signature,
+    });
+    const entry = {
+      userOpHash: hash.toLowerCase(),
+      scope,
+      entryPoint: chain.entryPoint,
+      bundlerUrl: chain.bundlerUrl as string,
+      fromBlock: draft.fromBlock,
+    };
     // Best effort: the operation is sent either way; without the entry its receipt is searched as a foreign one.
     await this.#store
       .run(async () => {
         const state = this.#store.draft();
-        state.sentUserOperations = rememberSent(state.sentUserOperations ?? [], entry);
+        state.sentUserOperations = rememberSent(
+          state.sentUserOperations ?? [],
+          entry,
+        );
         await this.#store.commit(state);
       })
       .catch(() => undefined);
-    return { userOpHash: hash, entryPoint: chain.entryPoint, sender: chain.sender };
+    return {
+      userOpHash: hash,
+      entryPoint: chain.entryPoint,
+      sender: chain.sender,
+    };
   }
 
   /** The bundlers of `scope`: the chain config's and each smart account's own for that chain. */
   #bundlerUrls(scope: string): string[] {
-    const own = this.#smartAccountsOn(scope).map((data) => data.chains?.[scope]?.bundlerUrl);
+    const own = this.#smartAccountsOn(scope).map(
+      (data) => data.chains?.[scope]?.bundlerUrl,
+    );
     return distinct([this.#settings.chainConfig(scope)?.bundlerUrl, ...own]);
   }
 
   /** Every EntryPoint that may hold this snap's operations on `scope`: the chain config's and each smart account's own. */
   #entryPoints(scope: string): Hex[] {
     const own = this.#smartAccountsOn(scope).map((data) => data.entryPoint);
-    return distinct([this.#settings.chainConfig(scope)?.entryPoint, ...own]) as Hex[];
+    return distinct([
+      this.#settings.chainConfig(scope)?.entryPoint,
+      ...own,
+    ]) as Hex[];
   }
 
   /** The ERC-4337 data of the smart accounts that serve `scope`. */
   #smartAccountsOn(scope: string): SmartAccountData[] {
     return Object.values(this.#store.current.accounts)
-      .filter((record) => record.account.scopes.includes(scope as `${string}:${string}`))
+      .filter((record) =>
+        record.account.scopes.includes(scope as `${string}:${string}`),
+      )
       .flatMap((record) => (record.smartAccount ? [record.smartAccount] : []));
   }
 
   /** Resolve a smart account on `scopes` (default: every configured chain); confirm contracts metadata chose. */
-  async #resolveSmartAccount(key: Key, scopes: string[] | undefined, overrides: ResolvedOverrides): Promise<ResolvedSmartAccount> {
+  async #resolveSmartAccount(
+    key: Key,
+    scopes: string[] | undefined,
+    overrides: ResolvedOverrides,
+  ): Promise<ResolvedSmartAccount> {
     const chains = this.#settings.allChainConfigs();
-    const resolved = await resolveSmartAccount(key.address as Hex, scopes ? [...new Set(scopes)] : Object.keys(chains), { ...chains }, overrides);
+    const resolved = await resolveSmartAccount(
+      key.address as Hex,
+      scopes ? [...new Set(scopes)] : Object.keys(chains),
+      { ...chains },
+      overrides,
+    );
     if (!resolved.trusted) {
       const confirmed = await this.#platform.confirm(
         'Unknown account factory',
         `The account metadata asks for the factory ${resolved.data.accountFactory} and EntryPoint ${resolved.data.entryPoint}, which are not the ones configured for this chain. They give the address ${resolved.address}. Create the account only if you trust whoever published this metadata.`,
       );
       if (!confirmed) {
-        throw userRejected('The user declined the account factory named by the metadata');
+        throw userRejected(
+          'The user declined the account factory named by the metadata',
+        );
       }
     }
     return resolved;
@@ -481,35 +715,50 @@ export class KeyringSnap implements Keyring {
    */
   async #reserveDerivedKey(): Promise<{ key: Key; derivationIndex: number }> {
     let candidate = this.#store.current.nextDerivationIndex;
-    for (let tries = 0; tries < DERIVATION_SKIP_LIMIT; tries += 1, candidate += 1) {
+    for (
+      let tries = 0;
+      tries < DERIVATION_SKIP_LIMIT;
+      tries += 1, candidate += 1
+    ) {
       while (this.#reserved.has(candidate)) {
         candidate += 1;
       }
       this.#reserved.add(candidate);
-      const key = await this.#platform.deriveKey(candidate).catch((error: unknown) => {
-        this.#reserved.delete(candidate);
-        throw error;
-      });
+      const key = await this.#platform
+        .deriveKey(candidate)
+        .catch((error: unknown) => {
+          this.#reserved.delete(candidate);
+          throw error;
+        });
       if (!this.#holds(key.address)) {
         return { key, derivationIndex: candidate };
       }
       this.#reserved.delete(candidate);
     }
-    throw invalidParams(`The next ${DERIVATION_SKIP_LIMIT} derived keys are all imported already`);
+    throw invalidParams(
+      `The next ${DERIVATION_SKIP_LIMIT} derived keys are all imported already`,
+    );
   }
 
   #holds(address: string): boolean {
-    return Object.values(this.#store.current.accounts).some((entry) => entry.account.address.toLowerCase() === address.toLowerCase());
+    return Object.values(this.#store.current.accounts).some(
+      (entry) => entry.account.address.toLowerCase() === address.toLowerCase(),
+    );
   }
 
   #assertUnique(address: string): void {
     if (this.#holds(address)) {
-      throw invalidParams('Invalid createAccount options: an account with this address exists already');
+      throw invalidParams(
+        'Invalid createAccount options: an account with this address exists already',
+      );
     }
   }
 
   #record(id: string): AccountRecord {
-    return ownEntry(this.#store.current.accounts, id) ?? throwNotFound(`Account ${quoteId(id)} not found`);
+    return (
+      ownEntry(this.#store.current.accounts, id) ??
+      throwNotFound(`Account ${quoteId(id)} not found`)
+    );
   }
 }
 
@@ -519,7 +768,11 @@ type ResolvedOverrides = Parameters<typeof resolveSmartAccount>[3];
  * The one domain API every front door calls: the keyring and the settings, over one state store,
  * and `scrub`, which masks the configured credentials in an error before a front door returns it.
  */
-export type Domain = { keyring: KeyringSnap; settings: Settings; scrub: (error: JsonRpcError<never>) => JsonRpcError<never> };
+export type Domain = {
+  keyring: KeyringSnap;
+  settings: Settings;
+  scrub: (error: JsonRpcError<never>) => JsonRpcError<never>;
+};
 
 /**
  * Build the domain over a loaded state.
@@ -529,12 +782,26 @@ export type Domain = { keyring: KeyringSnap; settings: Settings; scrub: (error: 
  * @param redirect - Where a parked request is approved (async approval mode).
  * @returns `{ keyring, settings }`.
  */
-export function createDomain(state: KeyringState, platform: KeyringPlatform & { saveState: StateSaver }, redirect: ApprovalRedirect): Domain {
+export function createDomain(
+  state: KeyringState,
+  platform: KeyringPlatform & { saveState: StateSaver },
+  redirect: ApprovalRedirect,
+): Domain {
   const store = new StateStore(state, platform.saveState);
   const settings = new Settings(store);
   const metadata = new MetadataReader(() => settings.ipfsConfig());
-  const keyring = new KeyringSnap({ store, settings, metadata, platform, redirect });
-  const domain: Domain = { keyring, settings, scrub: (error) => scrubError(error, domain) };
+  const keyring = new KeyringSnap({
+    store,
+    settings,
+    metadata,
+    platform,
+    redirect,
+  });
+  const domain: Domain = {
+    keyring,
+    settings,
+    scrub: (error) => scrubError(error, domain),
+  };
   return domain;
 }
 
@@ -544,12 +811,27 @@ function throwNotFound(message: string): never {
 
 /** The defined strings of `values`, each once, in order. */
 function distinct(values: (string | undefined)[]): string[] {
-  return [...new Set(values.filter((value): value is string => typeof value === 'string'))];
+  return [
+    ...new Set(
+      values.filter((value): value is string => typeof value === 'string'),
+    ),
+  ];
 }
 
 /** A keyring request the snap makes of its own account code (sendUserOperation), routed like MetaMask's. */
-function ownRequest(account: string, scope: string, method: string, params: Json[]): KeyringRequest {
-  return { id: uuidv4(), scope, account, origin: 'snap', request: { method, params } } as KeyringRequest;
+function ownRequest(
+  account: string,
+  scope: string,
+  method: string,
+  params: Json[],
+): KeyringRequest {
+  return {
+    id: uuidv4(),
+    scope,
+    account,
+    origin: 'snap',
+    request: { method, params },
+  } as KeyringRequest;
 }
 
 /**

@@ -49,11 +49,21 @@ const REQUEST_STRUCTS: Record<string, Parameters<typeof validate>[1]> = {
  * @param sdkMessage - The SDK's message, used (stripped of the value) only if the struct accepts the request.
  * @returns JsonRpcError -32602 `Invalid <method> request at <path>: <expectation>`, at most 300 characters.
  */
-export function keyringRequestError(request: { method: string }, sdkMessage: string): JsonRpcError<never> {
-  const struct = Object.prototype.hasOwnProperty.call(REQUEST_STRUCTS, request.method) ? REQUEST_STRUCTS[request.method] : undefined;
+export function keyringRequestError(
+  request: { method: string },
+  sdkMessage: string,
+): JsonRpcError<never> {
+  const struct = Object.prototype.hasOwnProperty.call(
+    REQUEST_STRUCTS,
+    request.method,
+  )
+    ? REQUEST_STRUCTS[request.method]
+    : undefined;
   if (struct) {
     validate(request, struct, `${request.method} request`);
   }
   const detail = structMessage(sdkMessage);
-  return invalidParams(`Invalid keyring request${detail.startsWith('at ') ? ' ' : ': '}${detail}`);
+  return invalidParams(
+    `Invalid keyring request${detail.startsWith('at ') ? ' ' : ': '}${detail}`,
+  );
 }

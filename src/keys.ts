@@ -3,7 +3,9 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { invalidParams } from './errors';
 
 /** secp256k1 group order n: a private key must be in [1, n-1]. */
-const SECP256K1_N = BigInt('0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141');
+const SECP256K1_N = BigInt(
+  '0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141',
+);
 
 /**
  * The snap_getEntropy salt for account index `index`. Changing it changes every
@@ -25,7 +27,9 @@ export function derivationSalt(index: number): string {
  * @returns 32-byte private key, 0x-prefixed hex, and its address.
  * @throws Error if the entropy is not a valid secp256k1 key (probability ~2^-128).
  */
-export async function deriveKey(index: number): Promise<{ privateKey: string; address: string }> {
+export async function deriveKey(
+  index: number,
+): Promise<{ privateKey: string; address: string }> {
   const entropy = await snap.request({
     method: 'snap_getEntropy',
     params: { version: 1, salt: derivationSalt(index) },
@@ -40,7 +44,10 @@ export async function deriveKey(index: number): Promise<{ privateKey: string; ad
  * @returns The normalised key (0x, lower case) and its checksummed address.
  * @throws JsonRpcError -32602 "Invalid private key" (the key itself is never echoed).
  */
-export function importKey(privateKey: string): { privateKey: string; address: string } {
+export function importKey(privateKey: string): {
+  privateKey: string;
+  address: string;
+} {
   const hex = privateKey.startsWith('0x') ? privateKey : `0x${privateKey}`;
   if (!isHex(hex) || hex.length !== 66) {
     throw invalidParams('Invalid private key: expected 32 bytes of hex');
@@ -54,5 +61,8 @@ function keyPair(hex: string): { privateKey: string; address: string } {
     throw invalidParams('Invalid private key: out of the secp256k1 range');
   }
   const privateKey = hex.toLowerCase();
-  return { privateKey, address: privateKeyToAddress(privateKey as `0x${string}`) };
+  return {
+    privateKey,
+    address: privateKeyToAddress(privateKey as `0x${string}`),
+  };
 }

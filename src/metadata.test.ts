@@ -39,9 +39,18 @@ function expectRefused(json: unknown, field: string, message?: RegExp): void {
 describe('parseAccountMetadata', () => {
   it('accepts a full document and a minimal one', () => {
     expect(parseAccountMetadata(full)).toStrictEqual(full);
-    expect(parseAccountMetadata({ version: 1, name: 'A' })).toStrictEqual({ version: 1, name: 'A' });
-    expect(parseAccountMetadata({ version: 1, name: 'x', icon: 'Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD', chains: {} }))
-      .toHaveProperty('icon', 'Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD');
+    expect(parseAccountMetadata({ version: 1, name: 'A' })).toStrictEqual({
+      version: 1,
+      name: 'A',
+    });
+    expect(
+      parseAccountMetadata({
+        version: 1,
+        name: 'x',
+        icon: 'Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD',
+        chains: {},
+      }),
+    ).toHaveProperty('icon', 'Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD');
   });
 
   it('refuses a non-object document', () => {
@@ -52,7 +61,11 @@ describe('parseAccountMetadata', () => {
 
   it('requires version 1', () => {
     expectRefused({ name: 'A' }, 'version', /missing/u);
-    expectRefused({ version: 2, name: 'A' }, 'version', /unsupported version 2/u);
+    expectRefused(
+      { version: 2, name: 'A' },
+      'version',
+      /unsupported version 2/u,
+    );
     expectRefused({ version: '1', name: 'A' }, 'version');
   });
 
@@ -62,33 +75,71 @@ describe('parseAccountMetadata', () => {
     expectRefused({ version: 1, name: 'x'.repeat(65) }, 'name');
     expectRefused({ version: 1, name: 'a\nb' }, 'name', /control/u);
     expectRefused({ version: 1, name: 7 }, 'name');
-    expect(parseAccountMetadata({ version: 1, name: 'x'.repeat(64) }).name).toHaveLength(64);
+    expect(
+      parseAccountMetadata({ version: 1, name: 'x'.repeat(64) }).name,
+    ).toHaveLength(64);
   });
 
   it('checks the icon CID', () => {
     expectRefused({ version: 1, name: 'A', icon: 'not-a-cid' }, 'icon', /CID/u);
-    expectRefused({ version: 1, name: 'A', icon: '/ipfs/Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD' }, 'icon');
+    expectRefused(
+      {
+        version: 1,
+        name: 'A',
+        icon: '/ipfs/Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD',
+      },
+      'icon',
+    );
   });
 
   it('checks chain scopes and settings', () => {
-    const withChain = (scope: string, settings: unknown): unknown => ({ version: 1, name: 'A', chains: { [scope]: settings } });
+    const withChain = (scope: string, settings: unknown): unknown => ({
+      version: 1,
+      name: 'A',
+      chains: { [scope]: settings },
+    });
     expectRefused(withChain('eip155:0x1', {}), 'chains.eip155:0x1', /eip155/u);
     expectRefused(withChain('eip155:01', {}), 'chains.eip155:01');
     expectRefused(withChain('cosmos:1', {}), 'chains.cosmos:1');
-    expectRefused(withChain('eip155:1', { entryPoint: '0x1234' }), 'chains.eip155:1.entryPoint', /20-byte/u);
-    expectRefused(withChain('eip155:1', { accountFactory: 'vitalik.eth' }), 'chains.eip155:1.accountFactory');
-    expectRefused(withChain('eip155:1', { bundlerUrl: 'ftp://x.example' }), 'chains.eip155:1.bundlerUrl', /http/u);
-    expectRefused(withChain('eip155:1', { paymasterUrl: 'not a url' }), 'chains.eip155:1.paymasterUrl');
+    expectRefused(
+      withChain('eip155:1', { entryPoint: '0x1234' }),
+      'chains.eip155:1.entryPoint',
+      /20-byte/u,
+    );
+    expectRefused(
+      withChain('eip155:1', { accountFactory: 'vitalik.eth' }),
+      'chains.eip155:1.accountFactory',
+    );
+    expectRefused(
+      withChain('eip155:1', { bundlerUrl: 'ftp://x.example' }),
+      'chains.eip155:1.bundlerUrl',
+      /http/u,
+    );
+    expectRefused(
+      withChain('eip155:1', { paymasterUrl: 'not a url' }),
+      'chains.eip155:1.paymasterUrl',
+    );
     expectRefused(withChain('eip155:1', 'https://x'), 'chains.eip155:1');
   });
 
   it('never takes an RPC URL or other unknown fields from metadata', () => {
     expectRefused(
-      { version: 1, name: 'A', chains: { 'eip155:1': { rpcUrl: 'https://evil.example' } } },
+      {
+        version: 1,
+        name: 'A',
+        chains: { 'eip155:1': { rpcUrl: 'https://evil.example' } },
+      },
       'chains.eip155:1.rpcUrl',
       /never comes from metadata/u,
     );
-    expectRefused({ version: 1, name: 'A', rpcUrl: 'https://evil.example' }, 'rpcUrl');
-    expectRefused({ version: 1, name: 'A', owner: '0x' }, 'owner', /unknown field/u);
+    expectRefused(
+      { version: 1, name: 'A', rpcUrl: 'https://evil.example' },
+      'rpcUrl',
+    );
+    expectRefused(
+      { version: 1, name: 'A', owner: '0x' },
+      'owner',
+      /unknown field/u,
+    );
   });
 });

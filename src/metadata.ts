@@ -15,7 +15,14 @@ import {
 import { rpcErrors } from '@metamask/rpc-errors';
 
 import { invalidParams, notFound, validate as validateParams } from './errors';
-import { createIpfsClient, IpfsTimeoutError, IpfsTransportError, normalizeIpfsApiUrl, parseCid, type IpfsClient } from './ipfs';
+import {
+  createIpfsClient,
+  IpfsTimeoutError,
+  IpfsTransportError,
+  normalizeIpfsApiUrl,
+  parseCid,
+  type IpfsClient,
+} from './ipfs';
 import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
 
 /**
@@ -58,7 +65,9 @@ export const CidStruct = define<string>('CID', (value) => {
 
 const NameStruct = refine(size(string(), 1, 64), 'name', (value) =>
   // eslint-disable-next-line no-control-regex
-  /[\u0000-\u001f\u007f]/u.test(value) ? 'must not contain control characters' : true,
+  /[\u0000-\u001f\u007f]/u.test(value)
+    ? 'must not contain control characters'
+    : true,
 );
 
 /** Per-chain ERC-4337 settings of one account (no `rpcUrl`, by design). */
@@ -118,13 +127,18 @@ export function parseAccountMetadata(json: unknown): AccountMetadata {
   const field = failure.path.length > 0 ? failure.path.join('.') : '(document)';
   const key = failure.path[failure.path.length - 1];
   if (failure.type === 'never') {
-    const hint = key === 'rpcUrl' ? ' (an RPC URL never comes from metadata)' : '';
+    const hint =
+      key === 'rpcUrl' ? ' (an RPC URL never comes from metadata)' : '';
     throw new AccountMetadataError(field, `unknown field${hint}`);
   }
   if (key === 'version' && failure.value !== undefined) {
-    throw new AccountMetadataError(field, `unsupported version ${JSON.stringify(failure.value)} (expected 1)`);
+    throw new AccountMetadataError(
+      field,
+      `unsupported version ${JSON.stringify(failure.value)} (expected 1)`,
+    );
   }
-  const message = failure.value === undefined ? 'required field missing' : failure.message;
+  const message =
+    failure.value === undefined ? 'required field missing' : failure.message;
   throw new AccountMetadataError(field, message.slice(0, 200));
 }
 
@@ -138,12 +152,18 @@ export function parseAccountMetadata(json: unknown): AccountMetadata {
  * @throws JsonRpcError -32602 naming what failed (bad CID, missing object, not JSON, schema,
  * verification, size, credentials), or -32002 when the IPFS API cannot be reached in time.
  */
-export async function fetchAccountMetadata(client: IpfsClient, cid: string): Promise<AccountMetadata> {
+export async function fetchAccountMetadata(
+  client: IpfsClient,
+  cid: string,
+): Promise<AccountMetadata> {
   try {
     return parseAccountMetadata(await client.getJson(cid));
   } catch (error) {
     const message = `Account metadata ${cid}: ${(error as Error).message}`;
-    if (error instanceof IpfsTransportError || error instanceof IpfsTimeoutError) {
+    if (
+      error instanceof IpfsTransportError ||
+      error instanceof IpfsTimeoutError
+    ) {
       throw rpcErrors.resourceUnavailable({ message });
     }
     throw invalidParams(message);
@@ -151,7 +171,11 @@ export async function fetchAccountMetadata(client: IpfsClient, cid: string): Pro
 }
 
 /** IPFS HTTP API settings (`setIpfsConfig`); the credentials stay in encrypted state. */
-export type IpfsConfig = { apiUrl: string; apiKey?: string; apiKeySecret?: string };
+export type IpfsConfig = {
+  apiUrl: string;
+  apiKey?: string;
+  apiKeySecret?: string;
+};
 
 /** `setIpfsConfig` params: `{ apiUrl, apiKey?, apiKeySecret? }`. */
 export const IpfsConfigParamsStruct = object({
@@ -171,17 +195,25 @@ export const IpfsConfigParamsStruct = object({
  * @throws JsonRpcError -32602 naming the bad field, never echoing its value.
  */
 export function parseIpfsConfig(params: unknown): IpfsConfig {
-  const input = validateParams(params, IpfsConfigParamsStruct, 'setIpfsConfig params');
+  const input = validateParams(
+    params,
+    IpfsConfigParamsStruct,
+    'setIpfsConfig params',
+  );
   let apiUrl: string;
   try {
     apiUrl = normalizeIpfsApiUrl(input.apiUrl);
   } catch (error) {
-    throw invalidParams(`Invalid setIpfsConfig params at apiUrl: ${(error as Error).message}`);
+    throw invalidParams(
+      `Invalid setIpfsConfig params at apiUrl: ${(error as Error).message}`,
+    );
   }
   return {
     apiUrl,
     ...(input.apiKey === undefined ? {} : { apiKey: input.apiKey }),
-    ...(input.apiKeySecret === undefined ? {} : { apiKeySecret: input.apiKeySecret }),
+    ...(input.apiKeySecret === undefined
+      ? {}
+      : { apiKeySecret: input.apiKeySecret }),
   };
 }
 
@@ -217,7 +249,11 @@ export class MetadataReader {
    * @throws JsonRpcError -32001 when no IPFS API is configured; see fetchAccountMetadata for the rest.
    */
   async read(cid: string): Promise<AccountMetadataSettings> {
-    const config = this.#config() ?? throwNotFound('No IPFS API is configured: call setIpfsConfig before using metadataCid');
+    const config =
+      this.#config() ??
+      throwNotFound(
+        'No IPFS API is configured: call setIpfsConfig before using metadataCid',
+      );
     const key = JSON.stringify(config);
     if (this.#client?.key !== key) {
       this.#client = { key, client: createIpfsClient(config) };

@@ -1,5 +1,16 @@
 import { EthAccountType } from '@metamask/keyring-api';
-import { array, enums, exactOptional, object, optional, record, size, string, type Infer, any } from '@metamask/superstruct';
+import {
+  array,
+  enums,
+  exactOptional,
+  object,
+  optional,
+  record,
+  size,
+  string,
+  type Infer,
+  any,
+} from '@metamask/superstruct';
 
 import { CidStruct } from './metadata';
 import { ChainScopeStruct } from './structs';

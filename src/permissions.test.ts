@@ -3,7 +3,8 @@ import { COMPANION_ORIGINS, isAllowed, METAMASK_ORIGIN } from './permissions';
 
 describe('permissions', () => {
   it('the companion origins equal the manifest keyring allowedOrigins, with no localhost', () => {
-    const allowed = manifest.initialPermissions['endowment:keyring'].allowedOrigins;
+    const allowed =
+      manifest.initialPermissions['endowment:keyring'].allowedOrigins;
     expect([...COMPANION_ORIGINS].sort()).toStrictEqual([...allowed].sort());
     expect(allowed.join(' ')).not.toMatch(/localhost|127\.0\.0\.1/u);
   });
@@ -20,6 +21,8 @@ describe('permissions', () => {
     expect(isAllowed(companion, 'keyring_createAccount')).toBe(true);
     expect(isAllowed(companion, 'setChainConfig')).toBe(true);
     expect(isAllowed(companion, 'keyring_submitRequest')).toBe(false);
-    expect(isAllowed('https://evil.example', 'keyring_listAccounts')).toBe(false);
+    expect(isAllowed('https://evil.example', 'keyring_listAccounts')).toBe(
+      false,
+    );
   });
 });

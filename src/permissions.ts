@@ -6,7 +6,11 @@ import { KeyringRpcMethod } from '@metamask/keyring-api';
  * the same from the manifest), so the two lists cannot disagree. A development build
  * (`npm run build:dev`) adds the local site's origin to its own manifest, not to the shipped one.
  */
-export const COMPANION_ORIGINS: readonly string[] = (process.env.COMPANION_ORIGINS ?? '').split(',').filter((origin) => origin !== '');
+export const COMPANION_ORIGINS: readonly string[] = (
+  process.env.COMPANION_ORIGINS ?? ''
+)
+  .split(',')
+  .filter((origin) => origin !== '');
 
 /** The origin MetaMask itself uses for keyring requests from the wallet. */
 export const METAMASK_ORIGIN = 'metamask';
@@ -54,12 +58,20 @@ const COMPANION_METHODS: readonly string[] = [
 ];
 
 /** Every method name this snap knows (keyring-api's and its own): the ones an error may name. */
-export const KNOWN_METHODS: readonly string[] = [...Object.values(KeyringRpcMethod), ...Object.values(SnapRpcMethod)];
+export const KNOWN_METHODS: readonly string[] = [
+  ...Object.values(KeyringRpcMethod),
+  ...Object.values(SnapRpcMethod),
+];
 
 /** Per-origin allow-list: which methods each caller may use. Anything else is refused (4100). */
-export const ORIGIN_PERMISSIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+export const ORIGIN_PERMISSIONS: ReadonlyMap<
+  string,
+  ReadonlySet<string>
+> = new Map([
   [METAMASK_ORIGIN, new Set(METAMASK_METHODS)],
-  ...COMPANION_ORIGINS.map((origin) => [origin, new Set(COMPANION_METHODS)] as const),
+  ...COMPANION_ORIGINS.map(
+    (origin) => [origin, new Set(COMPANION_METHODS)] as const,
+  ),
 ]);
 
 /**

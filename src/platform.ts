@@ -20,13 +20,18 @@ export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
       method: 'snap_dialog',
       params: {
         type: 'confirmation',
-        content: Box({ children: [Heading({ children: title }), Text({ children: text })] }),
+        content: Box({
+          children: [Heading({ children: title }), Text({ children: text })],
+        }),
       },
     });
     return answer === true;
   },
   confirmSend: async (summary) => {
-    const answer = await snap.request({ method: 'snap_dialog', params: { type: 'confirmation', content: sendConfirmation(summary) } });
+    const answer = await snap.request({
+      method: 'snap_dialog',
+      params: { type: 'confirmation', content: sendConfirmation(summary) },
+    });
     return answer === true;
   },
 };

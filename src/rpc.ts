@@ -13,7 +13,10 @@ import { SnapRpcMethod } from './permissions';
  * @returns The method's result.
  * @throws JsonRpcError -32601 for an unknown method; the domain's errors otherwise.
  */
-export async function handleSnapRpc({ keyring, settings }: Domain, request: JsonRpcRequest): Promise<Json> {
+export async function handleSnapRpc(
+  { keyring, settings }: Domain,
+  request: JsonRpcRequest,
+): Promise<Json> {
   switch (request.method) {
     case SnapRpcMethod.SetChainConfig:
       return settings.setChainConfig(request.params);

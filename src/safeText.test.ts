@@ -1,35 +1,81 @@
-import { bounded, defang, fieldPath, knownName, quoteId, structMessage } from './safeText';
+import {
+  bounded,
+  defang,
+  fieldPath,
+  knownName,
+  quoteId,
+  structMessage,
+} from './safeText';
 
 const KEY = '4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
 
 describe('error text never carries what was sent', () => {
   it('keeps field names, hides keys that may be secrets', () => {
-    expect(fieldPath(['params', 'account', 'options', 'exportable'])).toBe('params.account.options.exportable');
-    expect(fieldPath(['chains', 'eip155:11155111', 'maxPriorityFeePerGas', 0])).toBe('chains.eip155:11155111.maxPriorityFeePerGas.0');
-    expect(fieldPath(['private_key', 'apiSecret'])).toBe('private_key.apiSecret');
-    for (const secret of [KEY, `0x${KEY}`, 'rpcKeyHq83Lm29Xc71Vb40Ns', 'ipfs-secret-Zp4Q9vN2xW7kT1', 'a b', '"quoted"', '', 'k'.repeat(21)]) {
+    expect(fieldPath(['params', 'account', 'options', 'exportable'])).toBe(
+      'params.account.options.exportable',
+    );
+    expect(
+      fieldPath(['chains', 'eip155:11155111', 'maxPriorityFeePerGas', 0]),
+    ).toBe('chains.eip155:11155111.maxPriorityFeePerGas.0');
+    expect(fieldPath(['private_key', 'apiSecret'])).toBe(
+      'private_key.apiSecret',
+    );
+    for (const secret of [
+      KEY,
+      `0x${KEY}`,
+      'rpcKeyHq83Lm29Xc71Vb40Ns',
+      'ipfs-secret-Zp4Q9vN2xW7kT1',
+      'a b',
+      '"quoted"',
+      '',
+      'k'.repeat(21),
+    ]) {
       expect(fieldPath(['params', secret])).toBe('params.<key>');
     }
   });
 
   it('rewrites superstruct messages: path kept, received value dropped, 300 characters at most', () => {
-    expect(structMessage(`At path: params.id -- Expected a value of type \`UuidV4\`, but received: \`"0x${KEY}"\``)).toBe('at params.id: Expected a value of type `UuidV4`');
-    expect(structMessage(`At path: params.${KEY} -- Expected a value of type \`never\`, but received: \`1\``)).toBe('at params.<key>: unknown field');
-    expect(structMessage(`Expected a string matching \`/^0x/\` but received "${KEY}"`)).toBe('Expected a string matching `/^0x/`');
-    expect(structMessage(`At path: params.id -- Expected a string, but received: ${'1,'.repeat(40_000)}`)).toBe('at params.id: Expected a string');
-    expect(structMessage(`At path: x -- ${'Expected '.repeat(100)}`).length).toBeLessThanOrEqual(300);
+    expect(
+      structMessage(
+        `At path: params.id -- Expected a value of type \`UuidV4\`, but received: \`"0x${KEY}"\``,
+      ),
+    ).toBe('at params.id: Expected a value of type `UuidV4`');
+    expect(
+      structMessage(
+        `At path: params.${KEY} -- Expected a value of type \`never\`, but received: \`1\``,
+      ),
+    ).toBe('at params.<key>: unknown field');
+    expect(
+      structMessage(
+        `Expected a string matching \`/^0x/\` but received "${KEY}"`,
+      ),
+    ).toBe('Expected a string matching `/^0x/`');
+    expect(
+      structMessage(
+        `At path: params.id -- Expected a string, but received: ${'1,'.repeat(40_000)}`,
+      ),
+    ).toBe('at params.id: Expected a string');
+    expect(
+      structMessage(`At path: x -- ${'Expected '.repeat(100)}`).length,
+    ).toBeLessThanOrEqual(300);
     expect(bounded('x'.repeat(301))).toHaveLength(300);
   });
 
   it('names methods and ids only when they are known shapes', () => {
-    expect(knownName('keyring_getAccount', ['keyring_getAccount'])).toBe("'keyring_getAccount'");
+    expect(knownName('keyring_getAccount', ['keyring_getAccount'])).toBe(
+      "'keyring_getAccount'",
+    );
     expect(knownName(KEY, ['keyring_getAccount'])).toBe('this method');
-    expect(quoteId('6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40')).toBe("'6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40'");
+    expect(quoteId('6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40')).toBe(
+      "'6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40'",
+    );
     expect(quoteId(KEY)).toBe('with this id');
   });
 
   it('defang: same keys and values, printable by a template string', () => {
-    const value = JSON.parse('{"__proto__": {"toString": "x"}, "a": [{ "valueOf": "y", "toString": "z" }]}');
+    const value = JSON.parse(
+      '{"__proto__": {"toString": "x"}, "a": [{ "valueOf": "y", "toString": "z" }]}',
+    );
     const copy = defang(value) as Record<string, unknown>;
     expect(JSON.stringify(copy)).toBe(JSON.stringify(value));
     expect(`${copy.a}`).toBe('[value]');

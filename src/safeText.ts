@@ -19,9 +19,18 @@ const DEFANG_DEPTH = 64;
  * @returns The segment, or `<key>`.
  */
 export function fieldName(segment: unknown): string {
-  const text = typeof segment === 'string' || typeof segment === 'number' ? String(segment) : '';
-  const identifier = /^[A-Za-z_$][A-Za-z0-9_$]{0,19}$/u.test(text) && (text.match(/[0-9]/gu) ?? []).length < 3;
-  return identifier || /^[0-9]{1,6}$/u.test(text) || /^eip155:[0-9]{1,18}$/u.test(text) ? text : '<key>';
+  const text =
+    typeof segment === 'string' || typeof segment === 'number'
+      ? String(segment)
+      : '';
+  const identifier =
+    /^[A-Za-z_$][A-Za-z0-9_$]{0,19}$/u.test(text) &&
+    (text.match(/[0-9]/gu) ?? []).length < 3;
+  return identifier ||
+    /^[0-9]{1,6}$/u.test(text) ||
+    /^eip155:[0-9]{1,18}$/u.test(text)
+    ? text
+    : '<key>';
 }
 
 /**
@@ -37,7 +46,9 @@ export function fieldPath(path: readonly unknown[]): string {
  * @returns It, cut to {@link MAX_MESSAGE_LENGTH} characters.
  */
 export function bounded(message: string): string {
-  return message.length <= MAX_MESSAGE_LENGTH ? message : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
+  return message.length <= MAX_MESSAGE_LENGTH
+    ? message
+    : `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…`;
 }
 
 /**
@@ -48,7 +59,9 @@ export function bounded(message: string): string {
  * @returns `'<name>'` in quotes, or `this method`.
  */
 export function knownName(name: unknown, known: Iterable<string>): string {
-  return typeof name === 'string' && [...known].includes(name) ? `'${name}'` : 'this method';
+  return typeof name === 'string' && [...known].includes(name)
+    ? `'${name}'`
+    : 'this method';
 }
 
 /**
@@ -77,7 +90,9 @@ export function structMessage(message: string): string {
   if (!match) {
     return expectation(message);
   }
-  return bounded(`at ${fieldPath((match[1] as string).split('.'))}: ${expectation(match[2] as string)}`);
+  return bounded(
+    `at ${fieldPath((match[1] as string).split('.'))}: ${expectation(match[2] as string)}`,
+  );
 }
 
 /**
@@ -99,8 +114,16 @@ export function defang(value: unknown, depth = DEFANG_DEPTH): unknown {
   }
   const copy: Record<string, unknown> | unknown[] = Array.isArray(value)
     ? value.map((item: unknown) => defang(item, depth - 1))
-    : Object.fromEntries(Object.entries(value).map(([key, item]) => [key, defang(item, depth - 1)]));
-  Object.defineProperty(copy, Symbol.toPrimitive, { value: () => '[value]', enumerable: false });
+    : Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [
+          key,
+          defang(item, depth - 1),
+        ]),
+      );
+  Object.defineProperty(copy, Symbol.toPrimitive, {
+    value: () => '[value]',
+    enumerable: false,
+  });
   return copy;
 }
 
@@ -112,7 +135,10 @@ export function defang(value: unknown, depth = DEFANG_DEPTH): unknown {
  * @returns `'<uuid>'` or `with this id`.
  */
 export function quoteId(id: unknown): string {
-  return typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(id) ? `'${id}'` : 'with this id';
+  return typeof id === 'string' &&
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(id)
+    ? `'${id}'`
+    : 'with this id';
 }
 
 /**
@@ -123,8 +149,13 @@ export function quoteId(id: unknown): string {
  * @param key - Untrusted key.
  * @returns The entry, or undefined.
  */
-export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+export function ownEntry<T>(
+  record: Readonly<Record<string, T>>,
+  key: string,
+): T | undefined {
+  return Object.prototype.hasOwnProperty.call(record, key)
+    ? record[key]
+    : undefined;
 }
 
 /**
@@ -139,8 +170,21 @@ export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T
  * @param error.message - The error message.
  * @returns `{ path, type, value, message }` with the failure's own message.
  */
-export function firstFailure(error: { path: readonly unknown[]; type: string; value: unknown; message: string }): { path: readonly unknown[]; type: string; value: unknown; message: string } {
-  const prefix = error.path.length > 0 ? `At path: ${error.path.join('.')} -- ` : '';
-  const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+export function firstFailure(error: {
+  path: readonly unknown[];
+  type: string;
+  value: unknown;
+  message: string;
+}): {
+  path: readonly unknown[];
+  type: string;
+  value: unknown;
+  message: string;
+} {
+  const prefix =
+    error.path.length > 0 ? `At path: ${error.path.join('.')} -- ` : '';
+  const message = error.message.startsWith(prefix)
+    ? error.message.slice(prefix.length)
+    : error.message;
   return { path: error.path, type: error.type, value: error.value, message };
 }

@@ -13,7 +13,9 @@ const EIP155_SCOPE = /^eip155:(0|[1-9][0-9]{0,17})$/u;
 export function parseScope(scope: string): { chainId: bigint } {
   const match = EIP155_SCOPE.exec(scope);
   if (!match) {
-    throw invalidParams('Invalid scope: expected a CAIP-2 EVM chain id, eip155:<decimal chain id>');
+    throw invalidParams(
+      'Invalid scope: expected a CAIP-2 EVM chain id, eip155:<decimal chain id>',
+    );
   }
   return { chainId: BigInt(match[1] as string) };
 }

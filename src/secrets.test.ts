@@ -21,20 +21,42 @@ describe('scrubError: configured credentials never leave in an error', () => {
         paymasterUrl: 'https://pm.example.com/rpc?apikey=pmKey0123456789',
       },
     },
-    ipfs: { apiUrl: 'https://ipfs.example.com', apiKey: 'ipfs-user-123456', apiKeySecret: IPFS_SECRET },
+    ipfs: {
+      apiUrl: 'https://ipfs.example.com',
+      apiKey: 'ipfs-user-123456',
+      apiKeySecret: IPFS_SECRET,
+    },
   };
-  const domain = createDomain(state, { saveState: async () => undefined, emitEvent: async () => undefined, confirm: async () => true, deriveKey: async () => ({ privateKey: '', address: '' }) }, () => ({ message: '' }));
+  const domain = createDomain(
+    state,
+    {
+      saveState: async () => undefined,
+      emitEvent: async () => undefined,
+      confirm: async () => true,
+      deriveKey: async () => ({ privateKey: '', address: '' }),
+    },
+    () => ({ message: '' }),
+  );
 
   it('masks a server message quoting the keyed URL, the key alone, or the IPFS credentials; keeps the code and the rest', () => {
-    const error = new JsonRpcError(-32000, `upstream refused https://rpc.example.com/v3/${RPC_KEY}: key ${RPC_KEY} over quota; pmKey0123456789; ${IPFS_SECRET} ipfs-user-123456`, `0x${RPC_KEY}` as never);
+    const error = new JsonRpcError(
+      -32000,
+      `upstream refused https://rpc.example.com/v3/${RPC_KEY}: key ${RPC_KEY} over quota; pmKey0123456789; ${IPFS_SECRET} ipfs-user-123456`,
+      `0x${RPC_KEY}` as never,
+    );
     const scrubbed = scrubError(error as JsonRpcError<never>, domain);
     expect(scrubbed.code).toBe(-32000);
-    expect(scrubbed.message).toBe('upstream refused https://rpc.example.com: key *** over quota; ***; *** ***'); // a keyed URL shows its origin only
+    expect(scrubbed.message).toBe(
+      'upstream refused https://rpc.example.com: key *** over quota; ***; *** ***',
+    ); // a keyed URL shows its origin only
     expect(scrubbed.data).toBe('0x***');
   });
 
   it('returns the same error when there is nothing to mask', () => {
-    const error = new JsonRpcError(-32602, 'Invalid params') as JsonRpcError<never>;
+    const error = new JsonRpcError(
+      -32602,
+      'Invalid params',
+    ) as JsonRpcError<never>;
     expect(scrubError(error, domain)).toBe(error);
     expect(scrubError(error, undefined)).toBe(error);
   });
@@ -44,14 +66,44 @@ describe('setChainConfig with a node that quotes its keyed URL', () => {
   it('masks the key of the config being checked (not stored yet) in the error', async () => {
     const server = createServer((req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: `refused http://127.0.0.1${req.url} (key ${RPC_KEY})` } }));
+      res.end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          error: {
+            code: -32000,
+            message: `refused http://127.0.0.1${req.url} (key ${RPC_KEY})`,
+          },
+        }),
+      );
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', resolve),
+    );
     try {
       const { port } = server.address() as AddressInfo;
-      const domain = createDomain(defaultState(), { saveState: async () => undefined, emitEvent: async () => undefined, confirm: async () => true, deriveKey: async () => ({ privateKey: '', address: '' }) }, () => ({ message: '' }));
-      const error = await domain.settings.setChainConfig({ scope: 'eip155:1', rpcUrl: `http://127.0.0.1:${port}/v3/${RPC_KEY}` }).catch((caught: JsonRpcError<never>) => caught);
-      expect(error).toEqual(expect.objectContaining({ code: -32000, message: expect.stringContaining('refused http://127.0.0.1') }));
+      const domain = createDomain(
+        defaultState(),
+        {
+          saveState: async () => undefined,
+          emitEvent: async () => undefined,
+          confirm: async () => true,
+          deriveKey: async () => ({ privateKey: '', address: '' }),
+        },
+        () => ({ message: '' }),
+      );
+      const error = await domain.settings
+        .setChainConfig({
+          scope: 'eip155:1',
+          rpcUrl: `http://127.0.0.1:${port}/v3/${RPC_KEY}`,
+        })
+        .catch((caught: JsonRpcError<never>) => caught);
+      expect(error).toEqual(
+        expect.objectContaining({
+          code: -32000,
+          message: expect.stringContaining('refused http://127.0.0.1'),
+        }),
+      );
       expect((error as Error).message).not.toContain(RPC_KEY);
     } finally {
       server.closeAllConnections();

@@ -18,13 +18,20 @@ const MIN_SECRET_LENGTH = 8;
  * @param domain - The loaded domain (its settings and accounts name the credentials), if loaded.
  * @returns The same error, or a copy with the credentials replaced (same code).
  */
-export function scrubError(error: JsonRpcError<never>, domain: Domain | undefined): JsonRpcError<never> {
+export function scrubError(
+  error: JsonRpcError<never>,
+  domain: Domain | undefined,
+): JsonRpcError<never> {
   if (!domain) {
     return error;
   }
   const { settings, keyring } = domain;
   const urls = [
-    ...Object.values(settings.allChainConfigs()).flatMap((config) => [config.rpcUrl, config.bundlerUrl, config.paymasterUrl]),
+    ...Object.values(settings.allChainConfigs()).flatMap((config) => [
+      config.rpcUrl,
+      config.bundlerUrl,
+      config.paymasterUrl,
+    ]),
     ...keyring.serviceUrls(),
   ].filter((url): url is string => typeof url === 'string');
   const ipfs = settings.ipfsConfig();
@@ -40,11 +47,23 @@ export function scrubError(error: JsonRpcError<never>, domain: Domain | undefine
  * @param plain - Credentials given on their own (shorter than 8 characters or undefined: ignored).
  * @returns The same error, or a copy with the credentials replaced (same code).
  */
-export function redactError(error: JsonRpcError<never>, urls: readonly string[], plain: readonly (string | undefined)[] = []): JsonRpcError<never> {
-  const secrets = plain.filter((secret): secret is string => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH);
+export function redactError(
+  error: JsonRpcError<never>,
+  urls: readonly string[],
+  plain: readonly (string | undefined)[] = [],
+): JsonRpcError<never> {
+  const secrets = plain.filter(
+    (secret): secret is string =>
+      typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH,
+  );
   const scrub = (text: string): string =>
-    secrets.reduce((out, secret) => out.split(secret).join('***'), urls.reduce((out, url) => redact(out, url), text));
+    secrets.reduce(
+      (out, secret) => out.split(secret).join('***'),
+      urls.reduce((out, url) => redact(out, url), text),
+    );
   const message = scrub(error.message);
   const data = typeof error.data === 'string' ? scrub(error.data) : error.data;
-  return message === error.message && data === error.data ? error : new JsonRpcError(error.code, message, data as never);
+  return message === error.message && data === error.data
+    ? error
+    : new JsonRpcError(error.code, message, data as never);
 }

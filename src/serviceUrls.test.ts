@@ -2,48 +2,98 @@ import { parseChainConfig } from './accounts/erc4337';
 import { parseAccountMetadata, parseIpfsConfig } from './metadata';
 
 const SCOPE = 'eip155:1';
-const refusal = (run: () => unknown): { code?: number; message?: string } | undefined => {
+const refusal = (
+  run: () => unknown,
+): { code?: number; message?: string } | undefined => {
   try {
     run();
     return undefined;
   } catch (error) {
-    return { code: (error as { code?: number }).code, message: (error as Error).message };
+    return {
+      code: (error as { code?: number }).code,
+      message: (error as Error).message,
+    };
   }
 };
 
 describe('keyed service URLs: https, or http on a loopback host only', () => {
-  const loopback = ['http://127.0.0.1:8545', 'http://127.1.2.3:1/rpc', 'http://localhost:8545', 'http://[::1]:8545', 'https://rpc.example.com/v3/key'];
-  const remoteHttp = ['http://rpc.example.com/v3/key', 'http://128.0.0.1:8545', 'http://localhost.example.com', 'http://10.0.0.1', 'http://[::2]:1', 'ftp://127.0.0.1'];
+  const loopback = [
+    'http://127.0.0.1:8545',
+    'http://127.1.2.3:1/rpc',
+    'http://localhost:8545',
+    'http://[::1]:8545',
+    'https://rpc.example.com/v3/key',
+  ];
+  const remoteHttp = [
+    'http://rpc.example.com/v3/key',
+    'http://128.0.0.1:8545',
+    'http://localhost.example.com',
+    'http://10.0.0.1',
+    'http://[::2]:1',
+    'ftp://127.0.0.1',
+  ];
 
-  it.each(['rpcUrl', 'bundlerUrl', 'paymasterUrl'])('setChainConfig %s', (field) => {
-    const base = { scope: SCOPE, rpcUrl: 'https://rpc.example.com' };
-    for (const url of loopback) {
-      expect(parseChainConfig({ ...base, [field]: url })[field as 'rpcUrl']).toBe(url);
-    }
-    for (const url of remoteHttp) {
-      const error = refusal(() => parseChainConfig({ ...base, [field]: url }));
-      expect(error).toEqual({ code: -32602, message: expect.stringMatching(new RegExp(`^Invalid setChainConfig params at ${field}: expected an https URL`, 'u')) });
-      expect(error?.message).not.toContain(url);
-    }
-  });
+  it.each(['rpcUrl', 'bundlerUrl', 'paymasterUrl'])(
+    'setChainConfig %s',
+    (field) => {
+      const base = { scope: SCOPE, rpcUrl: 'https://rpc.example.com' };
+      for (const url of loopback) {
+        expect(
+          parseChainConfig({ ...base, [field]: url })[field as 'rpcUrl'],
+        ).toBe(url);
+      }
+      for (const url of remoteHttp) {
+        const error = refusal(() =>
+          parseChainConfig({ ...base, [field]: url }),
+        );
+        expect(error).toEqual({
+          code: -32602,
+          message: expect.stringMatching(
+            new RegExp(
+              `^Invalid setChainConfig params at ${field}: expected an https URL`,
+              'u',
+            ),
+          ),
+        });
+        expect(error?.message).not.toContain(url);
+      }
+    },
+  );
 
   it.each(['bundlerUrl', 'paymasterUrl'])('account metadata %s', (field) => {
-    const doc = (url: string) => ({ version: 1, name: 'A', chains: { [SCOPE]: { [field]: url } } });
+    const doc = (url: string) => ({
+      version: 1,
+      name: 'A',
+      chains: { [SCOPE]: { [field]: url } },
+    });
     for (const url of loopback) {
-      expect(parseAccountMetadata(doc(url)).chains?.[SCOPE]).toEqual({ [field]: url });
+      expect(parseAccountMetadata(doc(url)).chains?.[SCOPE]).toEqual({
+        [field]: url,
+      });
     }
     for (const url of remoteHttp) {
-      expect(() => parseAccountMetadata(doc(url))).toThrow(`invalid account metadata: chains.${SCOPE}.${field}: expected an https URL`);
+      expect(() => parseAccountMetadata(doc(url))).toThrow(
+        `invalid account metadata: chains.${SCOPE}.${field}: expected an https URL`,
+      );
     }
   });
 });
 
 describe('setIpfsConfig apiUrl', () => {
   it('is normalised at set time: no trailing slash, no /api/v0', () => {
-    expect(parseIpfsConfig({ apiUrl: 'https://ipfs.example.com/api/v0/' }).apiUrl).toBe('https://ipfs.example.com');
-    expect(parseIpfsConfig({ apiUrl: 'https://ipfs.example.com/gateway/api/v0' }).apiUrl).toBe('https://ipfs.example.com/gateway');
-    expect(parseIpfsConfig({ apiUrl: 'http://127.0.0.1:5001/' }).apiUrl).toBe('http://127.0.0.1:5001');
-    expect(parseIpfsConfig({ apiUrl: 'HTTPS://IPFS.Example.com:443//' }).apiUrl).toBe('https://ipfs.example.com');
+    expect(
+      parseIpfsConfig({ apiUrl: 'https://ipfs.example.com/api/v0/' }).apiUrl,
+    ).toBe('https://ipfs.example.com');
+    expect(
+      parseIpfsConfig({ apiUrl: 'https://ipfs.example.com/gateway/api/v0' })
+        .apiUrl,
+    ).toBe('https://ipfs.example.com/gateway');
+    expect(parseIpfsConfig({ apiUrl: 'http://127.0.0.1:5001/' }).apiUrl).toBe(
+      'http://127.0.0.1:5001',
+    );
+    expect(
+      parseIpfsConfig({ apiUrl: 'HTTPS://IPFS.Example.com:443//' }).apiUrl,
+    ).toBe('https://ipfs.example.com');
   });
 
   it.each([
@@ -52,8 +102,15 @@ describe('setIpfsConfig apiUrl', () => {
     ['a fragment', 'https://ipfs.example.com/#QmSecretKey123'],
     ['http to a remote host', 'http://ipfs.example.com:5001'],
   ])('refuses %s (-32602 naming apiUrl, never echoing it)', (_name, apiUrl) => {
-    const error = refusal(() => parseIpfsConfig({ apiUrl, apiKey: 'k', apiKeySecret: 's' }));
-    expect(error).toEqual({ code: -32602, message: expect.stringMatching(/^Invalid setIpfsConfig params at apiUrl: /u) });
+    const error = refusal(() =>
+      parseIpfsConfig({ apiUrl, apiKey: 'k', apiKeySecret: 's' }),
+    );
+    expect(error).toEqual({
+      code: -32602,
+      message: expect.stringMatching(
+        /^Invalid setIpfsConfig params at apiUrl: /u,
+      ),
+    });
     expect(error?.message).not.toMatch(/QmSecretKey123|ipfs\.example\.com/u);
   });
 });

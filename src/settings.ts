@@ -1,6 +1,11 @@
 import { enums, object } from '@metamask/superstruct';
 
-import { maskChainConfig, parseChainConfig, verifyChainConfig, type ChainConfig } from './accounts/erc4337';
+import {
+  maskChainConfig,
+  parseChainConfig,
+  verifyChainConfig,
+  type ChainConfig,
+} from './accounts/erc4337';
 import { toRpcError, validate } from './errors';
 import { parseIpfsConfig, type IpfsConfig } from './metadata';
 import { redactError } from './secrets';
@@ -40,7 +45,10 @@ export class Settings {
    * errors (-32002 when the rpcUrl cannot be reached).
    */
   async setChainConfig(params: unknown): Promise<ChainConfig> {
-    const config = keepMaskedUrls(parseChainConfig(params), this.#store.current.chains);
+    const config = keepMaskedUrls(
+      parseChainConfig(params),
+      this.#store.current.chains,
+    );
     // not stored yet, so the front door cannot know its key: mask it here
     await verifyChainConfig(config).catch((error: unknown) => {
       throw redactError(toRpcError(error), [config.rpcUrl]);
@@ -104,7 +112,11 @@ export class Settings {
    * @throws JsonRpcError -32602 when mode is neither.
    */
   async setApprovalMode(params: unknown): Promise<{ mode: ApprovalMode }> {
-    const { mode } = validate(params, ApprovalModeStruct, 'setApprovalMode params');
+    const { mode } = validate(
+      params,
+      ApprovalModeStruct,
+      'setApprovalMode params',
+    );
     await this.#store.run(async () => {
       const draft = this.#store.draft();
       draft.approvalMode = mode;
@@ -122,7 +134,10 @@ export class Settings {
  * @param stored - The stored configs, by scope.
  * @returns The config to store.
  */
-function keepMaskedUrls(config: ChainConfig, stored: Readonly<Record<string, ChainConfig>>): ChainConfig {
+function keepMaskedUrls(
+  config: ChainConfig,
+  stored: Readonly<Record<string, ChainConfig>>,
+): ChainConfig {
   const previous = stored[config.scope];
   if (!previous) {
     return config;
@@ -130,7 +145,11 @@ function keepMaskedUrls(config: ChainConfig, stored: Readonly<Record<string, Cha
   const shown = maskChainConfig(previous);
   const kept = { ...config };
   for (const field of ['rpcUrl', 'bundlerUrl', 'paymasterUrl'] as const) {
-    if (kept[field] !== undefined && kept[field] === shown[field] && previous[field] !== undefined) {
+    if (
+      kept[field] !== undefined &&
+      kept[field] === shown[field] &&
+      previous[field] !== undefined
+    ) {
       kept[field] = previous[field] as string;
     }
   }

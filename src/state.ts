@@ -2,7 +2,11 @@ import type { KeyringAccount, KeyringRequest } from '@metamask/keyring-api';
 import { rpcErrors } from '@metamask/rpc-errors';
 import type { Json } from '@metamask/utils';
 
-import type { ChainConfig, SentUserOperation, SmartAccountData } from './accounts/erc4337/types';
+import type {
+  ChainConfig,
+  SentUserOperation,
+  SmartAccountData,
+} from './accounts/erc4337/types';
 import type { IpfsConfig } from './metadata';
 import { assertKeyringState } from './stateSchema';
 
@@ -66,10 +70,18 @@ export function migrate(stored: Record<string, Json> | null): KeyringState {
   }
   const version = stored.version;
   if (version === STATE_VERSION) {
-    return assertKeyringState({ ...defaultState(), ...(stored as unknown as KeyringState) });
+    return assertKeyringState({
+      ...defaultState(),
+      ...(stored as unknown as KeyringState),
+    });
   }
-  const named = typeof version === 'number' && Number.isSafeInteger(version) ? `schema version ${version}` : 'no valid schema version';
-  throw rpcErrors.internal({ message: `Stored state has ${named}, this snap reads ${STATE_VERSION}` });
+  const named =
+    typeof version === 'number' && Number.isSafeInteger(version)
+      ? `schema version ${version}`
+      : 'no valid schema version';
+  throw rpcErrors.internal({
+    message: `Stored state has ${named}, this snap reads ${STATE_VERSION}`,
+  });
 }
 
 /**
@@ -78,7 +90,10 @@ export function migrate(stored: Record<string, Json> | null): KeyringState {
  * @returns The migrated state.
  */
 export async function loadState(): Promise<KeyringState> {
-  const stored = await snap.request({ method: 'snap_manageState', params: { operation: 'get' } });
+  const stored = await snap.request({
+    method: 'snap_manageState',
+    params: { operation: 'get' },
+  });
   return migrate(stored as Record<string, Json> | null);
 }
 
@@ -90,7 +105,10 @@ export async function loadState(): Promise<KeyringState> {
 export async function saveState(state: KeyringState): Promise<void> {
   await snap.request({
     method: 'snap_manageState',
-    params: { operation: 'update', newState: state as unknown as Record<string, Json> },
+    params: {
+      operation: 'update',
+      newState: state as unknown as Record<string, Json>,
+    },
   });
 }
 
@@ -177,7 +195,11 @@ export class StateStore {
    * @param undoOnRefusal - Whether a refused announcement undoes the change.
    * @throws Whatever saving or announcing threw.
    */
-  async commit(draft: KeyringState, announce?: () => Promise<void>, undoOnRefusal = true): Promise<void> {
+  async commit(
+    draft: KeyringState,
+    announce?: () => Promise<void>,
+    undoOnRefusal = true,
+  ): Promise<void> {
     const previous = this.#state;
     await this.#save(draft);
     this.#state = draft;

@@ -12,7 +12,8 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { createDomain, type KeyringPlatform } from './keyring';
 import { defaultState, type KeyringState, type StateSaver } from './state';
 
-const key = (n: number): `0x${string}` => `0x${(0x1000n + BigInt(n)).toString(16).padStart(64, '0')}`;
+const key = (n: number): `0x${string}` =>
+  `0x${(0x1000n + BigInt(n)).toString(16).padStart(64, '0')}`;
 /** Keys to import (0-7) and keys snap_getEntropy derives (100+): disjoint. */
 const IMPORTED = Array.from({ length: 8 }, (_, n) => key(n));
 const derived = (index: number): `0x${string}` => key(100 + index);
@@ -28,14 +29,36 @@ type Op =
 
 const fault = fc.constantFrom<Fault>('none', 'none', 'refuse', 'failSave');
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ kind: fc.constant('create' as const), imported: fc.option(fc.nat(7), { nil: undefined }), fault }),
+  fc.record({
+    kind: fc.constant('create' as const),
+    imported: fc.option(fc.nat(7), { nil: undefined }),
+    fault,
+  }),
   fc.record({ kind: fc.constant('delete' as const), pick: fc.nat(), fault }),
-  fc.record({ kind: fc.constant('submit' as const), pick: fc.nat(), fault: fc.constantFrom<Fault>('none', 'failSave') }),
-  fc.record({ kind: fc.constantFrom('approve' as const, 'reject' as const), pick: fc.nat(), fault }),
-  fc.record({ kind: fc.constant('mode' as const), mode: fc.constantFrom<'sync' | 'async'>('sync', 'async'), fault: fc.constantFrom<Fault>('none', 'failSave') }),
+  fc.record({
+    kind: fc.constant('submit' as const),
+    pick: fc.nat(),
+    fault: fc.constantFrom<Fault>('none', 'failSave'),
+  }),
+  fc.record({
+    kind: fc.constantFrom('approve' as const, 'reject' as const),
+    pick: fc.nat(),
+    fault,
+  }),
+  fc.record({
+    kind: fc.constant('mode' as const),
+    mode: fc.constantFrom<'sync' | 'async'>('sync', 'async'),
+    fault: fc.constantFrom<Fault>('none', 'failSave'),
+  }),
 );
 
-type Model = { imported: Set<string>; derived: number; accounts: Map<string, string>; pending: Map<string, string>; mode: 'sync' | 'async' };
+type Model = {
+  imported: Set<string>;
+  derived: number;
+  accounts: Map<string, string>;
+  pending: Map<string, string>;
+  mode: 'sync' | 'async';
+};
 
 /** Counters the run reports. */
 const figures = { batches: 0, operations: 0, concurrent: 0, faultsInjected: 0 };
@@ -43,148 +66,315 @@ const figures = { batches: 0, operations: 0, concurrent: 0, faultsInjected: 0 };
 describe('state model: concurrent operations with refused events and failed saves', () => {
   it('the keyring and its storage always equal the model', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.scheduler(), fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 }), async (s, batches) => {
-        let saved: KeyringState = defaultState();
-        /** Per-operation faults: a predicate on a state being saved, or on an event being emitted. */
-        const failSaves: ((draft: KeyringState) => boolean)[] = [];
-        const refusals: ((event: string, data: any) => boolean)[] = [];
-        const platform: KeyringPlatform & { saveState: StateSaver } = {
-          saveState: async (state) => {
-            await s.schedule(Promise.resolve(), 'save');
-            if (failSaves.some((matches) => matches(state))) {
-              figures.faultsInjected += 1;
-              throw new Error('storage failure');
-            }
-            saved = JSON.parse(JSON.stringify(state));
-          },
-          emitEvent: async (event, data) => {
-            await s.schedule(Promise.resolve(), event);
-            if (refusals.some((matches) => matches(event, data))) {
-              figures.faultsInjected += 1;
-              throw new Error('The user refused');
-            }
-          },
-          confirm: async () => true,
-          deriveKey: async (index) => {
-            await s.schedule(Promise.resolve(), 'derive');
-            return { privateKey: derived(index), address: privateKeyToAddress(derived(index)) };
-          },
-        };
-        const { keyring, settings } = createDomain(defaultState(), platform, () => ({ message: 'approve' }));
-        const model: Model = { imported: new Set(), derived: 0, accounts: new Map(), pending: new Map(), mode: 'sync' };
-        let requests = 0;
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.array(fc.array(op, { minLength: 1, maxLength: 6 }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        async (s, batches) => {
+          let saved: KeyringState = defaultState();
+          /** Per-operation faults: a predicate on a state being saved, or on an event being emitted. */
+          const failSaves: ((draft: KeyringState) => boolean)[] = [];
+          const refusals: ((event: string, data: any) => boolean)[] = [];
+          const platform: KeyringPlatform & { saveState: StateSaver } = {
+            saveState: async (state) => {
+              await s.schedule(Promise.resolve(), 'save');
+              if (failSaves.some((matches) => matches(state))) {
+                figures.faultsInjected += 1;
+                throw new Error('storage failure');
+              }
+              saved = JSON.parse(JSON.stringify(state));
+            },
+            emitEvent: async (event, data) => {
+              await s.schedule(Promise.resolve(), event);
+              if (refusals.some((matches) => matches(event, data))) {
+                figures.faultsInjected += 1;
+                throw new Error('The user refused');
+              }
+            },
+            confirm: async () => true,
+            deriveKey: async (index) => {
+              await s.schedule(Promise.resolve(), 'derive');
+              return {
+                privateKey: derived(index),
+                address: privateKeyToAddress(derived(index)),
+              };
+            },
+          };
+          const { keyring, settings } = createDomain(
+            defaultState(),
+            platform,
+            () => ({ message: 'approve' }),
+          );
+          const model: Model = {
+            imported: new Set(),
+            derived: 0,
+            accounts: new Map(),
+            pending: new Map(),
+            mode: 'sync',
+          };
+          let requests = 0;
 
-        for (const batch of batches) {
-          failSaves.length = 0;
-          refusals.length = 0;
-          // one operation per target: distinct accounts and requests, one derived creation, one mode change, no submit beside it
-          const accounts = [...model.accounts.keys()];
-          const pendingIds = [...model.pending.keys()];
-          const touched = new Set<string>();
-          const planned: { op: Op; run: () => Promise<unknown>; expect: 'ok' | 'fail'; apply: () => void }[] = [];
-          const hasMode = batch.some((item) => item.kind === 'mode');
-          for (const item of batch) {
-            const claim = (target: string): boolean => !touched.has(target) && touched.add(target) !== undefined;
-            if (item.kind === 'create') {
-              const address = item.imported === undefined ? undefined : privateKeyToAddress(IMPORTED[item.imported] as `0x${string}`);
-              if (!claim(address ?? 'derived') || (address && model.imported.has(address))) {
-                continue;
+          for (const batch of batches) {
+            failSaves.length = 0;
+            refusals.length = 0;
+            // one operation per target: distinct accounts and requests, one derived creation, one mode change, no submit beside it
+            const accounts = [...model.accounts.keys()];
+            const pendingIds = [...model.pending.keys()];
+            const touched = new Set<string>();
+            const planned: {
+              op: Op;
+              run: () => Promise<unknown>;
+              expect: 'ok' | 'fail';
+              apply: () => void;
+            }[] = [];
+            const hasMode = batch.some((item) => item.kind === 'mode');
+            for (const item of batch) {
+              const claim = (target: string): boolean =>
+                !touched.has(target) && touched.add(target) !== undefined;
+              if (item.kind === 'create') {
+                const address =
+                  item.imported === undefined
+                    ? undefined
+                    : privateKeyToAddress(
+                        IMPORTED[item.imported] as `0x${string}`,
+                      );
+                if (
+                  !claim(address ?? 'derived') ||
+                  (address && model.imported.has(address))
+                ) {
+                  continue;
+                }
+                const known = new Set(model.accounts.values());
+                const isNew = (state: KeyringState) =>
+                  Object.values(state.accounts).some((record) =>
+                    address
+                      ? record.account.address === address
+                      : !IMPORTED_ADDRESSES.has(
+                          record.account.address as `0x${string}`,
+                        ) && !known.has(record.account.address),
+                  );
+                if (item.fault === 'failSave')
+                  failSaves.push((draft) => isNew(draft) && !isNew(saved));
+                if (item.fault === 'refuse')
+                  refusals.push(
+                    (event, data) =>
+                      event === KeyringEvent.AccountCreated &&
+                      (address
+                        ? data.account.address === address
+                        : !IMPORTED_ADDRESSES.has(data.account.address)),
+                  );
+                planned.push({
+                  op: item,
+                  run: async () =>
+                    keyring.createAccount(
+                      address
+                        ? {
+                            privateKey: IMPORTED[
+                              item.imported as number
+                            ] as string,
+                          }
+                        : {},
+                    ),
+                  expect: item.fault === 'none' ? 'ok' : 'fail',
+                  apply: () =>
+                    address
+                      ? model.imported.add(address)
+                      : (model.derived += 1),
+                });
+              } else if (item.kind === 'delete' && accounts.length > 0) {
+                const id = accounts[item.pick % accounts.length] as string;
+                if (
+                  !claim(id) ||
+                  [...model.pending.entries()].some(
+                    ([request, owner]) => owner === id && touched.has(request),
+                  )
+                ) {
+                  continue;
+                }
+                if (item.fault === 'failSave')
+                  failSaves.push(
+                    (draft) =>
+                      !draft.accounts[id] && Boolean(saved.accounts[id]),
+                  );
+                if (item.fault === 'refuse')
+                  refusals.push(
+                    (event, data) =>
+                      event === KeyringEvent.AccountDeleted && data.id === id,
+                  );
+                [...model.pending.entries()]
+                  .filter(([, owner]) => owner === id)
+                  .forEach(([request]) => touched.add(request));
+                planned.push({
+                  op: item,
+                  run: async () => keyring.deleteAccount(id),
+                  expect: item.fault === 'none' ? 'ok' : 'fail',
+                  apply: () => {
+                    const address = model.accounts.get(id) as string;
+                    model.accounts.delete(id);
+                    model.imported.delete(address);
+                    if (!IMPORTED_ADDRESSES.has(address as `0x${string}`))
+                      model.derived -= 1;
+                    [...model.pending.entries()]
+                      .filter(([, owner]) => owner === id)
+                      .forEach(([request]) => model.pending.delete(request));
+                  },
+                });
+              } else if (
+                item.kind === 'submit' &&
+                accounts.length > 0 &&
+                !hasMode
+              ) {
+                const owner = accounts[item.pick % accounts.length] as string;
+                if (touched.has(owner)) {
+                  continue;
+                }
+                requests += 1;
+                const id = `00000000-0000-4000-8000-${String(requests).padStart(12, '0')}`;
+                touched.add(id);
+                if (item.fault === 'failSave')
+                  failSaves.push(
+                    (draft) =>
+                      Boolean(draft.pendingRequests[id]) &&
+                      !saved.pendingRequests[id],
+                  );
+                const parks = model.mode === 'async';
+                planned.push({
+                  op: item,
+                  run: async () =>
+                    keyring.submitRequest({
+                      id,
+                      scope: '',
+                      account: owner,
+                      origin: 'https://dapp.example',
+                      request: {
+                        method: 'personal_sign',
+                        params: ['0x00', model.accounts.get(owner) as string],
+                      },
+                    }),
+                  expect: parks && item.fault === 'failSave' ? 'fail' : 'ok',
+                  apply: () => parks && model.pending.set(id, owner),
+                });
+              } else if (
+                (item.kind === 'approve' || item.kind === 'reject') &&
+                pendingIds.length > 0
+              ) {
+                const id = pendingIds[item.pick % pendingIds.length] as string;
+                if (
+                  !claim(id) ||
+                  touched.has(model.pending.get(id) as string)
+                ) {
+                  continue;
+                }
+                touched.add(model.pending.get(id) as string);
+                if (item.fault === 'failSave')
+                  failSaves.push(
+                    (draft) =>
+                      !draft.pendingRequests[id] &&
+                      Boolean(saved.pendingRequests[id]),
+                  );
+                const event =
+                  item.kind === 'approve'
+                    ? KeyringEvent.RequestApproved
+                    : KeyringEvent.RequestRejected;
+                if (item.fault === 'refuse')
+                  refusals.push(
+                    (name, data) => name === event && data.id === id,
+                  );
+                planned.push({
+                  op: item,
+                  run: async () =>
+                    item.kind === 'approve'
+                      ? keyring.approveRequest(id)
+                      : keyring.rejectRequest(id),
+                  expect: item.fault === 'none' ? 'ok' : 'fail',
+                  // a refused approval still resolves the request (the wallet may have forgotten it)
+                  apply: () => model.pending.delete(id),
+                });
+              } else if (
+                item.kind === 'mode' &&
+                item.mode !== model.mode &&
+                claim('mode')
+              ) {
+                if (item.fault === 'failSave')
+                  failSaves.push(
+                    (draft) => draft.approvalMode !== saved.approvalMode,
+                  );
+                planned.push({
+                  op: item,
+                  run: async () =>
+                    settings.setApprovalMode({ mode: item.mode }),
+                  expect: item.fault === 'none' ? 'ok' : 'fail',
+                  apply: () => (model.mode = item.mode),
+                });
               }
-              const known = new Set(model.accounts.values());
-              const isNew = (state: KeyringState) => Object.values(state.accounts).some((record) => (address ? record.account.address === address : !IMPORTED_ADDRESSES.has(record.account.address as `0x${string}`) && !known.has(record.account.address)));
-              if (item.fault === 'failSave') failSaves.push((draft) => isNew(draft) && !isNew(saved));
-              if (item.fault === 'refuse') refusals.push((event, data) => event === KeyringEvent.AccountCreated && (address ? data.account.address === address : !IMPORTED_ADDRESSES.has(data.account.address)));
-              planned.push({
-                op: item,
-                run: async () => keyring.createAccount(address ? { privateKey: IMPORTED[item.imported as number] as string } : {}),
-                expect: item.fault === 'none' ? 'ok' : 'fail',
-                apply: () => (address ? model.imported.add(address) : (model.derived += 1)),
-              });
-            } else if (item.kind === 'delete' && accounts.length > 0) {
-              const id = accounts[item.pick % accounts.length] as string;
-              if (!claim(id) || [...model.pending.entries()].some(([request, owner]) => owner === id && touched.has(request))) {
-                continue;
-              }
-              if (item.fault === 'failSave') failSaves.push((draft) => !draft.accounts[id] && Boolean(saved.accounts[id]));
-              if (item.fault === 'refuse') refusals.push((event, data) => event === KeyringEvent.AccountDeleted && data.id === id);
-              [...model.pending.entries()].filter(([, owner]) => owner === id).forEach(([request]) => touched.add(request));
-              planned.push({
-                op: item,
-                run: async () => keyring.deleteAccount(id),
-                expect: item.fault === 'none' ? 'ok' : 'fail',
-                apply: () => {
-                  const address = model.accounts.get(id) as string;
-                  model.accounts.delete(id);
-                  model.imported.delete(address);
-                  if (!IMPORTED_ADDRESSES.has(address as `0x${string}`)) model.derived -= 1;
-                  [...model.pending.entries()].filter(([, owner]) => owner === id).forEach(([request]) => model.pending.delete(request));
-                },
-              });
-            } else if (item.kind === 'submit' && accounts.length > 0 && !hasMode) {
-              const owner = accounts[item.pick % accounts.length] as string;
-              if (touched.has(owner)) {
-                continue;
-              }
-              requests += 1;
-              const id = `00000000-0000-4000-8000-${String(requests).padStart(12, '0')}`;
-              touched.add(id);
-              if (item.fault === 'failSave') failSaves.push((draft) => Boolean(draft.pendingRequests[id]) && !saved.pendingRequests[id]);
-              const parks = model.mode === 'async';
-              planned.push({
-                op: item,
-                run: async () => keyring.submitRequest({ id, scope: '', account: owner, origin: 'https://dapp.example', request: { method: 'personal_sign', params: ['0x00', model.accounts.get(owner) as string] } }),
-                expect: parks && item.fault === 'failSave' ? 'fail' : 'ok',
-                apply: () => parks && model.pending.set(id, owner),
-              });
-            } else if ((item.kind === 'approve' || item.kind === 'reject') && pendingIds.length > 0) {
-              const id = pendingIds[item.pick % pendingIds.length] as string;
-              if (!claim(id) || touched.has(model.pending.get(id) as string)) {
-                continue;
-              }
-              touched.add(model.pending.get(id) as string);
-              if (item.fault === 'failSave') failSaves.push((draft) => !draft.pendingRequests[id] && Boolean(saved.pendingRequests[id]));
-              const event = item.kind === 'approve' ? KeyringEvent.RequestApproved : KeyringEvent.RequestRejected;
-              if (item.fault === 'refuse') refusals.push((name, data) => name === event && data.id === id);
-              planned.push({
-                op: item,
-                run: async () => (item.kind === 'approve' ? keyring.approveRequest(id) : keyring.rejectRequest(id)),
-                expect: item.fault === 'none' ? 'ok' : 'fail',
-                // a refused approval still resolves the request (the wallet may have forgotten it)
-                apply: () => model.pending.delete(id),
-              });
-            } else if (item.kind === 'mode' && item.mode !== model.mode && claim('mode')) {
-              if (item.fault === 'failSave') failSaves.push((draft) => draft.approvalMode !== saved.approvalMode);
-              planned.push({ op: item, run: async () => settings.setApprovalMode({ mode: item.mode }), expect: item.fault === 'none' ? 'ok' : 'fail', apply: () => (model.mode = item.mode) });
             }
+            figures.batches += 1;
+            figures.operations += planned.length;
+            figures.concurrent += planned.length > 1 ? planned.length : 0;
+            const outcomes = await s.waitFor(
+              Promise.allSettled(planned.map(async ({ run }) => run())),
+            );
+            outcomes.forEach((outcome, index) => {
+              const {
+                op: item,
+                expect: expected,
+                apply,
+              } = planned[index] as (typeof planned)[number];
+              expect({
+                op: item,
+                outcome: outcome.status === 'fulfilled' ? 'ok' : 'fail',
+              }).toEqual({ op: item, outcome: expected });
+              const resolvesAnyway =
+                item.fault === 'refuse' &&
+                (item.kind === 'approve' || item.kind === 'reject');
+              if (outcome.status === 'fulfilled' || resolvesAnyway) {
+                if (outcome.status === 'fulfilled' && item.kind === 'create') {
+                  model.accounts.set(
+                    (outcome.value as KeyringAccount).id,
+                    (outcome.value as KeyringAccount).address,
+                  );
+                }
+                apply();
+              }
+            });
+
+            const listed = await keyring.listAccounts();
+            expect(new Set(listed.map((account) => account.id))).toEqual(
+              new Set(model.accounts.keys()),
+            );
+            expect(
+              listed
+                .filter((account) =>
+                  IMPORTED_ADDRESSES.has(account.address as `0x${string}`),
+                )
+                .map((account) => account.address)
+                .sort(),
+            ).toEqual([...model.imported].sort());
+            expect(
+              listed.filter(
+                (account) =>
+                  !IMPORTED_ADDRESSES.has(account.address as `0x${string}`),
+              ),
+            ).toHaveLength(model.derived);
+            expect(
+              new Set(
+                (await keyring.listRequests()).map((request) => request.id),
+              ),
+            ).toEqual(new Set(model.pending.keys()));
+            expect(settings.approvalMode()).toBe(model.mode);
+            // storage holds exactly what the keyring serves
+            expect(
+              Object.values(saved.accounts).map((record) => record.account),
+            ).toEqual(listed);
+            expect(Object.keys(saved.pendingRequests).sort()).toEqual(
+              [...model.pending.keys()].sort(),
+            );
+            expect(saved.approvalMode).toBe(model.mode);
           }
-          figures.batches += 1;
-          figures.operations += planned.length;
-          figures.concurrent += planned.length > 1 ? planned.length : 0;
-          const outcomes = await s.waitFor(Promise.allSettled(planned.map(async ({ run }) => run())));
-          outcomes.forEach((outcome, index) => {
-            const { op: item, expect: expected, apply } = planned[index] as (typeof planned)[number];
-            expect({ op: item, outcome: outcome.status === 'fulfilled' ? 'ok' : 'fail' }).toEqual({ op: item, outcome: expected });
-            const resolvesAnyway = item.fault === 'refuse' && (item.kind === 'approve' || item.kind === 'reject');
-            if (outcome.status === 'fulfilled' || resolvesAnyway) {
-              if (outcome.status === 'fulfilled' && item.kind === 'create') {
-                model.accounts.set((outcome.value as KeyringAccount).id, (outcome.value as KeyringAccount).address);
-              }
-              apply();
-            }
-          });
-
-          const listed = await keyring.listAccounts();
-          expect(new Set(listed.map((account) => account.id))).toEqual(new Set(model.accounts.keys()));
-          expect(listed.filter((account) => IMPORTED_ADDRESSES.has(account.address as `0x${string}`)).map((account) => account.address).sort()).toEqual([...model.imported].sort());
-          expect(listed.filter((account) => !IMPORTED_ADDRESSES.has(account.address as `0x${string}`))).toHaveLength(model.derived);
-          expect(new Set((await keyring.listRequests()).map((request) => request.id))).toEqual(new Set(model.pending.keys()));
-          expect(settings.approvalMode()).toBe(model.mode);
-          // storage holds exactly what the keyring serves
-          expect(Object.values(saved.accounts).map((record) => record.account)).toEqual(listed);
-          expect(Object.keys(saved.pendingRequests).sort()).toEqual([...model.pending.keys()].sort());
-          expect(saved.approvalMode).toBe(model.mode);
-        }
-      }),
+        },
+      ),
       { numRuns: Number(process.env.STATE_MODEL_RUNS ?? 400) },
     );
     console.log(`state-model figures: ${JSON.stringify(figures)}`);

@@ -2,10 +2,19 @@ import fc from 'fast-check';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { createDomain, type KeyringPlatform } from './keyring';
-import { defaultState, migrate, type KeyringState, type StateSaver } from './state';
+import {
+  defaultState,
+  migrate,
+  type KeyringState,
+  type StateSaver,
+} from './state';
 
-const KEYS = ['0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d', '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a'];
-const IMPORTED = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
+const KEYS = [
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+  '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
+];
+const IMPORTED =
+  '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
 const API_SECRET = 'ipfs-secret-7Qm2Vx9';
 
 type Platform = KeyringPlatform & { saveState: StateSaver };
@@ -17,19 +26,36 @@ function platform(saved: KeyringState[]): Platform {
     },
     emitEvent: async () => undefined,
     confirm: async () => true,
-    deriveKey: async (index) => ({ privateKey: KEYS[index] as string, address: privateKeyToAddress(KEYS[index] as `0x${string}`) }),
+    deriveKey: async (index) => ({
+      privateKey: KEYS[index] as string,
+      address: privateKeyToAddress(KEYS[index] as `0x${string}`),
+    }),
   };
 }
 
 /** A state as the domain writes it: two accounts (one imported), a pending request, IPFS settings. */
 async function writtenState(): Promise<KeyringState> {
   const saved: KeyringState[] = [];
-  const { keyring, settings } = createDomain(defaultState(), platform(saved), () => ({ message: 'approve' }));
+  const { keyring, settings } = createDomain(
+    defaultState(),
+    platform(saved),
+    () => ({ message: 'approve' }),
+  );
   const derived = await keyring.createAccount();
   await keyring.createAccount({ privateKey: IMPORTED });
-  await settings.setIpfsConfig({ apiUrl: 'https://ipfs.example.com', apiKey: 'k', apiKeySecret: API_SECRET });
+  await settings.setIpfsConfig({
+    apiUrl: 'https://ipfs.example.com',
+    apiKey: 'k',
+    apiKeySecret: API_SECRET,
+  });
   await settings.setApprovalMode({ mode: 'async' });
-  await keyring.submitRequest({ id: '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40', scope: '', account: derived.id, origin: 'https://dapp.example', request: { method: 'personal_sign', params: ['0x00', derived.address] } });
+  await keyring.submitRequest({
+    id: '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40',
+    scope: '',
+    account: derived.id,
+    origin: 'https://dapp.example',
+    request: { method: 'personal_sign', params: ['0x00', derived.address] },
+  });
   return saved.at(-1) as KeyringState;
 }
 
@@ -38,10 +64,17 @@ function paths(value: unknown, prefix: string[] = []): string[][] {
   if (typeof value !== 'object' || value === null) {
     return [];
   }
-  return Object.entries(value).flatMap(([key, child]) => [[...prefix, key], ...paths(child, [...prefix, key])]);
+  return Object.entries(value).flatMap(([key, child]) => [
+    [...prefix, key],
+    ...paths(child, [...prefix, key]),
+  ]);
 }
 
-function mutate(state: KeyringState, path: string[], replacement: unknown): Record<string, unknown> {
+function mutate(
+  state: KeyringState,
+  path: string[],
+  replacement: unknown,
+): Record<string, unknown> {
   const copy = JSON.parse(JSON.stringify(state)) as Record<string, unknown>;
   const parent = path.slice(0, -1).reduce<any>((node, key) => node[key], copy);
   const last = path.at(-1) as string;
@@ -58,7 +91,21 @@ function mutate(state: KeyringState, path: string[], replacement: unknown): Reco
 }
 
 const DELETE = Symbol('delete');
-const HOSTILE: unknown[] = [DELETE, null, 5, -1, 1.5, '', 'x', true, [], {}, { toString: 'x', valueOf: 'y' }, ['a'], `0x${'zz'.repeat(32)}`];
+const HOSTILE: unknown[] = [
+  DELETE,
+  null,
+  5,
+  -1,
+  1.5,
+  '',
+  'x',
+  true,
+  [],
+  {},
+  { toString: 'x', valueOf: 'y' },
+  ['a'],
+  `0x${'zz'.repeat(32)}`,
+];
 
 describe('stored state is validated when loaded', () => {
   it('the state the domain writes loads back equal', async () => {
@@ -67,41 +114,80 @@ describe('stored state is validated when loaded', () => {
   });
 
   it.each([
-    ['accounts is not a record', { accounts: 5 }, /^Stored state is invalid at accounts: /u],
-    ['an unknown approval mode', { approvalMode: 'sometimes' }, /^Stored state is invalid at approvalMode: Expected one of/u],
-    ['a negative derivation index', { nextDerivationIndex: -1 }, /^Stored state is invalid at nextDerivationIndex: /u],
-    ['chains holding a string', { chains: { 'eip155:1': 'https://rpc.example' } }, /^Stored state is invalid at chains\.eip155:1: /u],
+    [
+      'accounts is not a record',
+      { accounts: 5 },
+      /^Stored state is invalid at accounts: /u,
+    ],
+    [
+      'an unknown approval mode',
+      { approvalMode: 'sometimes' },
+      /^Stored state is invalid at approvalMode: Expected one of/u,
+    ],
+    [
+      'a negative derivation index',
+      { nextDerivationIndex: -1 },
+      /^Stored state is invalid at nextDerivationIndex: /u,
+    ],
+    [
+      'chains holding a string',
+      { chains: { 'eip155:1': 'https://rpc.example' } },
+      /^Stored state is invalid at chains\.eip155:1: /u,
+    ],
   ])('%s: a clear -32603 error naming the field', (_name, change, message) => {
-    expect(() => migrate({ ...defaultState(), ...change } as never)).toThrow(message);
+    expect(() => migrate({ ...defaultState(), ...change } as never)).toThrow(
+      message,
+    );
   });
 
   it('random damage to a written state: a clear error at load, never a stored secret in it, or a state every read works on', async () => {
     const state = await writtenState();
-    const secrets = [IMPORTED.slice(2), KEYS[0]?.slice(2) as string, API_SECRET];
+    const secrets = [
+      IMPORTED.slice(2),
+      KEYS[0]?.slice(2) as string,
+      API_SECRET,
+    ];
     let refused = 0;
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...paths(state)), fc.constantFrom(...HOSTILE), async (path, replacement) => {
-        const damaged = mutate(state, path, replacement);
-        let loaded: KeyringState;
-        try {
-          loaded = migrate(damaged as never);
-        } catch (error) {
-          refused += 1;
-          expect(error).toEqual(expect.objectContaining({ code: -32603, message: expect.stringMatching(/^Stored state (is invalid( at [^:]+)?: .{1,220}|has (no valid schema version|schema version -?\d+), this snap reads 1)$/u) }));
-          secrets.forEach((secret) => expect((error as Error).message).not.toContain(secret));
-          return;
-        }
-        const { keyring, settings } = createDomain(loaded, platform([]), () => ({ message: 'approve' }));
-        for (const account of await keyring.listAccounts()) {
-          await keyring.getAccount(account.id);
-          await keyring.filterAccountChains(account.id, ['eip155:1']);
-        }
-        await keyring.listRequests();
-        keyring.describeAccounts();
-        settings.chainConfigs();
-        settings.approvalMode();
-        settings.ipfsConfig();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...paths(state)),
+        fc.constantFrom(...HOSTILE),
+        async (path, replacement) => {
+          const damaged = mutate(state, path, replacement);
+          let loaded: KeyringState;
+          try {
+            loaded = migrate(damaged as never);
+          } catch (error) {
+            refused += 1;
+            expect(error).toEqual(
+              expect.objectContaining({
+                code: -32603,
+                message: expect.stringMatching(
+                  /^Stored state (is invalid( at [^:]+)?: .{1,220}|has (no valid schema version|schema version -?\d+), this snap reads 1)$/u,
+                ),
+              }),
+            );
+            secrets.forEach((secret) =>
+              expect((error as Error).message).not.toContain(secret),
+            );
+            return;
+          }
+          const { keyring, settings } = createDomain(
+            loaded,
+            platform([]),
+            () => ({ message: 'approve' }),
+          );
+          for (const account of await keyring.listAccounts()) {
+            await keyring.getAccount(account.id);
+            await keyring.filterAccountChains(account.id, ['eip155:1']);
+          }
+          await keyring.listRequests();
+          keyring.describeAccounts();
+          settings.chainConfigs();
+          settings.approvalMode();
+          settings.ipfsConfig();
+        },
+      ),
       { numRuns: 400 },
     );
     expect(refused).toBeGreaterThan(100);

@@ -1,4 +1,7 @@
-import { KeyringAccountStruct, KeyringRequestStruct } from '@metamask/keyring-api';
+import {
+  KeyringAccountStruct,
+  KeyringRequestStruct,
+} from '@metamask/keyring-api';
 import {
   array,
   define,
@@ -30,23 +33,35 @@ import { AddressStruct, ChainScopeStruct } from './structs';
 /** A URL the snap stored (http(s); the https rule applies to new settings, not to loading old ones). */
 const StoredUrlStruct = define<string>('stored URL', (value) => {
   try {
-    return typeof value === 'string' && /^https?:$/u.test(new URL(value).protocol) ? true : 'expected an http(s) URL';
+    return typeof value === 'string' &&
+      /^https?:$/u.test(new URL(value).protocol)
+      ? true
+      : 'expected an http(s) URL';
   } catch {
     return 'expected an http(s) URL';
   }
 });
 
 const PrivateKeyStruct = define<string>('private key', (value) =>
-  typeof value === 'string' && /^0x[0-9a-f]{64}$/u.test(value) ? true : 'expected a 32-byte lower-case hex key',
+  typeof value === 'string' && /^0x[0-9a-f]{64}$/u.test(value)
+    ? true
+    : 'expected a 32-byte lower-case hex key',
 );
 
-const ServiceUrlsStruct = object({ bundlerUrl: exactOptional(StoredUrlStruct), paymasterUrl: exactOptional(StoredUrlStruct) });
+const ServiceUrlsStruct = object({
+  bundlerUrl: exactOptional(StoredUrlStruct),
+  paymasterUrl: exactOptional(StoredUrlStruct),
+});
 
 const SmartAccountDataStruct = object({
   owner: AddressStruct,
   accountFactory: AddressStruct,
   entryPoint: AddressStruct,
-  salt: define<string>('salt', (value) => (typeof value === 'string' && /^[0-9]{1,78}$/u.test(value) ? true : 'expected a decimal salt')),
+  salt: define<string>('salt', (value) =>
+    typeof value === 'string' && /^[0-9]{1,78}$/u.test(value)
+      ? true
+      : 'expected a decimal salt',
+  ),
   implementations: record(ChainScopeStruct, AddressStruct),
   chains: exactOptional(record(ChainScopeStruct, ServiceUrlsStruct)),
 });
@@ -60,11 +75,19 @@ const AccountRecordStruct = object({
 });
 
 const SentUserOperationStruct = object({
-  userOpHash: define<string>('userOpHash', (value) => (typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/u.test(value) ? true : 'expected a 32-byte hex hash')),
+  userOpHash: define<string>('userOpHash', (value) =>
+    typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/u.test(value)
+      ? true
+      : 'expected a 32-byte hex hash',
+  ),
   scope: ChainScopeStruct,
   entryPoint: AddressStruct,
   bundlerUrl: StoredUrlStruct,
-  fromBlock: define<string>('fromBlock', (value) => (typeof value === 'string' && /^0x[0-9a-fA-F]{1,16}$/u.test(value) ? true : 'expected a hex block number')),
+  fromBlock: define<string>('fromBlock', (value) =>
+    typeof value === 'string' && /^0x[0-9a-fA-F]{1,16}$/u.test(value)
+      ? true
+      : 'expected a hex block number',
+  ),
 });
 
 const ChainConfigStruct = object({
@@ -77,21 +100,41 @@ const ChainConfigStruct = object({
 });
 
 /** Each entry of a record keyed by id (or scope) must carry that id. */
-function keyedBy<T>(struct: ReturnType<typeof record<string, T>>, key: (value: T) => string) {
+function keyedBy<T>(
+  struct: ReturnType<typeof record<string, T>>,
+  key: (value: T) => string,
+) {
   return refine(struct, 'keyed', (entries) =>
-    Object.entries(entries).every(([id, value]) => key(value) === id) ? true : 'expected every entry under its own id',
+    Object.entries(entries).every(([id, value]) => key(value) === id)
+      ? true
+      : 'expected every entry under its own id',
   );
 }
 
 /** The whole persisted state. */
 export const KeyringStateStruct = object({
   version: literal(1),
-  accounts: keyedBy(record(string(), AccountRecordStruct), (entry) => entry.account.id),
+  accounts: keyedBy(
+    record(string(), AccountRecordStruct),
+    (entry) => entry.account.id,
+  ),
   nextDerivationIndex: min(integer(), 0),
-  pendingRequests: keyedBy(record(string(), KeyringRequestStruct), (request) => request.id),
+  pendingRequests: keyedBy(
+    record(string(), KeyringRequestStruct),
+    (request) => request.id,
+  ),
   approvalMode: enums(['sync', 'async']),
-  chains: keyedBy(record(ChainScopeStruct, ChainConfigStruct), (config) => config.scope),
-  ipfs: nullable(object({ apiUrl: StoredUrlStruct, apiKey: exactOptional(string()), apiKeySecret: exactOptional(string()) })),
+  chains: keyedBy(
+    record(ChainScopeStruct, ChainConfigStruct),
+    (config) => config.scope,
+  ),
+  ipfs: nullable(
+    object({
+      apiUrl: StoredUrlStruct,
+      apiKey: exactOptional(string()),
+      apiKeySecret: exactOptional(string()),
+    }),
+  ),
   sentUserOperations: exactOptional(array(SentUserOperationStruct)),
 }) as unknown as Describe<KeyringState>;
 
@@ -113,9 +156,18 @@ export function assertKeyringState(state: unknown): KeyringState {
   }
   const failure = outcome[0] ? firstFailure(outcome[0]) : undefined;
   if (outcome[0] || !outcome[1]) {
-    const at = failure && failure.path.length > 0 ? ` at ${fieldPath(failure.path)}` : '';
-    const what = !failure ? 'malformed JSON' : failure.value === undefined ? 'required' : expectation(failure.message);
-    throw rpcErrors.internal({ message: `Stored state is invalid${at}: ${what}; the snap will not use it` });
+    const at =
+      failure && failure.path.length > 0
+        ? ` at ${fieldPath(failure.path)}`
+        : '';
+    const what = !failure
+      ? 'malformed JSON'
+      : failure.value === undefined
+        ? 'required'
+        : expectation(failure.message);
+    throw rpcErrors.internal({
+      message: `Stored state is invalid${at}: ${what}; the snap will not use it`,
+    });
   }
   return state as KeyringState;
 }

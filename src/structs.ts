@@ -7,7 +7,9 @@ import { define } from '@metamask/superstruct';
 
 /** A 20-byte hex address, `0x` + 40 hex digits (any letter case). */
 export const AddressStruct = define<string>('address', (value) =>
-  typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/u.test(value) ? true : 'expected a 20-byte hex address (0x + 40 hex digits)',
+  typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/u.test(value)
+    ? true
+    : 'expected a 20-byte hex address (0x + 40 hex digits)',
 );
 
 /**
@@ -18,7 +20,11 @@ export const AddressStruct = define<string>('address', (value) =>
  * @returns True for a loopback host.
  */
 export function isLoopbackHostname(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname);
+  return (
+    hostname === 'localhost' ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname)
+  );
 }
 
 /**
@@ -31,7 +37,10 @@ export const HttpUrlStruct = define<string>('https URL', (value) => {
   }
   try {
     const { protocol, hostname } = new URL(value);
-    return protocol === 'https:' || (protocol === 'http:' && isLoopbackHostname(hostname)) ? true : 'expected an https URL (http only for 127.0.0.1, localhost or [::1])';
+    return protocol === 'https:' ||
+      (protocol === 'http:' && isLoopbackHostname(hostname))
+      ? true
+      : 'expected an https URL (http only for 127.0.0.1, localhost or [::1])';
   } catch {
     return 'expected an https URL';
   }
@@ -39,10 +48,14 @@ export const HttpUrlStruct = define<string>('https URL', (value) => {
 
 /** A CAIP-2 EVM chain scope with a real chain id: `eip155:<decimal, no leading zero>`. */
 export const ChainScopeStruct = define<string>('scope', (value) =>
-  typeof value === 'string' && /^eip155:[1-9][0-9]{0,17}$/u.test(value) ? true : 'expected a chain scope eip155:<decimal chain id>',
+  typeof value === 'string' && /^eip155:[1-9][0-9]{0,17}$/u.test(value)
+    ? true
+    : 'expected a chain scope eip155:<decimal chain id>',
 );
 
 /** A 32-byte hex value (a hash), `0x` + 64 hex digits. */
 export const Bytes32Struct = define<string>('bytes32', (value) =>
-  typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/u.test(value) ? true : 'expected a 32-byte hex hash',
+  typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/u.test(value)
+    ? true
+    : 'expected a 32-byte hex hash',
 );

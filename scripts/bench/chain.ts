@@ -2,7 +2,13 @@ import { createRpcClient, type RpcLog } from '../../src/chain';
 import { startAnvil } from '../../test/fixtures/anvil';
 import { startLimitsProxy } from '../../test/fixtures/limits-proxy';
 import { countingFetch } from '../../test/fixtures/round-trips';
-import { LAYOUTS, referenceLogs, seedLayout, seedLogs, type SeedResult } from '../../test/fixtures/seed-logs';
+import {
+  LAYOUTS,
+  referenceLogs,
+  seedLayout,
+  seedLogs,
+  type SeedResult,
+} from '../../test/fixtures/seed-logs';
 
 const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
 const LATENCY_MS = 50;
@@ -15,7 +21,8 @@ const LATENCY_MS = 50;
  * @returns True when equal.
  */
 const same = (actual: RpcLog[], expected: RpcLog[]): boolean =>
-  actual.length === expected.length && actual.every((log, i) => JSON.stringify(log) === JSON.stringify(expected[i]));
+  actual.length === expected.length &&
+  actual.every((log, i) => JSON.stringify(log) === JSON.stringify(expected[i]));
 
 /**
  * Benchmark of the chain adapter behind the provider-limits proxy (not a timed
@@ -31,22 +38,47 @@ const same = (actual: RpcLog[], expected: RpcLog[]): boolean =>
  * Everything it starts is stopped by PID before it returns.
  */
 export async function benchChain(): Promise<void> {
-  console.log(`## chain: eth_getLogs over four layouts (limits proxy: 10,000 results and 10 eth_getLogs per batch, +${LATENCY_MS} ms per round trip)`);
-  console.log('layout   blocks  logs    hint     requests  round trips (bound)  getLogs calls  -32005  exact  wall ms');
+  console.log(
+    `## chain: eth_getLogs over four layouts (limits proxy: 10,000 results and 10 eth_getLogs per batch, +${LATENCY_MS} ms per round trip)`,
+  );
+  console.log(
+    'layout   blocks  logs    hint     requests  round trips (bound)  getLogs calls  -32005  exact  wall ms',
+  );
   for (const name of ['seeded', 'uniform', 'uneven', 'sparse'] as const) {
     const anvil = await startAnvil();
-    const proxy = await startLimitsProxy({ upstream: anvil.url, latencyMs: LATENCY_MS });
+    const proxy = await startLimitsProxy({
+      upstream: anvil.url,
+      latencyMs: LATENCY_MS,
+    });
     try {
-      const seed: SeedResult = name === 'seeded' ? await seedLogs(anvil.url) : await seedLayout(anvil.url, LAYOUTS[name]);
-      const expected = await referenceLogs(anvil.url, seed.fromBlock, seed.toBlock, {}, seed.toBlock - seed.fromBlock + 1n);
-      for (const [hint, tags] of [['none', false], ['data', false], ['message', false], ['none', true]] as const) {
+      const seed: SeedResult =
+        name === 'seeded'
+          ? await seedLogs(anvil.url)
+          : await seedLayout(anvil.url, LAYOUTS[name]);
+      const expected = await referenceLogs(
+        anvil.url,
+        seed.fromBlock,
+        seed.toBlock,
+        {},
+        seed.toBlock - seed.fromBlock + 1n,
+      );
+      for (const [hint, tags] of [
+        ['none', false],
+        ['data', false],
+        ['message', false],
+        ['none', true],
+      ] as const) {
         proxy.options.hint = hint;
         const wire = countingFetch();
         const client = createRpcClient({ url: proxy.url, fetch: wire.fetch });
         proxy.resetStats();
         const started = Date.now();
         // with tags: earliest..latest, the tag read and a whole-range try share the first batch
-        const logs = await client.getLogs(tags ? { fromBlock: 'earliest', toBlock: 'latest' } : { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) });
+        const logs = await client.getLogs(
+          tags
+            ? { fromBlock: 'earliest', toBlock: 'latest' }
+            : { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) },
+        );
         const wallMs = Date.now() - started;
         const bound = Math.ceil(seed.totalLogs / 10_000) + 2;
         console.log(
@@ -56,7 +88,9 @@ export async function benchChain(): Promise<void> {
             String(seed.totalLogs).padStart(6),
             `  ${(tags ? 'tags' : hint).padEnd(8)}`,
             String(wire.stats.requests).padStart(8),
-            `${String(wire.stats.roundTrips).padStart(12)} (${bound})`.padEnd(21),
+            `${String(wire.stats.roundTrips).padStart(12)} (${bound})`.padEnd(
+              21,
+            ),
             String(proxy.stats.methods.eth_getLogs ?? 0).padStart(13),
             String(proxy.stats.limitErrors).padStart(7),
             `  ${same(logs, expected) ? 'yes' : 'NO'}  `,
@@ -71,7 +105,10 @@ export async function benchChain(): Promise<void> {
   }
 
   const anvil = await startAnvil();
-  const proxy = await startLimitsProxy({ upstream: anvil.url, latencyMs: LATENCY_MS });
+  const proxy = await startLimitsProxy({
+    upstream: anvil.url,
+    latencyMs: LATENCY_MS,
+  });
   try {
     const client = createRpcClient({ url: proxy.url });
     const batchStarted = Date.now();
@@ -79,10 +116,15 @@ export async function benchChain(): Promise<void> {
       { method: 'eth_chainId' },
       { method: 'eth_blockNumber' },
       { method: 'eth_gasPrice' },
-      { method: 'eth_getBalance', params: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', 'latest'] },
+      {
+        method: 'eth_getBalance',
+        params: ['0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266', 'latest'],
+      },
     ]);
     console.log('## chain: batch of 4 reads');
-    console.log(`HTTP round trips:         ${proxy.stats.httpRequests} (must be 1), JSON-RPC calls ${proxy.stats.rpcCalls}, ${Date.now() - batchStarted} ms`);
+    console.log(
+      `HTTP round trips:         ${proxy.stats.httpRequests} (must be 1), JSON-RPC calls ${proxy.stats.rpcCalls}, ${Date.now() - batchStarted} ms`,
+    );
   } finally {
     await proxy.close();
     await anvil.stop();

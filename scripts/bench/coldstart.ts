@@ -5,7 +5,8 @@ import { formatMs, summarize, type Summary } from './stats';
 export type BenchTarget = { label: string; root?: string };
 
 /** anvil's first dev key, for the runs where both snaps import the same key. */
-const IMPORTED_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const IMPORTED_KEY =
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
 export type ColdStartResult = {
   label: string;
@@ -33,20 +34,36 @@ export type ColdStartResult = {
  * @param warmup - Unrecorded rounds first.
  * @returns Medians per target (ms), also printed.
  */
-export async function benchColdStart(targets: BenchTarget[], runs = 15, warmup = 2): Promise<ColdStartResult[]> {
+export async function benchColdStart(
+  targets: BenchTarget[],
+  runs = 15,
+  warmup = 2,
+): Promise<ColdStartResult[]> {
   const variants = [
     { name: 'new key' as const, options: {} as Record<string, string> },
     { name: 'imported key' as const, options: { privateKey: IMPORTED_KEY } },
   ];
-  const cases = variants.flatMap((variant) => targets.map((target) => ({ variant, target })));
-  const samples = cases.map(() => ({ total: [] as number[], install: [] as number[], execute: [] as number[], first: [] as number[] }));
+  const cases = variants.flatMap((variant) =>
+    targets.map((target) => ({ variant, target })),
+  );
+  const samples = cases.map(() => ({
+    total: [] as number[],
+    install: [] as number[],
+    execute: [] as number[],
+    first: [] as number[],
+  }));
   for (let round = 0; round < warmup + runs; round += 1) {
     for (const [index, { variant, target }] of cases.entries()) {
       const started = performance.now();
-      const snap = await startSimulatedSnap(companionOrigin(target.root), target.root);
+      const snap = await startSimulatedSnap(
+        companionOrigin(target.root),
+        target.root,
+      );
       try {
         const installed = performance.now();
-        await snap.keyring('keyring_createAccount', { options: variant.options });
+        await snap.keyring('keyring_createAccount', {
+          options: variant.options,
+        });
         const answered = performance.now();
         if (round >= warmup) {
           const entry = samples[index] as (typeof samples)[number];
@@ -71,10 +88,16 @@ export async function benchColdStart(targets: BenchTarget[], runs = 15, warmup =
       firstCreateAccount: summarize(entry.first),
     };
   });
-  console.log(`\n## Cold start in the snaps simulation (medians of ${runs} after ${warmup} warm-up, min–max)`);
+  console.log(
+    `\n## Cold start in the snaps simulation (medians of ${runs} after ${warmup} warm-up, min–max)`,
+  );
   for (const result of results) {
-    console.log(`${result.label} (${result.options}): install -> first createAccount answer ${formatMs(result.total)}`);
-    console.log(`    of which executeSnap (worker, SES, bundle evaluation) ${formatMs(result.execute)}, first createAccount ${formatMs(result.firstCreateAccount)}`);
+    console.log(
+      `${result.label} (${result.options}): install -> first createAccount answer ${formatMs(result.total)}`,
+    );
+    console.log(
+      `    of which executeSnap (worker, SES, bundle evaluation) ${formatMs(result.execute)}, first createAccount ${formatMs(result.firstCreateAccount)}`,
+    );
   }
   return results;
 }

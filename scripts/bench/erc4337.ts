@@ -5,7 +5,11 @@ import { signMessage } from 'viem/accounts';
 
 import { startDevnet } from '../../test/fixtures/devnet';
 import { startLimitsProxy } from '../../test/fixtures/limits-proxy';
-import { installRecorder, recordCalldata, RECORDERS } from '../../test/fixtures/targets';
+import {
+  installRecorder,
+  recordCalldata,
+  RECORDERS,
+} from '../../test/fixtures/targets';
 import { sendAndMine } from '../../test/fixtures/json-rpc';
 import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
 import { submit } from './latency';
@@ -15,14 +19,25 @@ const LATENCY_MS = 50;
 const RUNS = 5;
 
 /** A fixed owner key (anvil's second dev account), imported so the direct signature can be compared. */
-const OWNER_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8d1c8b6f1d4f0ad1bc';
+const OWNER_KEY =
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8d1c8b6f1d4f0ad1bc';
 
-type PrepareFigures = { roundTrips: number; rpcCalls: number; wall: Summary; initCode: string };
+type PrepareFigures = {
+  roundTrips: number;
+  rpcCalls: number;
+  wall: Summary;
+  initCode: string;
+};
 
 export type Erc4337Result = {
   latencyPerRoundTripMs: number;
   prepare: { notDeployed: PrepareFigures; deployed: PrepareFigures };
-  signUserOperation: { snap: Summary; floor: Summary; library: Summary; matchesLibrary: boolean };
+  signUserOperation: {
+    snap: Summary;
+    floor: Summary;
+    library: Summary;
+    matchesLibrary: boolean;
+  };
 };
 
 /**
@@ -37,15 +52,27 @@ export type Erc4337Result = {
  * @param warmup - Unrecorded calls first.
  * @returns The figures, also printed.
  */
-export async function benchErc4337(runs = 50, warmup = 10): Promise<Erc4337Result> {
+export async function benchErc4337(
+  runs = 50,
+  warmup = 10,
+): Promise<Erc4337Result> {
   const devnet = await startDevnet();
-  const proxy = await startLimitsProxy({ upstream: devnet.rpcUrl, latencyMs: LATENCY_MS });
+  const proxy = await startLimitsProxy({
+    upstream: devnet.rpcUrl,
+    latencyMs: LATENCY_MS,
+  });
   const snap = await startSimulatedSnap(companionOrigin());
   try {
     await installRecorder(devnet.rpcUrl, RECORDERS[0]);
     const { paymasterUrl: _paymaster, ...config } = devnet.chainConfig;
     await snap.rpc('setChainConfig', { ...config, rpcUrl: proxy.url });
-    const account = await snap.keyring('keyring_createAccount', { options: { type: 'eip155:erc4337', scopes: [devnet.scope], privateKey: OWNER_KEY } });
+    const account = await snap.keyring('keyring_createAccount', {
+      options: {
+        type: 'eip155:erc4337',
+        scopes: [devnet.scope],
+        privateKey: OWNER_KEY,
+      },
+    });
     const intents = [
       { to: RECORDERS[0], value: '0x0', data: recordCalldata(1, 1) },
       { to: RECORDERS[0], value: '0x0', data: recordCalldata(2, 2) },
@@ -53,8 +80,19 @@ export async function benchErc4337(runs = 50, warmup = 10): Promise<Erc4337Resul
     const prepare = async () => {
       proxy.resetStats();
       const started = performance.now();
-      const result = (await submit(snap, account.id, 'eth_prepareUserOperation', intents, devnet.scope)) as Record<string, any>;
-      return { ms: performance.now() - started, roundTrips: proxy.stats.httpRequests, calls: proxy.stats.rpcCalls, result };
+      const result = (await submit(
+        snap,
+        account.id,
+        'eth_prepareUserOperation',
+        intents,
+        devnet.scope,
+      )) as Record<string, any>;
+      return {
+        ms: performance.now() - started,
+        roundTrips: proxy.stats.httpRequests,
+        calls: proxy.stats.rpcCalls,
+        result,
+      };
     };
     const report = async (label: string): Promise<PrepareFigures> => {
       const list = [];
@@ -62,30 +100,45 @@ export async function benchErc4337(runs = 50, warmup = 10): Promise<Erc4337Resul
         list.push(await prepare());
       }
       const [first] = list as [(typeof list)[number]];
-      const figures = { roundTrips: first.roundTrips, rpcCalls: first.calls, wall: summarize(list.map((entry) => entry.ms)), initCode: first.result.initCode === '0x' ? '0x' : 'set' };
+      const figures = {
+        roundTrips: first.roundTrips,
+        rpcCalls: first.calls,
+        wall: summarize(list.map((entry) => entry.ms)),
+        initCode: first.result.initCode === '0x' ? '0x' : 'set',
+      };
       console.log(
         `  ${label.padEnd(22)} round trips ${figures.roundTrips} (ideal 1), JSON-RPC calls ${figures.rpcCalls}, wall time ${formatMs(figures.wall)} over ${RUNS} runs (${(figures.wall.median - figures.roundTrips * LATENCY_MS).toFixed(1)} ms besides the added latency); initCode ${figures.initCode}`,
       );
       return figures;
     };
-    console.log(`\n## eth_prepareUserOperation through the built snap, chain behind a proxy adding ${LATENCY_MS} ms per round trip`);
+    console.log(
+      `\n## eth_prepareUserOperation through the built snap, chain behind a proxy adding ${LATENCY_MS} ms per round trip`,
+    );
     const notDeployed = await report('not yet deployed');
     // Deploy the account with the snap's own initCode (factory ++ createAccount(owner, salt)),
     // sent from one of anvil's unlocked dev accounts.
     const { result: prepared } = await prepare();
     const initCode = prepared.initCode as string;
-    await sendAndMine(devnet.rpcUrl, { from: devnet.contracts.deployer, to: initCode.slice(0, 42), data: `0x${initCode.slice(42)}` });
+    await sendAndMine(devnet.rpcUrl, {
+      from: devnet.contracts.deployer,
+      to: initCode.slice(0, 42),
+      data: `0x${initCode.slice(42)}`,
+    });
     const deployed = await report('deployed');
 
     const { result: ready } = await prepare();
-    const block = await createPublicClient({ transport: http(devnet.rpcUrl) }).getBlock();
+    const block = await createPublicClient({
+      transport: http(devnet.rpcUrl),
+    }).getBlock();
     const userOp = {
       sender: account.address,
       nonce: ready.nonce,
       initCode: ready.initCode,
       callData: ready.callData,
       ...ready.gasLimits,
-      maxFeePerGas: numberToHex((block.baseFeePerGas ?? 0n) * 2n + 1_000_000_000n),
+      maxFeePerGas: numberToHex(
+        (block.baseFeePerGas ?? 0n) * 2n + 1_000_000_000n,
+      ),
       maxPriorityFeePerGas: numberToHex(1_000_000_000n),
       paymasterAndData: '0x',
       signature: '0x',
@@ -110,12 +163,23 @@ export async function benchErc4337(runs = 50, warmup = 10): Promise<Erc4337Resul
           }),
         },
       });
-    const sign = async () => submit(snap, account.id, 'eth_signUserOperation', [userOp as unknown as Json], devnet.scope);
-    const floor = async () => snap.keyring('keyring_listAccounts', undefined, 'metamask');
+    const sign = async () =>
+      submit(
+        snap,
+        account.id,
+        'eth_signUserOperation',
+        [userOp as unknown as Json],
+        devnet.scope,
+      );
+    const floor = async () =>
+      snap.keyring('keyring_listAccounts', undefined, 'metamask');
     const samples = { snap: [] as number[], floor: [] as number[] };
     let signature: Json = null;
     for (let call = 0; call < warmup + runs; call += 1) {
-      for (const [name, task] of [['snap', sign], ['floor', floor]] as const) {
+      for (const [name, task] of [
+        ['snap', sign],
+        ['floor', floor],
+      ] as const) {
         const started = performance.now();
         const result = await task();
         if (call >= warmup) {
@@ -133,10 +197,20 @@ export async function benchErc4337(runs = 50, warmup = 10): Promise<Erc4337Resul
       library,
       matchesLibrary: signature === (await direct()),
     };
-    console.log(`\n## eth_signUserOperation through keyring_submitRequest (medians of ${runs} after ${warmup} warm-up)`);
-    console.log(`  snap ${formatMs(signUserOperation.snap)}, floor (keyring_listAccounts) ${formatMs(signUserOperation.floor)}: floor +${(signUserOperation.snap.median - signUserOperation.floor.median).toFixed(2)} ms`);
-    console.log(`  viem alone in Node (getUserOperationHash + signMessage) ${formatMs(library)}; same signature: ${signUserOperation.matchesLibrary ? 'yes' : 'NO'}`);
-    return { latencyPerRoundTripMs: LATENCY_MS, prepare: { notDeployed, deployed }, signUserOperation };
+    console.log(
+      `\n## eth_signUserOperation through keyring_submitRequest (medians of ${runs} after ${warmup} warm-up)`,
+    );
+    console.log(
+      `  snap ${formatMs(signUserOperation.snap)}, floor (keyring_listAccounts) ${formatMs(signUserOperation.floor)}: floor +${(signUserOperation.snap.median - signUserOperation.floor.median).toFixed(2)} ms`,
+    );
+    console.log(
+      `  viem alone in Node (getUserOperationHash + signMessage) ${formatMs(library)}; same signature: ${signUserOperation.matchesLibrary ? 'yes' : 'NO'}`,
+    );
+    return {
+      latencyPerRoundTripMs: LATENCY_MS,
+      prepare: { notDeployed, deployed },
+      signUserOperation,
+    };
   } finally {
     await snap.close();
     await proxy.close();

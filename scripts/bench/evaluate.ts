@@ -25,12 +25,18 @@ parentPort.postMessage(performance.now() - started);
 `;
 
 async function evaluateOnce(bundle: string, ses: string): Promise<number> {
-  const worker = new Worker(WORKER, { eval: true, workerData: { bundle, ses }, stderr: true });
+  const worker = new Worker(WORKER, {
+    eval: true,
+    workerData: { bundle, ses },
+    stderr: true,
+  });
   try {
     return await new Promise<number>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`evaluation worker exited with ${code}`)));
+      worker.once('exit', (code) =>
+        reject(new Error(`evaluation worker exited with ${code}`)),
+      );
     });
   } finally {
     await worker.terminate();
@@ -39,7 +45,9 @@ async function evaluateOnce(bundle: string, ses: string): Promise<number> {
 
 /** The bundle file a snap's manifest names. */
 function bundleOf(root: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(root, 'snap.manifest.json'), 'utf8')) as { source: { location: { npm: { filePath: string } } } };
+  const manifest = JSON.parse(
+    readFileSync(path.join(root, 'snap.manifest.json'), 'utf8'),
+  ) as { source: { location: { npm: { filePath: string } } } };
   return path.join(root, manifest.source.location.npm.filePath);
 }
 
@@ -52,8 +60,14 @@ function bundleOf(root: string): string {
  * @param warmup - Unrecorded rounds first.
  * @returns Medians per target (ms), also printed.
  */
-export async function benchEvaluate(targets: BenchTarget[], runs = 20, warmup = 2): Promise<{ label: string; evaluate: Summary }[]> {
-  const ses = require.resolve('ses', { paths: [require.resolve('@metamask/snaps-simulation')] });
+export async function benchEvaluate(
+  targets: BenchTarget[],
+  runs = 20,
+  warmup = 2,
+): Promise<{ label: string; evaluate: Summary }[]> {
+  const ses = require.resolve('ses', {
+    paths: [require.resolve('@metamask/snaps-simulation')],
+  });
   const samples = targets.map(() => [] as number[]);
   for (let round = 0; round < warmup + runs; round += 1) {
     for (const [index, target] of targets.entries()) {
@@ -63,10 +77,17 @@ export async function benchEvaluate(targets: BenchTarget[], runs = 20, warmup = 
       }
     }
   }
-  const results = targets.map((target, index) => ({ label: target.label, evaluate: summarize(samples[index] as number[]) }));
-  console.log(`\n## Bundle evaluation in SES (lockdown as in the snaps execution environment; a fresh worker per sample; medians of ${runs} after ${warmup} warm-up)`);
+  const results = targets.map((target, index) => ({
+    label: target.label,
+    evaluate: summarize(samples[index] as number[]),
+  }));
+  console.log(
+    `\n## Bundle evaluation in SES (lockdown as in the snaps execution environment; a fresh worker per sample; medians of ${runs} after ${warmup} warm-up)`,
+  );
   for (const result of results) {
-    console.log(`${result.label.padEnd(14)} Compartment.evaluate ${formatMs(result.evaluate)}`);
+    console.log(
+      `${result.label.padEnd(14)} Compartment.evaluate ${formatMs(result.evaluate)}`,
+    );
   }
   return results;
 }

@@ -1,15 +1,24 @@
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { createTx } from '@ethereumjs/tx';
-import { SignTypedDataVersion, personalSign, signTypedData } from '@metamask/eth-sig-util';
+import {
+  SignTypedDataVersion,
+  personalSign,
+  signTypedData,
+} from '@metamask/eth-sig-util';
 import type { Json } from '@metamask/utils';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { companionOrigin, startSimulatedSnap, type SimulatedSnap } from '../lib/snap-sim';
+import {
+  companionOrigin,
+  startSimulatedSnap,
+  type SimulatedSnap,
+} from '../lib/snap-sim';
 import type { BenchTarget } from './coldstart';
 import { formatMs, summarize, timeIt, type Summary } from './stats';
 
 /** A fixed test key (anvil's first dev account); both snaps import it, so their signatures must match. */
-const PRIVATE_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const PRIVATE_KEY =
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ADDRESS = privateKeyToAddress(PRIVATE_KEY).toLowerCase();
 const SCOPE = 'eip155:1';
 
@@ -32,7 +41,12 @@ export const TYPED_DATA = {
     ],
   },
   primaryType: 'Mail',
-  domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
+  domain: {
+    name: 'Ether Mail',
+    version: '1',
+    chainId: 1,
+    verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC',
+  },
   message: {
     from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
     to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
@@ -59,20 +73,33 @@ const METHODS: { method: string; params: Json; direct: () => unknown }[] = [
   {
     method: 'personal_sign',
     params: ['0x48656c6c6f2c20776f726c6421', ADDRESS],
-    direct: () => personalSign({ privateKey: Buffer.from(PRIVATE_KEY.slice(2), 'hex'), data: '0x48656c6c6f2c20776f726c6421' }),
+    direct: () =>
+      personalSign({
+        privateKey: Buffer.from(PRIVATE_KEY.slice(2), 'hex'),
+        data: '0x48656c6c6f2c20776f726c6421',
+      }),
   },
   {
     method: 'eth_signTypedData_v4',
     params: [ADDRESS, TYPED_DATA],
-    direct: () => signTypedData({ privateKey: Buffer.from(PRIVATE_KEY.slice(2), 'hex'), data: TYPED_DATA as never, version: SignTypedDataVersion.V4 }),
+    direct: () =>
+      signTypedData({
+        privateKey: Buffer.from(PRIVATE_KEY.slice(2), 'hex'),
+        data: TYPED_DATA as never,
+        version: SignTypedDataVersion.V4,
+      }),
   },
   {
     method: 'eth_signTransaction',
     params: [TRANSACTION],
     direct: () => {
-      const common = createCustomCommon({ chainId: 1 }, Mainnet, { hardfork: 'prague' });
+      const common = createCustomCommon({ chainId: 1 }, Mainnet, {
+        hardfork: 'prague',
+      });
       const { from: _from, ...fields } = TRANSACTION;
-      return createTx(fields as never, { common }).sign(Buffer.from(PRIVATE_KEY.slice(2), 'hex'));
+      return createTx(fields as never, { common }).sign(
+        Buffer.from(PRIVATE_KEY.slice(2), 'hex'),
+      );
     },
   },
 ];
@@ -97,10 +124,26 @@ export type LatencyResult = {
  * @returns The result (sync approval).
  */
 let requestCount = 0;
-export async function submit(snap: SimulatedSnap, account: string, method: string, params: Json, scope = SCOPE): Promise<Json> {
+export async function submit(
+  snap: SimulatedSnap,
+  account: string,
+  method: string,
+  params: Json,
+  scope = SCOPE,
+): Promise<Json> {
   requestCount += 1;
   const id = `c0000000-0000-4000-8000-${String(requestCount).padStart(12, '0')}`;
-  const response = await snap.keyring('keyring_submitRequest', { id, scope, account, origin: 'https://dapp.example', request: { method, params } }, 'metamask');
+  const response = await snap.keyring(
+    'keyring_submitRequest',
+    {
+      id,
+      scope,
+      account,
+      origin: 'https://dapp.example',
+      request: { method, params },
+    },
+    'metamask',
+  );
   if (response.pending !== false) {
     throw new Error(`${method}: the snap did not answer synchronously`);
   }
@@ -118,20 +161,44 @@ export async function submit(snap: SimulatedSnap, account: string, method: strin
  * @param warmup - Unrecorded calls first.
  * @returns Per-target medians (ms) and the library's, also printed.
  */
-export async function benchLatency(targets: BenchTarget[], runs = 50, warmup = 10): Promise<{ targets: LatencyResult[]; library: Record<string, Summary> }> {
-  const snaps: { target: BenchTarget; snap: SimulatedSnap; account: string }[] = [];
+export async function benchLatency(
+  targets: BenchTarget[],
+  runs = 50,
+  warmup = 10,
+): Promise<{ targets: LatencyResult[]; library: Record<string, Summary> }> {
+  const snaps: { target: BenchTarget; snap: SimulatedSnap; account: string }[] =
+    [];
   try {
     for (const target of targets) {
-      const snap = await startSimulatedSnap(companionOrigin(target.root), target.root);
+      const snap = await startSimulatedSnap(
+        companionOrigin(target.root),
+        target.root,
+      );
       snaps.push({ target, snap, account: '' });
-      const account = await snap.keyring('keyring_createAccount', { options: { privateKey: PRIVATE_KEY } });
+      const account = await snap.keyring('keyring_createAccount', {
+        options: { privateKey: PRIVATE_KEY },
+      });
       (snaps.at(-1) as (typeof snaps)[number]).account = account.id;
     }
     const samples = snaps.map(() => new Map<string, number[]>());
     const results = snaps.map(() => ({}) as Record<string, Json>);
-    const operations: [string, (entry: (typeof snaps)[number]) => Promise<Json>][] = [
-      ['keyring_listAccounts', async ({ snap }) => snap.keyring('keyring_listAccounts', undefined, 'metamask')],
-      ...METHODS.map(({ method, params }) => [method, async ({ snap, account }: (typeof snaps)[number]) => submit(snap, account, method, params)] as [string, (entry: (typeof snaps)[number]) => Promise<Json>]),
+    const operations: [
+      string,
+      (entry: (typeof snaps)[number]) => Promise<Json>,
+    ][] = [
+      [
+        'keyring_listAccounts',
+        async ({ snap }) =>
+          snap.keyring('keyring_listAccounts', undefined, 'metamask'),
+      ],
+      ...METHODS.map(
+        ({ method, params }) =>
+          [
+            method,
+            async ({ snap, account }: (typeof snaps)[number]) =>
+              submit(snap, account, method, params),
+          ] as [string, (entry: (typeof snaps)[number]) => Promise<Json>],
+      ),
     ];
     for (const [name, operation] of operations) {
       for (let call = 0; call < warmup + runs; call += 1) {
@@ -140,11 +207,13 @@ export async function benchLatency(targets: BenchTarget[], runs = 50, warmup = 1
           const result = await operation(entry);
           const elapsed = performance.now() - started;
           if (call >= warmup) {
-            const list = (samples[index] as Map<string, number[]>).get(name) ?? [];
+            const list =
+              (samples[index] as Map<string, number[]>).get(name) ?? [];
             list.push(elapsed);
             (samples[index] as Map<string, number[]>).set(name, list);
           }
-          (results[index] as Record<string, Json>)[name] = name === 'keyring_listAccounts' ? null : result;
+          (results[index] as Record<string, Json>)[name] =
+            name === 'keyring_listAccounts' ? null : result;
         }
       }
     }
@@ -158,7 +227,12 @@ export async function benchLatency(targets: BenchTarget[], runs = 50, warmup = 1
       for (const { method } of METHODS) {
         methods[method] = summarize(map.get(method) ?? []);
       }
-      return { label: target.label, floor: summarize(map.get('keyring_listAccounts') ?? []), methods, results: results[index] as Record<string, Json> };
+      return {
+        label: target.label,
+        floor: summarize(map.get('keyring_listAccounts') ?? []),
+        methods,
+        results: results[index] as Record<string, Json>,
+      };
     });
     print(perTarget, library, runs, warmup);
     return { targets: perTarget, library };
@@ -175,16 +249,29 @@ function signatureOf(result: Json | undefined): string {
     return result.toLowerCase();
   }
   const { v, r, s } = (result ?? {}) as Record<string, string>;
-  return [r, s, v].map((value) => (value === undefined ? '?' : BigInt(value).toString(16))).join(':');
+  return [r, s, v]
+    .map((value) => (value === undefined ? '?' : BigInt(value).toString(16)))
+    .join(':');
 }
 
-function print(perTarget: LatencyResult[], library: Record<string, Summary>, runs: number, warmup: number): void {
-  console.log(`\n## Signing latency through keyring_submitRequest (snaps simulation; medians of ${runs} after ${warmup} warm-up, min–max)`);
+function print(
+  perTarget: LatencyResult[],
+  library: Record<string, Summary>,
+  runs: number,
+  warmup: number,
+): void {
+  console.log(
+    `\n## Signing latency through keyring_submitRequest (snaps simulation; medians of ${runs} after ${warmup} warm-up, min–max)`,
+  );
   for (const result of perTarget) {
-    console.log(`${result.label}: floor (keyring_listAccounts) ${formatMs(result.floor)}`);
+    console.log(
+      `${result.label}: floor (keyring_listAccounts) ${formatMs(result.floor)}`,
+    );
     for (const [method, summary] of Object.entries(result.methods)) {
       const above = summary.median - result.floor.median;
-      console.log(`  ${method.padEnd(22)} ${formatMs(summary)}  floor +${above.toFixed(2)} ms`);
+      console.log(
+        `  ${method.padEnd(22)} ${formatMs(summary)}  floor +${above.toFixed(2)} ms`,
+      );
     }
   }
   console.log('library alone in Node (eth-sig-util, @ethereumjs/tx):');
@@ -194,8 +281,14 @@ function print(perTarget: LatencyResult[], library: Record<string, Summary>, run
   if (perTarget.length > 1) {
     const [first, ...others] = perTarget as [LatencyResult, ...LatencyResult[]];
     for (const other of others) {
-      const differ = METHODS.filter(({ method }) => signatureOf(first.results[method]) !== signatureOf(other.results[method])).map(({ method }) => method);
-      console.log(`signatures of ${first.label} and ${other.label} for the same key and requests: ${differ.length === 0 ? 'identical' : `DIFFERENT for ${differ.join(', ')}`}`);
+      const differ = METHODS.filter(
+        ({ method }) =>
+          signatureOf(first.results[method]) !==
+          signatureOf(other.results[method]),
+      ).map(({ method }) => method);
+      console.log(
+        `signatures of ${first.label} and ${other.label} for the same key and requests: ${differ.length === 0 ? 'identical' : `DIFFERENT for ${differ.join(', ')}`}`,
+      );
     }
   }
 }

@@ -69,7 +69,9 @@ function load({ bundle, origin }) {
 `;
 
 function bundleOf(root: string): string {
-  const manifest = JSON.parse(readFileSync(path.join(root, 'snap.manifest.json'), 'utf8')) as { source: { location: { npm: { filePath: string } } } };
+  const manifest = JSON.parse(
+    readFileSync(path.join(root, 'snap.manifest.json'), 'utf8'),
+  ) as { source: { location: { npm: { filePath: string } } } };
   return path.join(root, manifest.source.location.npm.filePath);
 }
 
@@ -83,13 +85,22 @@ function bundleOf(root: string): string {
  * @param warmup - Unrecorded calls first.
  * @returns Medians per target and operation (ms), also printed.
  */
-export async function benchSesLatency(targets: BenchTarget[], runs = 100, warmup = 20): Promise<{ label: string; operations: Record<string, Summary> }[]> {
-  const ses = require.resolve('ses', { paths: [require.resolve('@metamask/snaps-simulation')] });
+export async function benchSesLatency(
+  targets: BenchTarget[],
+  runs = 100,
+  warmup = 20,
+): Promise<{ label: string; operations: Record<string, Summary> }[]> {
+  const ses = require.resolve('ses', {
+    paths: [require.resolve('@metamask/snaps-simulation')],
+  });
   const worker = new Worker(WORKER, {
     eval: true,
     workerData: {
       ses,
-      snaps: targets.map((target) => ({ bundle: bundleOf(target.root ?? ROOT), origin: companionOrigin(target.root) })),
+      snaps: targets.map((target) => ({
+        bundle: bundleOf(target.root ?? ROOT),
+        origin: companionOrigin(target.root),
+      })),
       key: '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
       address: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
       typedData: TYPED_DATA,
@@ -99,7 +110,9 @@ export async function benchSesLatency(targets: BenchTarget[], runs = 100, warmup
   });
   let samples: Record<string, number[]>[];
   try {
-    const message = await new Promise<Record<string, number[]>[] | { error: string }>((resolve, reject) => {
+    const message = await new Promise<
+      Record<string, number[]>[] | { error: string }
+    >((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
     });
@@ -112,14 +125,22 @@ export async function benchSesLatency(targets: BenchTarget[], runs = 100, warmup
   }
   const results = targets.map((target, index) => ({
     label: target.label,
-    operations: Object.fromEntries(Object.entries(samples[index] as Record<string, number[]>).map(([name, list]) => [name, summarize(list)])),
+    operations: Object.fromEntries(
+      Object.entries(samples[index] as Record<string, number[]>).map(
+        ([name, list]) => [name, summarize(list)],
+      ),
+    ),
   }));
-  console.log(`\n## The snap's own work per request in SES (onKeyringRequest called directly in a locked-down worker; medians of ${runs} after ${warmup} warm-up)`);
+  console.log(
+    `\n## The snap's own work per request in SES (onKeyringRequest called directly in a locked-down worker; medians of ${runs} after ${warmup} warm-up)`,
+  );
   for (const result of results) {
     const floor = result.operations.keyring_listAccounts as Summary;
     console.log(`${result.label}:`);
     for (const [name, summary] of Object.entries(result.operations)) {
-      console.log(`  ${name.padEnd(22)} ${formatMs(summary)}${name === 'keyring_listAccounts' ? '' : `  floor +${(summary.median - floor.median).toFixed(2)} ms`}`);
+      console.log(
+        `  ${name.padEnd(22)} ${formatMs(summary)}${name === 'keyring_listAccounts' ? '' : `  floor +${(summary.median - floor.median).toFixed(2)} ms`}`,
+      );
     }
   }
   return results;

@@ -5,10 +5,18 @@ import { gzipSync } from 'node:zlib';
 const ROOT = path.join(__dirname, '../..');
 
 /** Where `npm run bench` has the build write webpack-bundle-analyzer's report (see snap.config.ts). */
-export const BUNDLE_STATS_FILE = path.join(ROOT, 'node_modules/.cache/keyring-snap/bundle-stats.json');
+export const BUNDLE_STATS_FILE = path.join(
+  ROOT,
+  'node_modules/.cache/keyring-snap/bundle-stats.json',
+);
 
 /** One installed package's share of the bundle: webpack's parsed (minified) bytes. */
-export type PackageShare = { name: string; version: string; path: string; parsedBytes: number };
+export type PackageShare = {
+  name: string;
+  version: string;
+  path: string;
+  parsedBytes: number;
+};
 
 export type SizeResult = {
   file: string;
@@ -27,18 +35,31 @@ export type SizeResult = {
  * @param file - The bundle's path.
  * @returns `{ rawBytes, gzipBytes }`.
  */
-export function bundleBytes(file: string): { rawBytes: number; gzipBytes: number } {
+export function bundleBytes(file: string): {
+  rawBytes: number;
+  gzipBytes: number;
+} {
   const bundle = readFileSync(file);
-  return { rawBytes: bundle.length, gzipBytes: gzipSync(bundle, { level: 9 }).length };
+  return {
+    rawBytes: bundle.length,
+    gzipBytes: gzipSync(bundle, { level: 9 }).length,
+  };
 }
 
 /** The gzip budget of dist/bundle.js, from package.json `bundleBudget.gzipBytes`. */
 export function bundleBudget(): number {
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bundleBudget: { gzipBytes: number } };
+  const pkg = JSON.parse(
+    readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
+  ) as { bundleBudget: { gzipBytes: number } };
   return pkg.bundleBudget.gzipBytes;
 }
 
-type AnalyzerGroup = { label: string; path?: string; parsedSize?: number; groups?: AnalyzerGroup[] };
+type AnalyzerGroup = {
+  label: string;
+  path?: string;
+  parsedSize?: number;
+  groups?: AnalyzerGroup[];
+};
 
 /**
  * Sum webpack-bundle-analyzer's parsed sizes per installed package copy (each folder under
@@ -48,7 +69,10 @@ type AnalyzerGroup = { label: string; path?: string; parsedSize?: number; groups
  * @param statsFile - The analyzer's JSON report.
  * @returns Packages by size, largest first, and the bytes of src/.
  */
-export function packageShares(statsFile: string): { packages: PackageShare[]; ownBytes: number } {
+export function packageShares(statsFile: string): {
+  packages: PackageShare[];
+  ownBytes: number;
+} {
   const report = JSON.parse(readFileSync(statsFile, 'utf8')) as AnalyzerGroup[];
   const totals = new Map<string, number>();
   let ownBytes = 0;
@@ -57,10 +81,16 @@ export function packageShares(statsFile: string): { packages: PackageShare[]; ow
       group.groups.forEach(walk);
       return;
     }
-    const file = (group.path ?? group.label).replace(/^.*\(concatenated\)\//u, './');
+    const file = (group.path ?? group.label).replace(
+      /^.*\(concatenated\)\//u,
+      './',
+    );
     const match = /^(?:\.\/)?(.*node_modules\/(?:@[^/]+\/)?[^/]+)/u.exec(file);
     if (match) {
-      totals.set(match[1] as string, (totals.get(match[1] as string) ?? 0) + (group.parsedSize ?? 0));
+      totals.set(
+        match[1] as string,
+        (totals.get(match[1] as string) ?? 0) + (group.parsedSize ?? 0),
+      );
     } else {
       ownBytes += group.parsedSize ?? 0;
     }
@@ -68,10 +98,23 @@ export function packageShares(statsFile: string): { packages: PackageShare[]; ow
   report.forEach(walk);
   const packages = [...totals].map(([folder, parsedBytes]) => {
     const manifest = path.join(ROOT, folder, 'package.json');
-    const pkg = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; version: string }) : undefined;
-    return { name: pkg?.name ?? folder, version: pkg?.version ?? '?', path: folder, parsedBytes };
+    const pkg = existsSync(manifest)
+      ? (JSON.parse(readFileSync(manifest, 'utf8')) as {
+          name: string;
+          version: string;
+        })
+      : undefined;
+    return {
+      name: pkg?.name ?? folder,
+      version: pkg?.version ?? '?',
+      path: folder,
+      parsedBytes,
+    };
   });
-  return { packages: packages.sort((a, b) => b.parsedBytes - a.parsedBytes), ownBytes };
+  return {
+    packages: packages.sort((a, b) => b.parsedBytes - a.parsedBytes),
+    ownBytes,
+  };
 }
 
 /**
@@ -81,11 +124,17 @@ export function packageShares(statsFile: string): { packages: PackageShare[]; ow
  * @param anchor - Optional folder of a reference snap (its bundle is measured beside ours).
  * @returns The figures, also printed.
  */
-export async function benchSize(anchor?: string): Promise<{ snap: SizeResult; anchor?: { file: string; rawBytes: number; gzipBytes: number } }> {
+export async function benchSize(
+  anchor?: string,
+): Promise<{
+  snap: SizeResult;
+  anchor?: { file: string; rawBytes: number; gzipBytes: number };
+}> {
   const file = path.join(ROOT, 'dist/bundle.js');
   const { rawBytes, gzipBytes } = bundleBytes(file);
   const budgetGzipBytes = bundleBudget();
-  const shares = existsSync(BUNDLE_STATS_FILE) && packageShares(BUNDLE_STATS_FILE);
+  const shares =
+    existsSync(BUNDLE_STATS_FILE) && packageShares(BUNDLE_STATS_FILE);
   const snap: SizeResult = {
     file: 'dist/bundle.js',
     rawBytes,
@@ -96,20 +145,30 @@ export async function benchSize(anchor?: string): Promise<{ snap: SizeResult; an
   };
   const format = (n: number) => n.toLocaleString('en');
   console.log('\n## Bundle size');
-  console.log(`dist/bundle.js: ${format(rawBytes)} B raw, ${format(gzipBytes)} B gzip (zlib -9; budget ${format(budgetGzipBytes)})`);
+  console.log(
+    `dist/bundle.js: ${format(rawBytes)} B raw, ${format(gzipBytes)} B gzip (zlib -9; budget ${format(budgetGzipBytes)})`,
+  );
   let anchorSize;
   if (anchor) {
     const anchorFile = path.join(anchor, 'dist/bundle.js');
     anchorSize = { file: 'dist/bundle.js', ...bundleBytes(anchorFile) };
-    console.log(`anchor bundle:  ${format(anchorSize.rawBytes)} B raw, ${format(anchorSize.gzipBytes)} B gzip`);
+    console.log(
+      `anchor bundle:  ${format(anchorSize.rawBytes)} B raw, ${format(anchorSize.gzipBytes)} B gzip`,
+    );
   }
   if (shares) {
-    console.log(`largest packages (webpack parsed bytes; src/ itself ${format(snap.ownBytes)}):`);
+    console.log(
+      `largest packages (webpack parsed bytes; src/ itself ${format(snap.ownBytes)}):`,
+    );
     for (const entry of snap.topPackages) {
-      console.log(`  ${format(entry.parsedBytes).padStart(8)}  ${entry.name}@${entry.version}${entry.path === `node_modules/${entry.name}` ? '' : `  (${entry.path})`}`);
+      console.log(
+        `  ${format(entry.parsedBytes).padStart(8)}  ${entry.name}@${entry.version}${entry.path === `node_modules/${entry.name}` ? '' : `  (${entry.path})`}`,
+      );
     }
   } else {
-    console.log('(no package breakdown: build with SNAP_BUNDLE_STATS set, as `npm run bench` does)');
+    console.log(
+      '(no package breakdown: build with SNAP_BUNDLE_STATS set, as `npm run bench` does)',
+    );
   }
   return { snap, ...(anchorSize ? { anchor: anchorSize } : {}) };
 }

@@ -1,5 +1,10 @@
 /** Median, min and max of a sample (ms), rounded to 0.01. */
-export type Summary = { median: number; min: number; max: number; runs: number };
+export type Summary = {
+  median: number;
+  min: number;
+  max: number;
+  runs: number;
+};
 
 /**
  * @param samples - Measurements.
@@ -8,9 +13,17 @@ export type Summary = { median: number; min: number; max: number; runs: number }
 export function summarize(samples: number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  const median =
+    sorted.length % 2 === 1
+      ? (sorted[middle] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
   const round = (value: number) => Math.round(value * 100) / 100;
-  return { median: round(median), min: round(sorted[0] ?? 0), max: round(sorted.at(-1) ?? 0), runs: sorted.length };
+  return {
+    median: round(median),
+    min: round(sorted[0] ?? 0),
+    max: round(sorted.at(-1) ?? 0),
+    runs: sorted.length,
+  };
 }
 
 /**
@@ -21,7 +34,11 @@ export function summarize(samples: number[]): Summary {
  * @param warmup - Unrecorded runs first.
  * @returns The summary of the recorded runs (ms).
  */
-export async function timeIt(task: () => Promise<unknown> | unknown, runs: number, warmup: number): Promise<Summary> {
+export async function timeIt(
+  task: () => Promise<unknown> | unknown,
+  runs: number,
+  warmup: number,
+): Promise<Summary> {
   for (let index = 0; index < warmup; index += 1) {
     await task();
   }
@@ -36,5 +53,7 @@ export async function timeIt(task: () => Promise<unknown> | unknown, runs: numbe
 
 /** `12.34 ms (10.00–15.00)` */
 export function formatMs(summary: Summary | undefined): string {
-  return summary ? `${summary.median.toFixed(2)} ms (${summary.min.toFixed(2)}–${summary.max.toFixed(2)})` : 'n/a';
+  return summary
+    ? `${summary.median.toFixed(2)} ms (${summary.min.toFixed(2)}–${summary.max.toFixed(2)})`
+    : 'n/a';
 }

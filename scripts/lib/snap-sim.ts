@@ -11,8 +11,16 @@ const ROOT = path.join(__dirname, '../..');
 /** The built snap running in the snaps simulation (outside jest), for the demo and the bench. */
 export type SimulatedSnap = {
   events: { method: string; params: any }[];
-  keyring: (method: string, params?: Record<string, Json> | Json[], origin?: string) => Promise<any>;
-  rpc: (method: string, params?: Record<string, Json> | Json[], origin?: string) => Promise<any>;
+  keyring: (
+    method: string,
+    params?: Record<string, Json> | Json[],
+    origin?: string,
+  ) => Promise<any>;
+  rpc: (
+    method: string,
+    params?: Record<string, Json> | Json[],
+    origin?: string,
+  ) => Promise<any>;
   /** Open the home page (onHomePage) as MetaMask shows it; returns its interface (content and actions). */
   homePage: () => Promise<any>;
   close: () => Promise<void>;
@@ -23,8 +31,12 @@ export type SimulatedSnap = {
 /** The simulation's execution service, timing executeSnap. */
 function timedExecutionService(timings: SimulatedSnap['timings']): unknown {
   // snaps-simulation's default service (a worker thread per snap), from its own dependency.
-  const controllers = require.resolve('@metamask/snaps-controllers/node', { paths: [require.resolve('@metamask/snaps-simulation')] });
-  const { NodeThreadExecutionService } = require(controllers) as { NodeThreadExecutionService: new (...args: any[]) => any };
+  const controllers = require.resolve('@metamask/snaps-controllers/node', {
+    paths: [require.resolve('@metamask/snaps-simulation')],
+  });
+  const { NodeThreadExecutionService } = require(controllers) as {
+    NodeThreadExecutionService: new (...args: any[]) => any;
+  };
   return class extends NodeThreadExecutionService {
     async executeSnap(...args: unknown[]): Promise<unknown> {
       const started = performance.now();
@@ -39,7 +51,9 @@ function timedExecutionService(timings: SimulatedSnap['timings']): unknown {
 
 /** A snap's files as its manifest names them: URL path -> [file under the folder, content type]. */
 function snapFiles(root: string): Record<string, [string, string]> {
-  const manifest = JSON.parse(readFileSync(path.join(root, 'snap.manifest.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(path.join(root, 'snap.manifest.json'), 'utf8'),
+  ) as {
     source: { location: { npm: { filePath: string; iconPath?: string } } };
   };
   const { filePath, iconPath } = manifest.source.location.npm;
@@ -61,10 +75,13 @@ function snapFiles(root: string): Record<string, [string, string]> {
  * @returns The origin.
  */
 export function companionOrigin(root: string = ROOT): string {
-  const manifest = JSON.parse(readFileSync(path.join(root, 'snap.manifest.json'), 'utf8')) as {
+  const manifest = JSON.parse(
+    readFileSync(path.join(root, 'snap.manifest.json'), 'utf8'),
+  ) as {
     initialPermissions: { 'endowment:keyring': { allowedOrigins: string[] } };
   };
-  return manifest.initialPermissions['endowment:keyring'].allowedOrigins[0] as string;
+  return manifest.initialPermissions['endowment:keyring']
+    .allowedOrigins[0] as string;
 }
 
 /**
@@ -77,7 +94,10 @@ export function companionOrigin(root: string = ROOT): string {
  * built keyring snap for side-by-side figures.
  * @returns The running snap; `close()` stops it and the file server.
  */
-export async function startSimulatedSnap(origin: string, root: string = ROOT): Promise<SimulatedSnap> {
+export async function startSimulatedSnap(
+  origin: string,
+  root: string = ROOT,
+): Promise<SimulatedSnap> {
   const files = snapFiles(root);
   const server: Server = createServer((request, response) => {
     const entry = files[(request.url ?? '').split('?')[0] as string];
@@ -96,7 +116,9 @@ export async function startSimulatedSnap(origin: string, root: string = ROOT): P
   const timings = { installMs: 0, executeMs: 0 };
   try {
     const started = performance.now();
-    snap = await installSnap(`local:http://localhost:${port}` as never, { executionService: timedExecutionService(timings) as never });
+    snap = await installSnap(`local:http://localhost:${port}` as never, {
+      executionService: timedExecutionService(timings) as never,
+    });
     timings.installMs = performance.now() - started;
   } catch (error) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -110,19 +132,35 @@ export async function startSimulatedSnap(origin: string, root: string = ROOT): P
     }
     return undefined;
   });
-  const unwrap = (response: { response: { result: Json } | { error: Json } }) => {
+  const unwrap = (response: {
+    response: { result: Json } | { error: Json };
+  }) => {
     if ('error' in response.response) {
-      const error = response.response.error as { code: number; message: string };
+      const error = response.response.error as {
+        code: number;
+        message: string;
+      };
       throw Object.assign(new Error(error.message), { code: error.code });
     }
     return response.response.result as any;
   };
-  const withParams = (params?: Record<string, Json> | Json[]) => (params === undefined ? {} : { params });
+  const withParams = (params?: Record<string, Json> | Json[]) =>
+    params === undefined ? {} : { params };
   return {
     timings,
     events,
-    keyring: async (method, params, from = origin) => unwrap(await snap.onKeyringRequest({ origin: from, method, ...withParams(params) })),
-    rpc: async (method, params, from = origin) => unwrap(await snap.request({ origin: from, method, ...withParams(params) })),
+    keyring: async (method, params, from = origin) =>
+      unwrap(
+        await snap.onKeyringRequest({
+          origin: from,
+          method,
+          ...withParams(params),
+        }),
+      ),
+    rpc: async (method, params, from = origin) =>
+      unwrap(
+        await snap.request({ origin: from, method, ...withParams(params) }),
+      ),
     homePage: async () => (await snap.onHomePage()).getInterface(),
     close: async () => {
       await snap.close();

@@ -1,12 +1,24 @@
 import type { TypedTxData } from '@ethereumjs/tx';
-import type { MessageTypes, SignTypedDataVersion, TypedDataV1, TypedMessage } from '@metamask/eth-sig-util';
+import type {
+  MessageTypes,
+  SignTypedDataVersion,
+  TypedDataV1,
+  TypedMessage,
+} from '@metamask/eth-sig-util';
 import {
   EthMethod,
   EthSignTransactionParamsStruct,
   EthTypedDataV1Struct,
   EthTypedMessageStruct,
 } from '@metamask/keyring-api';
-import { array, size, string, tuple, union, unknown } from '@metamask/superstruct';
+import {
+  array,
+  size,
+  string,
+  tuple,
+  union,
+  unknown,
+} from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 
 import { isAddressEqual, isHex, numberToHex } from 'viem';
@@ -34,19 +46,41 @@ let signers: Signers | undefined;
 function loadSigners(): Signers {
   if (signers === undefined) {
     /* eslint-disable @typescript-eslint/no-require-imports */
-    const { personalSign } = require('@metamask/eth-sig-util/personal-sign') as Pick<Signers, 'personalSign'>;
-    const { signTypedData } = require('@metamask/eth-sig-util/sign-typed-data') as Pick<Signers, 'signTypedData'>;
+    const { personalSign } =
+      require('@metamask/eth-sig-util/personal-sign') as Pick<
+        Signers,
+        'personalSign'
+      >;
+    const { signTypedData } =
+      require('@metamask/eth-sig-util/sign-typed-data') as Pick<
+        Signers,
+        'signTypedData'
+      >;
     const { createTx } = require('@ethereumjs/tx') as Pick<Signers, 'createTx'>;
-    const { createCustomCommon, Mainnet } = require('@ethereumjs/common') as Pick<Signers, 'createCustomCommon' | 'Mainnet'>;
+    const { createCustomCommon, Mainnet } =
+      require('@ethereumjs/common') as Pick<
+        Signers,
+        'createCustomCommon' | 'Mainnet'
+      >;
     const { Buffer: NodeBuffer } = require('buffer') as Pick<Signers, 'Buffer'>;
     /* eslint-enable @typescript-eslint/no-require-imports */
-    signers = { personalSign, signTypedData, createTx, createCustomCommon, Mainnet, Buffer: NodeBuffer };
+    signers = {
+      personalSign,
+      signTypedData,
+      createTx,
+      createCustomCommon,
+      Mainnet,
+      Buffer: NodeBuffer,
+    };
   }
   return signers;
 }
 
 /** eth-sig-util's SignTypedDataVersion values (a string enum). */
-const TYPED_DATA_VERSION = { V1: 'V1', V3: 'V3', V4: 'V4' } as Record<'V1' | 'V3' | 'V4', SignTypedDataVersion>;
+const TYPED_DATA_VERSION = { V1: 'V1', V3: 'V3', V4: 'V4' } as Record<
+  'V1' | 'V3' | 'V4',
+  SignTypedDataVersion
+>;
 
 /**
  * EOA signing (keyring-api `eip155:eoa` accounts), pure: no network, no state.
@@ -67,7 +101,11 @@ export const EOA_METHODS = [
 export type EoaTask =
   | { method: 'personal_sign'; message: string }
   | { method: 'eth_signTransaction'; tx: TypedTxData; chainId: bigint }
-  | { method: 'eth_signTypedData'; version: SignTypedDataVersion; data: unknown };
+  | {
+      method: 'eth_signTypedData';
+      version: SignTypedDataVersion;
+      data: unknown;
+    };
 
 /** `[message, address?]`: keyring-api's struct is a union whose error names no field. */
 const PersonalSignParamsStruct = size(array(string()), 1, 2);
@@ -84,37 +122,68 @@ const TypedDataParamsStruct = tuple([string(), union([string(), unknown()])]);
  * @returns The validated task.
  * @throws JsonRpcError -32602 naming the malformed field, a foreign address or a chain mismatch.
  */
-export function parseEoaRequest(address: string, scope: string, method: string, params: unknown): EoaTask {
+export function parseEoaRequest(
+  address: string,
+  scope: string,
+  method: string,
+  params: unknown,
+): EoaTask {
   const { chainId: scopeChainId } = parseEoaScope(scope);
   switch (method) {
     case EthMethod.PersonalSign: {
-      const [message, from] = validate(params, PersonalSignParamsStruct, 'personal_sign params');
+      const [message, from] = validate(
+        params,
+        PersonalSignParamsStruct,
+        'personal_sign params',
+      );
       if (from !== undefined) {
         assertSigner(address, from, 'personal_sign params[1]');
       }
       return { method, message };
     }
     case EthMethod.SignTransaction: {
-      const [tx] = validate(params, EthSignTransactionParamsStruct, 'eth_signTransaction params');
+      const [tx] = validate(
+        params,
+        EthSignTransactionParamsStruct,
+        'eth_signTransaction params',
+      );
       return { method, ...parseTransaction(address, tx, scopeChainId) };
     }
     case EthMethod.SignTypedDataV1:
     case EthMethod.SignTypedDataV3:
     case EthMethod.SignTypedDataV4: {
-      const [from, raw] = validate(params, TypedDataParamsStruct, `${method} params`);
+      const [from, raw] = validate(
+        params,
+        TypedDataParamsStruct,
+        `${method} params`,
+      );
       assertSigner(address, from, `${method} params[0]`);
-      const data = typeof raw === 'string' ? parseJson(raw, `${method} params[1]`) : raw;
+      const data =
+        typeof raw === 'string' ? parseJson(raw, `${method} params[1]`) : raw;
       if (method === EthMethod.SignTypedDataV1) {
         validate(data, EthTypedDataV1Struct, `${method} typed data`);
-        return { method: 'eth_signTypedData', version: TYPED_DATA_VERSION.V1, data };
+        return {
+          method: 'eth_signTypedData',
+          version: TYPED_DATA_VERSION.V1,
+          data,
+        };
       }
-      const typed = validate(data, EthTypedMessageStruct, `${method} typed data`);
+      const typed = validate(
+        data,
+        EthTypedMessageStruct,
+        `${method} typed data`,
+      );
       checkDomainChain(typed.domain.chainId, scopeChainId);
-      const version = method === EthMethod.SignTypedDataV3 ? TYPED_DATA_VERSION.V3 : TYPED_DATA_VERSION.V4;
+      const version =
+        method === EthMethod.SignTypedDataV3
+          ? TYPED_DATA_VERSION.V3
+          : TYPED_DATA_VERSION.V4;
       return { method: 'eth_signTypedData', version, data };
     }
     default:
-      throw invalidParams(`Method '${method}' is not supported by EOA accounts`);
+      throw invalidParams(
+        `Method '${method}' is not supported by EOA accounts`,
+      );
   }
 }
 
@@ -128,7 +197,14 @@ export function parseEoaRequest(address: string, scope: string, method: string, 
  * @throws JsonRpcError -32602 naming the kind of problem when the library refuses the data (see signingError).
  */
 export function signEoaTask(privateKey: string, task: EoaTask): Json {
-  const { personalSign, signTypedData, createTx, createCustomCommon, Mainnet, Buffer } = loadSigners();
+  const {
+    personalSign,
+    signTypedData,
+    createTx,
+    createCustomCommon,
+    Mainnet,
+    Buffer,
+  } = loadSigners();
   const key = Buffer.from(privateKey.slice(2), 'hex');
   try {
     switch (task.method) {
@@ -141,7 +217,11 @@ export function signEoaTask(privateKey: string, task: EoaTask): Json {
           version: task.version,
         });
       case 'eth_signTransaction': {
-        const common = createCustomCommon({ chainId: Number(task.chainId) }, Mainnet, { hardfork: 'prague' });
+        const common = createCustomCommon(
+          { chainId: Number(task.chainId) },
+          Mainnet,
+          { hardfork: 'prague' },
+        );
         const signed = createTx(task.tx, { common }).sign(key);
         return {
           v: numberToHex(signed.v ?? 0n),
@@ -153,7 +233,14 @@ export function signEoaTask(privateKey: string, task: EoaTask): Json {
         throw invalidParams('Unknown signing task');
     }
   } catch (error) {
-    throw signingError(error, task.method === 'eth_signTransaction' ? 'transaction' : task.method === 'personal_sign' ? 'message' : 'typed data');
+    throw signingError(
+      error,
+      task.method === 'eth_signTransaction'
+        ? 'transaction'
+        : task.method === 'personal_sign'
+          ? 'message'
+          : 'typed data',
+    );
   }
 }
 
@@ -165,31 +252,50 @@ const MAX_LEGACY_CHAIN_ID = (BigInt(Number.MAX_SAFE_INTEGER) - 36n) / 2n;
 
 type TxInput = Record<string, string | number | null | undefined | unknown[]>;
 
-function parseTransaction(address: string, tx: TxInput, scopeChainId: bigint): { tx: TypedTxData; chainId: bigint } {
+function parseTransaction(
+  address: string,
+  tx: TxInput,
+  scopeChainId: bigint,
+): { tx: TypedTxData; chainId: bigint } {
   if (tx.from === undefined) {
-    throw invalidParams('Invalid eth_signTransaction params at 0.from: the sender is required');
+    throw invalidParams(
+      'Invalid eth_signTransaction params at 0.from: the sender is required',
+    );
   }
   assertSigner(address, String(tx.from), 'eth_signTransaction params[0].from');
   if (tx.chainId === undefined) {
-    throw invalidParams('Invalid eth_signTransaction params at 0.chainId: the chain id is required');
+    throw invalidParams(
+      'Invalid eth_signTransaction params at 0.chainId: the chain id is required',
+    );
   }
   const chainId = quantity(tx.chainId, 'chainId');
   if (chainId === 0n || chainId > BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw invalidParams('Invalid eth_signTransaction params at 0.chainId: out of range (1 to 2^53 - 1)');
+    throw invalidParams(
+      'Invalid eth_signTransaction params at 0.chainId: out of range (1 to 2^53 - 1)',
+    );
   }
   if (scopeChainId !== 0n && chainId !== scopeChainId) {
-    throw invalidParams(`Invalid eth_signTransaction params at 0.chainId: does not match the request scope eip155:${scopeChainId}`);
+    throw invalidParams(
+      `Invalid eth_signTransaction params at 0.chainId: does not match the request scope eip155:${scopeChainId}`,
+    );
   }
-  const type = tx.type === undefined ? inferType(tx) : Number(quantity(tx.type, 'type'));
+  const type =
+    tx.type === undefined ? inferType(tx) : Number(quantity(tx.type, 'type'));
   if (![0, 1, 2].includes(type)) {
-    throw invalidParams('Invalid eth_signTransaction params at 0.type: unsupported; legacy (0), EIP-2930 (1) and EIP-1559 (2) are supported');
+    throw invalidParams(
+      'Invalid eth_signTransaction params at 0.type: unsupported; legacy (0), EIP-2930 (1) and EIP-1559 (2) are supported',
+    );
   }
   if (type === 0 && chainId > MAX_LEGACY_CHAIN_ID) {
-    throw invalidParams(`Invalid eth_signTransaction params at 0.chainId: a legacy transaction's chain id must be at most ${MAX_LEGACY_CHAIN_ID} (use type 1 or 2)`);
+    throw invalidParams(
+      `Invalid eth_signTransaction params at 0.chainId: a legacy transaction's chain id must be at most ${MAX_LEGACY_CHAIN_ID} (use type 1 or 2)`,
+    );
   }
   const gasLimit = tx.gasLimit ?? tx.gas;
   if (gasLimit === undefined) {
-    throw invalidParams('Invalid eth_signTransaction params at 0.gasLimit: required');
+    throw invalidParams(
+      'Invalid eth_signTransaction params at 0.gasLimit: required',
+    );
   }
   const fields: Record<string, unknown> = {
     type,
@@ -198,11 +304,18 @@ function parseTransaction(address: string, tx: TxInput, scopeChainId: bigint): {
     gasLimit: quantity(gasLimit, 'gasLimit'),
     value: quantity(tx.value ?? '0x0', 'value'),
     data: tx.data === undefined ? '0x' : hexBytes(tx.data, 'data'),
-    to: tx.to === undefined || tx.to === null ? undefined : hexBytes(tx.to, 'to'),
+    to:
+      tx.to === undefined || tx.to === null ? undefined : hexBytes(tx.to, 'to'),
   };
   if (type === 2) {
-    fields.maxFeePerGas = quantity(required(tx.maxFeePerGas, 'maxFeePerGas'), 'maxFeePerGas');
-    fields.maxPriorityFeePerGas = quantity(required(tx.maxPriorityFeePerGas, 'maxPriorityFeePerGas'), 'maxPriorityFeePerGas');
+    fields.maxFeePerGas = quantity(
+      required(tx.maxFeePerGas, 'maxFeePerGas'),
+      'maxFeePerGas',
+    );
+    fields.maxPriorityFeePerGas = quantity(
+      required(tx.maxPriorityFeePerGas, 'maxPriorityFeePerGas'),
+      'maxPriorityFeePerGas',
+    );
   } else {
     fields.gasPrice = quantity(required(tx.gasPrice, 'gasPrice'), 'gasPrice');
   }
@@ -210,7 +323,9 @@ function parseTransaction(address: string, tx: TxInput, scopeChainId: bigint): {
     fields.accessList = tx.accessList ?? [];
   }
   if (fields.to !== undefined && (fields.to as string).length !== 42) {
-    throw invalidParams('Invalid eth_signTransaction params at 0.to: expected a 20-byte address or null');
+    throw invalidParams(
+      'Invalid eth_signTransaction params at 0.to: expected a 20-byte address or null',
+    );
   }
   return { tx: fields as TypedTxData, chainId };
 }
@@ -224,7 +339,9 @@ function inferType(tx: TxInput): number {
 
 function required<T>(value: T | undefined, field: string): T {
   if (value === undefined || value === null) {
-    throw invalidParams(`Invalid eth_signTransaction params at 0.${field}: required for this transaction type`);
+    throw invalidParams(
+      `Invalid eth_signTransaction params at 0.${field}: required for this transaction type`,
+    );
   }
   return value;
 }
@@ -233,15 +350,22 @@ function quantity(value: unknown, field: string): bigint {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
     return BigInt(value);
   }
-  if (typeof value === 'string' && (/^0x[0-9a-fA-F]+$/u.test(value) || /^[0-9]+$/u.test(value))) {
+  if (
+    typeof value === 'string' &&
+    (/^0x[0-9a-fA-F]+$/u.test(value) || /^[0-9]+$/u.test(value))
+  ) {
     return BigInt(value);
   }
-  throw invalidParams(`Invalid eth_signTransaction params at 0.${field}: expected a hex or decimal quantity`);
+  throw invalidParams(
+    `Invalid eth_signTransaction params at 0.${field}: expected a hex or decimal quantity`,
+  );
 }
 
 function hexBytes(value: unknown, field: string): string {
   if (typeof value !== 'string' || !isHex(value) || value.length % 2 !== 0) {
-    throw invalidParams(`Invalid eth_signTransaction params at 0.${field}: expected hex bytes`);
+    throw invalidParams(
+      `Invalid eth_signTransaction params at 0.${field}: expected hex bytes`,
+    );
   }
   return value;
 }
@@ -254,10 +378,14 @@ function checkDomainChain(domainChainId: unknown, scopeChainId: bigint): void {
   try {
     chainId = BigInt(domainChainId as string | number);
   } catch {
-    throw invalidParams('Invalid typed data at domain.chainId: expected a number');
+    throw invalidParams(
+      'Invalid typed data at domain.chainId: expected a number',
+    );
   }
   if (chainId !== scopeChainId) {
-    throw invalidParams(`Invalid typed data at domain.chainId: does not match the request scope eip155:${scopeChainId}`);
+    throw invalidParams(
+      `Invalid typed data at domain.chainId: does not match the request scope eip155:${scopeChainId}`,
+    );
   }
 }
 
@@ -266,7 +394,9 @@ function assertSigner(address: string, candidate: string, where: string): void {
     throw invalidParams(`Invalid ${where}: expected a 20-byte address`);
   }
   if (!isAddressEqual(address as `0x${string}`, candidate as `0x${string}`)) {
-    throw invalidParams(`Invalid ${where}: ${candidate} is not this account's address`);
+    throw invalidParams(
+      `Invalid ${where}: ${candidate} is not this account's address`,
+    );
   }
 }
 

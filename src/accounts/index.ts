@@ -1,4 +1,10 @@
-import { EthAccountType, EthMethod, EthScope, type KeyringAccount, type KeyringRequest } from '@metamask/keyring-api';
+import {
+  EthAccountType,
+  EthMethod,
+  EthScope,
+  type KeyringAccount,
+  type KeyringRequest,
+} from '@metamask/keyring-api';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 import type { Hex } from 'viem';
 import { v4 as uuidv4 } from 'uuid';
@@ -24,10 +30,15 @@ import type { SmartAccountChain } from './erc4337/prepare';
  */
 
 /** What routing needs of an account: its public data and, for a smart account, its ERC-4337 data. */
-export type AccountView = { account: KeyringAccount; smartAccount?: SmartAccountData };
+export type AccountView = {
+  account: KeyringAccount;
+  smartAccount?: SmartAccountData;
+};
 
 /** A parsed request with its context (for a smart account, the chain side built once). */
-export type AccountTask = { type: 'eoa'; task: EoaTask } | { type: 'erc4337'; task: SmartTask; chain: SmartAccountChain };
+export type AccountTask =
+  | { type: 'eoa'; task: EoaTask }
+  | { type: 'erc4337'; task: SmartTask; chain: SmartAccountChain };
 
 /**
  * Parse a keyring request for `view`'s account: method listed by the account, params valid,
@@ -39,16 +50,44 @@ export type AccountTask = { type: 'eoa'; task: EoaTask } | { type: 'erc4337'; ta
  * @returns The task, ready to run or sign.
  * @throws JsonRpcError -32602 naming what is wrong, -32001 when the scope has no chain config.
  */
-export function parseAccountRequest(view: AccountView, request: KeyringRequest, chainConfig: ChainConfig | undefined): AccountTask {
+export function parseAccountRequest(
+  view: AccountView,
+  request: KeyringRequest,
+  chainConfig: ChainConfig | undefined,
+): AccountTask {
   const { method, params } = request.request;
   if (!view.account.methods.includes(method)) {
-    throw invalidParams(`Method ${knownName(method, Object.values(EthMethod))} is not supported by account ${view.account.id}`);
+    throw invalidParams(
+      `Method ${knownName(method, Object.values(EthMethod))} is not supported by account ${view.account.id}`,
+    );
   }
   if (view.smartAccount) {
-    const chain = smartAccountChain(view.account, view.smartAccount, request.scope, chainConfig);
-    return { type: 'erc4337', task: parseSmartAccountRequest(view.account.address, view.smartAccount, method, params ?? []), chain };
+    const chain = smartAccountChain(
+      view.account,
+      view.smartAccount,
+      request.scope,
+      chainConfig,
+    );
+    return {
+      type: 'erc4337',
+      task: parseSmartAccountRequest(
+        view.account.address,
+        view.smartAccount,
+        method,
+        params ?? [],
+      ),
+      chain,
+    };
   }
-  return { type: 'eoa', task: parseEoaRequest(view.account.address, request.scope, method, params ?? []) };
+  return {
+    type: 'eoa',
+    task: parseEoaRequest(
+      view.account.address,
+      request.scope,
+      method,
+      params ?? [],
+    ),
+  };
 }
 
 /**
@@ -58,8 +97,12 @@ export function parseAccountRequest(view: AccountView, request: KeyringRequest, 
  * @param task - A parsed task.
  * @returns True when no key is involved.
  */
-export function signsNothing(task: AccountTask): task is AccountTask & { type: 'erc4337' } {
-  return task.type === 'erc4337' && task.task.method !== 'eth_signUserOperation';
+export function signsNothing(
+  task: AccountTask,
+): task is AccountTask & { type: 'erc4337' } {
+  return (
+    task.type === 'erc4337' && task.task.method !== 'eth_signUserOperation'
+  );
 }
 
 /**
@@ -68,7 +111,9 @@ export function signsNothing(task: AccountTask): task is AccountTask & { type: '
  * @param task - A prepare or patch task.
  * @returns keyring-api's `EthBaseUserOperation` or `EthUserOperationPatch`, exactly.
  */
-export async function runUnsigned(task: AccountTask & { type: 'erc4337' }): Promise<Json> {
+export async function runUnsigned(
+  task: AccountTask & { type: 'erc4337' },
+): Promise<Json> {
   return runSmartAccountTask(task.chain, task.task);
 }
 
@@ -80,14 +125,22 @@ export async function runUnsigned(task: AccountTask & { type: 'erc4337' }): Prom
  * @returns The signature (65-byte hex) or `{ v, r, s }` for a transaction.
  * @throws JsonRpcError -32602 when the data cannot be signed.
  */
-export async function signAccountTask(privateKey: string, task: AccountTask): Promise<Json> {
+export async function signAccountTask(
+  privateKey: string,
+  task: AccountTask,
+): Promise<Json> {
   if (task.type === 'eoa') {
     return signEoaTask(privateKey, task.task);
   }
   if (task.task.method !== 'eth_signUserOperation') {
     throw invalidParams(`Method '${task.task.method}' signs nothing`);
   }
-  return signUserOperation(privateKey as Hex, task.task.userOp, task.chain.entryPoint, task.chain.chainId);
+  return signUserOperation(
+    privateKey as Hex,
+    task.task.userOp,
+    task.chain.entryPoint,
+    task.chain.chainId,
+  );
 }
 
 /**
@@ -120,10 +173,18 @@ export function signerOf(request: JsonRpcRequest): string | undefined {
     case 'personal_sign':
       return typeof params[1] === 'string' ? params[1] : undefined;
     case 'eth_signTransaction':
-      return typeof first === 'object' && first !== null && typeof first.from === 'string' ? first.from : undefined;
+      return typeof first === 'object' &&
+        first !== null &&
+        typeof first.from === 'string'
+        ? first.from
+        : undefined;
     case 'eth_signUserOperation':
     case 'eth_patchUserOperation':
-      return typeof first === 'object' && first !== null && typeof first.sender === 'string' ? first.sender : undefined;
+      return typeof first === 'object' &&
+        first !== null &&
+        typeof first.sender === 'string'
+        ? first.sender
+        : undefined;
     default:
       return typeof first === 'string' ? first : undefined;
   }

@@ -8,11 +8,17 @@ import { invalidParams } from '../errors';
  * so they are never passed on.
  */
 const PROBLEMS: readonly [RegExp, string][] = [
-  [/not supported|unsupported|invalid type|no type definition|findTypeDependencies/iu, 'a type is unknown or not supported'],
+  [
+    /not supported|unsupported|invalid type|no type definition|findTypeDependencies/iu,
+    'a type is unknown or not supported',
+  ],
   [/arrays are unimplemented/iu, 'arrays need eth_signTypedData_v4'],
   [/missing value|missing .*parameter|undefined/iu, 'a field has no value'],
   [/address/iu, 'an address is invalid'],
-  [/exceed|too (high|large|long)|overflow|out of (range|bounds)|max_uint|cannot be (less|greater)|must be (less|greater|lower|higher)/iu, 'a value is out of range'],
+  [
+    /exceed|too (high|large|long)|overflow|out of (range|bounds)|max_uint|cannot be (less|greater)|must be (less|greater|lower|higher)/iu,
+    'a value is out of range',
+  ],
   [/number|integer|bigint|numeric/iu, 'a number is invalid'],
   [/hex|bytes|length|size/iu, 'a bytes value is invalid'],
   [/access ?list/iu, 'the access list is invalid'],
@@ -27,8 +33,13 @@ const PROBLEMS: readonly [RegExp, string][] = [
  * @param what - What was being signed, e.g. `typed data` or `transaction`.
  * @returns JsonRpcError -32602 `Cannot sign the <what>: <problem>`.
  */
-export function signingError(error: unknown, what: string): JsonRpcError<never> {
+export function signingError(
+  error: unknown,
+  what: string,
+): JsonRpcError<never> {
   const message = error instanceof Error ? error.message : '';
-  const problem = PROBLEMS.find(([pattern]) => pattern.test(message))?.[1] ?? 'it cannot be encoded';
+  const problem =
+    PROBLEMS.find(([pattern]) => pattern.test(message))?.[1] ??
+    'it cannot be encoded';
   return invalidParams(`Cannot sign the ${what}: ${problem}`);
 }

@@ -16,16 +16,26 @@ const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]{0,15})$/iu;
  * @throws The reply's error; JsonRpcError when the node has no such block (e.g. no
  * finalized block yet); TransportError (malformed) when `number` is not a hex quantity.
  */
-export function readBlockNumber(reply: Settled, tag: string, origin: string): bigint {
+export function readBlockNumber(
+  reply: Settled,
+  tag: string,
+  origin: string,
+): bigint {
   if (!reply.ok) {
     throw reply.error;
   }
   if (reply.result === null) {
-    throw new JsonRpcError(-32000, `the node has no "${tag}" block`, { method: 'eth_getBlockByNumber' });
+    throw new JsonRpcError(-32000, `the node has no "${tag}" block`, {
+      method: 'eth_getBlockByNumber',
+    });
   }
   const number = (reply.result as { number?: unknown } | null)?.number;
   if (typeof number !== 'string' || !QUANTITY.test(number)) {
-    throw new TransportError('malformed', `eth_getBlockByNumber("${tag}") gave no block number (${origin})`, { url: origin });
+    throw new TransportError(
+      'malformed',
+      `eth_getBlockByNumber("${tag}") gave no block number (${origin})`,
+      { url: origin },
+    );
   }
   return BigInt(number);
 }

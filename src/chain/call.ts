@@ -32,7 +32,14 @@ export async function call(
   }
   const result =
     typeof wireCall.gas === 'string'
-      ? (await sendWithGasCap(transport, { method: 'eth_call', params }, wireBlock, wireCall.gas)).result
+      ? (
+          await sendWithGasCap(
+            transport,
+            { method: 'eth_call', params },
+            wireBlock,
+            wireCall.gas,
+          )
+        ).result
       : await transport.request('eth_call', params);
   return readHexData(result, 'eth_call', transport.origin);
 }

@@ -4,8 +4,23 @@ import { getLogs, getLogsPages, type GetLogsOptions } from './getLogs';
 import { getTransactionByHash } from './getTransactionByHash';
 import { maskUrl } from './mask';
 import * as reads from './reads';
-import { createTransport, type RpcCall, type Settled, type TransportOptions } from './transport';
-import type { BlockParam, CallRequest, FeeHistory, Hex, LogFilter, RpcBlock, RpcLog, RpcTransaction, StateOverride } from './types';
+import {
+  createTransport,
+  type RpcCall,
+  type Settled,
+  type TransportOptions,
+} from './transport';
+import type {
+  BlockParam,
+  CallRequest,
+  FeeHistory,
+  Hex,
+  LogFilter,
+  RpcBlock,
+  RpcLog,
+  RpcTransaction,
+  StateOverride,
+} from './types';
 
 /** Options of `createRpcClient`: the transport's, plus getLogs tuning. */
 export type RpcClientOptions = TransportOptions & {
@@ -30,11 +45,19 @@ export type RpcClient = {
   /** eth_getLogs as an async iterator of ordered pages (one per block chunk). */
   getLogsPages(filter: LogFilter): AsyncGenerator<RpcLog[], void, undefined>;
   /** eth_estimateGas, in gas units. */
-  estimateGas(call: CallRequest, block?: BlockParam, stateOverride?: StateOverride): Promise<bigint>;
+  estimateGas(
+    call: CallRequest,
+    block?: BlockParam,
+    stateOverride?: StateOverride,
+  ): Promise<bigint>;
   /** eth_getTransactionByHash; null when not found. */
   getTransactionByHash(hash: Hex): Promise<RpcTransaction | null>;
   /** eth_call; the return data. */
-  call(call: CallRequest, block?: BlockParam, stateOverride?: StateOverride): Promise<Hex>;
+  call(
+    call: CallRequest,
+    block?: BlockParam,
+    stateOverride?: StateOverride,
+  ): Promise<Hex>;
   /** eth_getCode. */
   getCode(address: Hex, block?: BlockParam): Promise<Hex>;
   /** eth_chainId, as a number. */
@@ -48,7 +71,11 @@ export type RpcClient = {
   /** eth_maxPriorityFeePerGas, wei per gas. */
   maxPriorityFeePerGas(): Promise<bigint>;
   /** eth_feeHistory. */
-  feeHistory(blockCount: number, newestBlock?: BlockParam, rewardPercentiles?: number[]): Promise<FeeHistory>;
+  feeHistory(
+    blockCount: number,
+    newestBlock?: BlockParam,
+    rewardPercentiles?: number[],
+  ): Promise<FeeHistory>;
   /** eth_getBalance, wei. */
   getBalance(address: Hex, block?: BlockParam): Promise<bigint>;
   /** eth_getTransactionCount (nonce). */
@@ -88,17 +115,23 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     },
     getLogs: async (filter) => getLogs(transport, filter, logOptions),
     getLogsPages: (filter) => getLogsPages(transport, filter, logOptions),
-    estimateGas: async (request, block, override) => estimateGas(transport, request, block, override),
+    estimateGas: async (request, block, override) =>
+      estimateGas(transport, request, block, override),
     getTransactionByHash: async (hash) => getTransactionByHash(transport, hash),
-    call: async (request, block, override) => call(transport, request, block, override),
+    call: async (request, block, override) =>
+      call(transport, request, block, override),
     getCode: async (address, block) => reads.getCode(transport, address, block),
     chainId: async () => reads.chainId(transport),
     blockNumber: async () => reads.blockNumber(transport),
-    getBlockByNumber: async (block, full) => reads.getBlockByNumber(transport, block, full),
+    getBlockByNumber: async (block, full) =>
+      reads.getBlockByNumber(transport, block, full),
     gasPrice: async () => reads.gasPrice(transport),
     maxPriorityFeePerGas: async () => reads.maxPriorityFeePerGas(transport),
-    feeHistory: async (count, newest, percentiles) => reads.feeHistory(transport, count, newest, percentiles),
-    getBalance: async (address, block) => reads.getBalance(transport, address, block),
-    getTransactionCount: async (address, block) => reads.getTransactionCount(transport, address, block),
+    feeHistory: async (count, newest, percentiles) =>
+      reads.feeHistory(transport, count, newest, percentiles),
+    getBalance: async (address, block) =>
+      reads.getBalance(transport, address, block),
+    getTransactionCount: async (address, block) =>
+      reads.getTransactionCount(transport, address, block),
   };
 }

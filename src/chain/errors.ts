@@ -40,7 +40,10 @@ export class JsonRpcError extends Error {
     message: string,
     options: { data?: unknown; method?: string; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'JsonRpcError';
     this.code = code;
     this.data = options.data;
@@ -60,7 +63,10 @@ export class InvalidParamsError extends JsonRpcError {
    * @param options.data - Optional data.
    * @param options.method - The JSON-RPC method name.
    */
-  constructor(message: string, options: { data?: unknown; method?: string } = {}) {
+  constructor(
+    message: string,
+    options: { data?: unknown; method?: string } = {},
+  ) {
     super(INVALID_PARAMS, message, options);
     this.name = 'InvalidParamsError';
   }
@@ -81,15 +87,29 @@ const HEX_QUANTITY = /^0x[0-9a-f]{1,16}$/iu;
  * @param data - The error's `data` member.
  * @returns The range, or undefined when there is none or it is malformed (from > to).
  */
-export function parseRangeHint(message: string, data: unknown): RangeHint | undefined {
+export function parseRangeHint(
+  message: string,
+  data: unknown,
+): RangeHint | undefined {
   let bounds: [unknown, unknown] | undefined;
-  if (typeof data === 'object' && data !== null && 'from' in data && 'to' in data) {
+  if (
+    typeof data === 'object' &&
+    data !== null &&
+    'from' in data &&
+    'to' in data
+  ) {
     bounds = [(data as { from: unknown }).from, (data as { to: unknown }).to];
   } else {
-    const match = /block range[^[]{0,40}\[\s*(0x[0-9a-f]{1,16})\s*,\s*(0x[0-9a-f]{1,16})\s*\]/iu.exec(message.slice(0, 1000));
+    const match =
+      /block range[^[]{0,40}\[\s*(0x[0-9a-f]{1,16})\s*,\s*(0x[0-9a-f]{1,16})\s*\]/iu.exec(
+        message.slice(0, 1000),
+      );
     bounds = match ? [match[1], match[2]] : undefined;
   }
-  if (!bounds || !bounds.every((b) => typeof b === 'string' && HEX_QUANTITY.test(b))) {
+  if (
+    !bounds ||
+    !bounds.every((b) => typeof b === 'string' && HEX_QUANTITY.test(b))
+  ) {
     return undefined;
   }
   const [from, to] = bounds.map((b) => BigInt(b as string));
@@ -183,8 +203,11 @@ export class RemovedLogsError extends Error {
    * @param what - `removed` or `inconsistent`, for the message.
    */
   constructor(blocks: bigint[], what: 'removed' | 'inconsistent') {
-    const sorted = [...new Set(blocks)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const shown = sorted.slice(0, 5).join(', ') + (sorted.length > 5 ? ', ...' : '');
+    const sorted = [...new Set(blocks)].sort((a, b) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    const shown =
+      sorted.slice(0, 5).join(', ') + (sorted.length > 5 ? ', ...' : '');
     super(
       what === 'removed'
         ? `eth_getLogs: the provider reported removed logs (a chain reorganisation) in block(s) ${shown}; retry the query`
@@ -216,11 +239,20 @@ export class ExecutionRevertedError extends JsonRpcError {
    * @param method - The JSON-RPC method name.
    */
   constructor(message: string, data: unknown, method?: string) {
-    const raw = typeof data === 'string' ? data : typeof (data as { data?: unknown })?.data === 'string' ? (data as { data: string }).data : '0x';
+    const raw =
+      typeof data === 'string'
+        ? data
+        : typeof (data as { data?: unknown })?.data === 'string'
+          ? (data as { data: string }).data
+          : '0x';
     const decoded = decodeRevertData(raw);
     const fromMessage = message.replace(/^execution reverted:?\s*/iu, '');
-    const reason = decoded.kind === 'empty' && fromMessage ? fromMessage : decoded.reason;
-    super(EXECUTION_REVERTED, `execution reverted: ${reason}`, { data: raw, method });
+    const reason =
+      decoded.kind === 'empty' && fromMessage ? fromMessage : decoded.reason;
+    super(EXECUTION_REVERTED, `execution reverted: ${reason}`, {
+      data: raw,
+      method,
+    });
     this.name = 'ExecutionRevertedError';
     this.reason = reason;
     this.decoded = decoded;
@@ -228,7 +260,8 @@ export class ExecutionRevertedError extends JsonRpcError {
 }
 
 /** What went wrong below JSON-RPC. */
-export type TransportFault = 'http' | 'network' | 'timeout' | 'malformed' | 'tooLarge';
+export type TransportFault =
+  'http' | 'network' | 'timeout' | 'malformed' | 'tooLarge';
 
 /**
  * The request did not produce a usable JSON-RPC reply: an HTTP status other than
@@ -263,9 +296,17 @@ export class TransportError extends Error {
   constructor(
     kind: TransportFault,
     message: string,
-    options: { url: string; status?: number; attempts?: number; cause?: unknown },
+    options: {
+      url: string;
+      status?: number;
+      attempts?: number;
+      cause?: unknown;
+    },
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'TransportError';
     this.kind = kind;
     this.status = options.status;
@@ -284,14 +325,25 @@ export class TransportError extends Error {
  * @returns The error instance (not thrown).
  */
 export function fromRpcError(error: unknown, method?: string): JsonRpcError {
-  const object = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+  const object = (error ?? {}) as {
+    code?: unknown;
+    message?: unknown;
+    data?: unknown;
+  };
   const code = typeof object.code === 'number' ? object.code : -32603;
-  const message = typeof object.message === 'string' ? object.message : 'unknown JSON-RPC error';
+  const message =
+    typeof object.message === 'string'
+      ? object.message
+      : 'unknown JSON-RPC error';
   if (code === EXECUTION_REVERTED) {
     return new ExecutionRevertedError(message, object.data, method);
   }
   if (code === LIMIT_EXCEEDED) {
-    return new LimitExceededError(message, { data: object.data, method, providerMessage: message });
+    return new LimitExceededError(message, {
+      data: object.data,
+      method,
+      providerMessage: message,
+    });
   }
   if (code === INVALID_PARAMS) {
     return new InvalidParamsError(message, { data: object.data, method });

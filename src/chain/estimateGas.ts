@@ -36,14 +36,18 @@ export async function estimateGas(
   stateOverride?: StateOverride,
 ): Promise<bigint> {
   const wireCall = checkCall(call, 'eth_estimateGas');
-  const wireBlock = block === undefined ? undefined : checkBlock(block, 'eth_estimateGas block');
+  const wireBlock =
+    block === undefined
+      ? undefined
+      : checkBlock(block, 'eth_estimateGas block');
   if (wireBlock === 'safe') {
     throw new InvalidParamsError(
       'eth_estimateGas: the block tag "safe" is not supported by the provider; use "finalized" instead',
       { method: 'eth_estimateGas' },
     );
   }
-  const wireOverride = stateOverride === undefined ? undefined : checkStateOverride(stateOverride);
+  const wireOverride =
+    stateOverride === undefined ? undefined : checkStateOverride(stateOverride);
   const params: unknown[] = [wireCall];
   if (wireBlock !== undefined || wireOverride !== undefined) {
     params.push(wireBlock ?? 'latest');
@@ -52,6 +56,11 @@ export async function estimateGas(
     params.push(wireOverride);
   }
   const gas = typeof wireCall.gas === 'string' ? wireCall.gas : undefined;
-  const { result, cap } = await sendWithGasCap(transport, { method: 'eth_estimateGas', params }, wireBlock ?? 'latest', gas);
+  const { result, cap } = await sendWithGasCap(
+    transport,
+    { method: 'eth_estimateGas', params },
+    wireBlock ?? 'latest',
+    gas,
+  );
   return readGasEstimate(result, 'eth_estimateGas', cap, transport.origin);
 }

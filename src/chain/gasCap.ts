@@ -24,8 +24,14 @@ export async function sendWithGasCap(
   block: string,
   gas?: string,
 ): Promise<{ result: unknown; cap: bigint }> {
-  const [blockReply, reply] = await transport.batchSettled([{ method: 'eth_getBlockByNumber', params: [block, false] }, call]);
-  const cap = blockReply.ok && blockReply.result !== null ? gasCapOf(readBlockGasLimit(blockReply.result, transport.origin)) : undefined;
+  const [blockReply, reply] = await transport.batchSettled([
+    { method: 'eth_getBlockByNumber', params: [block, false] },
+    call,
+  ]);
+  const cap =
+    blockReply.ok && blockReply.result !== null
+      ? gasCapOf(readBlockGasLimit(blockReply.result, transport.origin))
+      : undefined;
   if (gas !== undefined && cap !== undefined && BigInt(gas) > cap) {
     throw new InvalidParamsError(
       `${call.method}: gas ${BigInt(gas)} exceeds the provider's cap of 10x the block gas limit (${cap} gas)`,
@@ -39,9 +45,13 @@ export async function sendWithGasCap(
     if (!blockReply.ok) {
       throw blockReply.error;
     }
-    throw new TransportError('malformed', `eth_getBlockByNumber(${JSON.stringify(block)}) gave no block for the gas cap (${transport.origin})`, {
-      url: transport.origin,
-    });
+    throw new TransportError(
+      'malformed',
+      `eth_getBlockByNumber(${JSON.stringify(block)}) gave no block for the gas cap (${transport.origin})`,
+      {
+        url: transport.origin,
+      },
+    );
   }
   return { result: reply.result, cap };
 }

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 
-import { fakeProvider, FAKE_ADDRESS, FAKE_TOPIC, type FakeLog, type FakeProviderOptions } from '../../test/fixtures/fake-provider';
+import {
+  fakeProvider,
+  FAKE_ADDRESS,
+  FAKE_TOPIC,
+  type FakeLog,
+  type FakeProviderOptions,
+} from '../../test/fixtures/fake-provider';
 import { LAYOUTS, type LogLayout } from '../../test/fixtures/seed-logs';
 import { createRpcClient } from './client';
 import { LimitExceededError } from './errors';
@@ -16,7 +22,8 @@ const bound = (n: number): number => Math.ceil(n / 10_000) + 2;
  * @param expected - The provider's logs.
  * @returns True when identical.
  */
-const same = (actual: unknown[], expected: unknown[]): boolean => JSON.stringify(actual) === JSON.stringify(expected);
+const same = (actual: unknown[], expected: unknown[]): boolean =>
+  JSON.stringify(actual) === JSON.stringify(expected);
 
 /**
  * Logs per block of a seeding layout (gaps become empty blocks).
@@ -24,7 +31,8 @@ const same = (actual: unknown[], expected: unknown[]): boolean => JSON.stringify
  * @param layout - The layout.
  * @returns Counts, block 0 first.
  */
-const countsOf = (layout: LogLayout): number[] => layout.flatMap(([gap, logs]) => [...Array<number>(gap).fill(0), logs]);
+const countsOf = (layout: LogLayout): number[] =>
+  layout.flatMap(([gap, logs]) => [...Array<number>(gap).fill(0), logs]);
 
 /**
  * Run getLogs over the whole fake chain.
@@ -35,30 +43,53 @@ const countsOf = (layout: LogLayout): number[] => layout.flatMap(([gap, logs]) =
  */
 async function run(options: FakeProviderOptions, retries = 3) {
   const provider = fakeProvider(options);
-  const client = createRpcClient({ url: 'https://fake.example/v3/key', fetch: provider.fetch, retries, retryDelayMs: 1 });
-  const logs = await client.getLogs({ fromBlock: '0x0', toBlock: `0x${(options.counts.length - 1).toString(16)}` });
+  const client = createRpcClient({
+    url: 'https://fake.example/v3/key',
+    fetch: provider.fetch,
+    retries,
+    retryDelayMs: 1,
+  });
+  const logs = await client.getLogs({
+    fromBlock: '0x0',
+    toBlock: `0x${(options.counts.length - 1).toString(16)}`,
+  });
   return { logs, expected: provider.logs, stats: provider.stats };
 }
 
 describe('getLogs against an in-memory provider (10,000 results and 10 eth_getLogs per batch)', () => {
-  it.each(['uniform', 'uneven', 'sparse'] as const)('%s layout: exact, within ceil(N/10,000) + 2 round trips, with or without a hint', async (name) => {
-    for (const hint of ['none', 'data', 'message'] as const) {
-      const { logs, expected, stats } = await run({ counts: countsOf(LAYOUTS[name]), hint });
-      expect(same(logs, expected)).toBe(true);
-      expect(stats.roundTrips).toBeLessThanOrEqual(bound(expected.length));
-      expect(stats.batchRefusals).toBe(0);
-    }
-  });
+  it.each(['uniform', 'uneven', 'sparse'] as const)(
+    '%s layout: exact, within ceil(N/10,000) + 2 round trips, with or without a hint',
+    async (name) => {
+      for (const hint of ['none', 'data', 'message'] as const) {
+        const { logs, expected, stats } = await run({
+          counts: countsOf(LAYOUTS[name]),
+          hint,
+        });
+        expect(same(logs, expected)).toBe(true);
+        expect(stats.roundTrips).toBeLessThanOrEqual(bound(expected.length));
+        expect(stats.batchRefusals).toBe(0);
+      }
+    },
+  );
 
   it('any layout: exact results; with a range hint, within ceil(N/10,000) + 2 round trips', async () => {
     const layout = fc
       .record({
         width: fc.integer({ min: 1, max: 10_000 }),
         background: fc.integer({ min: 0, max: 3 }),
-        dense: fc.array(fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), logs: fc.integer({ min: 1, max: 10_000 }), run: fc.integer({ min: 1, max: 4 }) }), { maxLength: 6 }),
+        dense: fc.array(
+          fc.record({
+            at: fc.double({ min: 0, max: 1, noNaN: true }),
+            logs: fc.integer({ min: 1, max: 10_000 }),
+            run: fc.integer({ min: 1, max: 4 }),
+          }),
+          { maxLength: 6 },
+        ),
       })
       .map(({ width, background, dense }) => {
-        const counts = Array.from({ length: width }, (_, i) => (background > 0 && i % (7 * background) === 0 ? background : 0));
+        const counts = Array.from({ length: width }, (_, i) =>
+          background > 0 && i % (7 * background) === 0 ? background : 0,
+        );
         for (const { at, logs, run: length } of dense) {
           const start = Math.min(width - 1, Math.floor(at * width));
           for (let i = start; i < Math.min(width, start + length); i += 1) {
@@ -68,26 +99,39 @@ describe('getLogs against an in-memory provider (10,000 results and 10 eth_getLo
         return counts;
       });
     await fc.assert(
-      fc.asyncProperty(layout, fc.constantFrom('none', 'data', 'message', 'lying') as fc.Arbitrary<FakeProviderOptions['hint']>, async (counts, hint) => {
-        const { logs, expected, stats } = await run({ counts, hint });
-        expect(same(logs, expected)).toBe(true);
-        expect(stats.batchRefusals).toBe(0);
-        if (hint === 'data' || hint === 'message') {
-          expect(stats.roundTrips).toBeLessThanOrEqual(bound(expected.length));
-        }
-      }),
+      fc.asyncProperty(
+        layout,
+        fc.constantFrom('none', 'data', 'message', 'lying') as fc.Arbitrary<
+          FakeProviderOptions['hint']
+        >,
+        async (counts, hint) => {
+          const { logs, expected, stats } = await run({ counts, hint });
+          expect(same(logs, expected)).toBe(true);
+          expect(stats.batchRefusals).toBe(0);
+          if (hint === 'data' || hint === 'message') {
+            expect(stats.roundTrips).toBeLessThanOrEqual(
+              bound(expected.length),
+            );
+          }
+        },
+      ),
       { numRuns: 40 },
     );
   });
 
   it('ignores a hint that is not narrower than the range refused, or lies outside it', async () => {
-    const { logs, expected, stats } = await run({ counts: countsOf(LAYOUTS.sparse), hint: 'lying' });
+    const { logs, expected, stats } = await run({
+      counts: countsOf(LAYOUTS.sparse),
+      hint: 'lying',
+    });
     expect(same(logs, expected)).toBe(true);
     expect(stats.refusals).toBeGreaterThan(0);
   });
 
   it('a block alone above the cap gives LimitExceededError naming it', async () => {
-    const error = await run({ counts: [5, 0, 10_001, 3] }).catch((e: unknown) => e);
+    const error = await run({ counts: [5, 0, 10_001, 3] }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(LimitExceededError);
     expect((error as LimitExceededError).block).toBe(2n);
     expect((error as Error).message).toContain('block 2 (0x2)');
@@ -98,10 +142,15 @@ describe('getLogs against an in-memory provider (10,000 results and 10 eth_getLo
     const retried = await run({ counts, rateLimited: 10 });
     expect(same(retried.logs, retried.expected)).toBe(true);
     // the same 10 single-block ranges, sent twice: never narrowed
-    expect(retried.stats.ranges.slice(0, 10)).toEqual(retried.stats.ranges.slice(10, 20));
+    expect(retried.stats.ranges.slice(0, 10)).toEqual(
+      retried.stats.ranges.slice(10, 20),
+    );
     expect(retried.stats.ranges).toHaveLength(20);
 
-    const surfaced = await run({ counts: [1, 2, 3], rateLimited: 1000 }, 2).catch((e: unknown) => e);
+    const surfaced = await run(
+      { counts: [1, 2, 3], rateLimited: 1000 },
+      2,
+    ).catch((e: unknown) => e);
     expect(surfaced).toBeInstanceOf(LimitExceededError);
     expect((surfaced as LimitExceededError).reason).toBe('rate');
   });
@@ -118,10 +167,27 @@ describe('getLogs against an in-memory provider (10,000 results and 10 eth_getLo
       logIndex: null,
       removed: false,
     });
-    const provider = fakeProvider({ counts: [2, 0, 3], pendingLogs: [pending(1), pending(2), pending(3)] });
-    const client = createRpcClient({ url: 'https://fake.example/', fetch: provider.fetch });
+    const provider = fakeProvider({
+      counts: [2, 0, 3],
+      pendingLogs: [pending(1), pending(2), pending(3)],
+    });
+    const client = createRpcClient({
+      url: 'https://fake.example/',
+      fetch: provider.fetch,
+    });
     const logs = await client.getLogs({ fromBlock: '0x0', toBlock: 'pending' });
-    expect(logs.map((log) => log.data)).toEqual(['0x', '0x', '0x', '0x', '0x', '0x01', '0x02', '0x03']);
-    expect(provider.stats.ranges.every(([, to]) => to === 'pending' || to !== '0x3')).toBe(true);
+    expect(logs.map((log) => log.data)).toEqual([
+      '0x',
+      '0x',
+      '0x',
+      '0x',
+      '0x',
+      '0x01',
+      '0x02',
+      '0x03',
+    ]);
+    expect(
+      provider.stats.ranges.every(([, to]) => to === 'pending' || to !== '0x3'),
+    ).toBe(true);
   });
 });

@@ -1,6 +1,13 @@
 import { readBlockNumber } from './blocks';
 import { InvalidParamsError, TransportError } from './errors';
-import { fetchWhole, sendRound, singleBlockError, type Outcome, type Query, type Run } from './logCalls';
+import {
+  fetchWhole,
+  sendRound,
+  singleBlockError,
+  type Outcome,
+  type Query,
+  type Run,
+} from './logCalls';
 import { MAX_LOG_PARAMS, splitByParams } from './logFilters';
 import { LogPages } from './logPages';
 import { afterRefusal, planRound, type Interval } from './logPlan';
@@ -25,7 +32,13 @@ export type GetLogsOptions = {
 export const MAX_LOG_CALLS_PER_BATCH = 10;
 
 /** What the first round trip settled: the numeric range, and the lanes the whole-range call already answered. */
-type Start = { from: bigint; to: bigint; answered: Map<number, RpcLog[]>; pending: Interval[]; again?: Error };
+type Start = {
+  from: bigint;
+  to: bigint;
+  answered: Map<number, RpcLog[]>;
+  pending: Interval[];
+  again?: Error;
+};
 
 /**
  * The first round trip when a bound is a tag: read each tag's block number
@@ -38,30 +51,59 @@ type Start = { from: bigint; to: bigint; answered: Map<number, RpcLog[]>; pendin
  * @param maxBatch - Calls per batch.
  * @returns The range and what the whole-range calls gave.
  */
-async function start(run: Run, checked: CheckedFilter, maxBatch: number): Promise<Start> {
-  const reads = [...new Set([checked.fromBlock, checked.toBlock].filter((b) => !b.startsWith('0x') && b !== 'earliest'))].map((tag) =>
-    tag === 'pending' ? 'latest' : tag,
-  );
+async function start(
+  run: Run,
+  checked: CheckedFilter,
+  maxBatch: number,
+): Promise<Start> {
+  const reads = [
+    ...new Set(
+      [checked.fromBlock, checked.toBlock].filter(
+        (b) => !b.startsWith('0x') && b !== 'earliest',
+      ),
+    ),
+  ].map((tag) => (tag === 'pending' ? 'latest' : tag));
   const tags = [...new Set(reads)]; // `pending` is planned as `latest` (see numberOf)
   const probe = run.lanes.length <= maxBatch;
   const queries: Query[] = probe
-    ? run.lanes.map((_, lane) => ({ lane, from: 0n, to: 0n, wire: { fromBlock: checked.fromBlock, toBlock: checked.toBlock } }))
+    ? run.lanes.map((_, lane) => ({
+        lane,
+        from: 0n,
+        to: 0n,
+        wire: { fromBlock: checked.fromBlock, toBlock: checked.toBlock },
+      }))
     : [];
-  const calls = tags.map((tag) => ({ method: 'eth_getBlockByNumber', params: [tag, false] }));
+  const calls = tags.map((tag) => ({
+    method: 'eth_getBlockByNumber',
+    params: [tag, false],
+  }));
   let round: Awaited<ReturnType<typeof sendRound>>;
   try {
     round = await sendRound(run, queries, maxBatch, calls);
   } catch (error) {
     // The whole range made the batch time out or exceed the byte cap: read the tags alone, then split.
-    if (!(error instanceof TransportError) || (error.kind !== 'timeout' && error.kind !== 'tooLarge') || !probe) {
+    if (
+      !(error instanceof TransportError) ||
+      (error.kind !== 'timeout' && error.kind !== 'tooLarge') ||
+      !probe
+    ) {
       throw error;
     }
-    round = { outcomes: queries.map((): Outcome => ({ kind: 'narrow', error })), extras: await run.transport.batchSettled(calls), tooLarge: false };
+    round = {
+      outcomes: queries.map((): Outcome => ({ kind: 'narrow', error })),
+      extras: await run.transport.batchSettled(calls),
+      tooLarge: false,
+    };
   }
   const numbers = new Map<string, bigint>([['earliest', 0n]]);
-  round.extras.forEach((reply, i) => numbers.set(tags[i], readBlockNumber(reply, tags[i], run.transport.origin)));
+  round.extras.forEach((reply, i) =>
+    numbers.set(tags[i], readBlockNumber(reply, tags[i], run.transport.origin)),
+  );
   // The pending end is planned as the latest block: the call that covers it says `pending` instead.
-  const numberOf = (block: string): bigint => (block.startsWith('0x') ? BigInt(block) : (numbers.get(block === 'pending' ? 'latest' : block) as bigint));
+  const numberOf = (block: string): bigint =>
+    block.startsWith('0x')
+      ? BigInt(block)
+      : (numbers.get(block === 'pending' ? 'latest' : block) as bigint);
   const from = numberOf(checked.fromBlock);
   const to = numberOf(checked.toBlock);
   const answered = new Map<number, RpcLog[]>();
@@ -124,11 +166,25 @@ export async function* getLogsPages(
   const lanes = splitByParams(checked, options.maxParams ?? MAX_LOG_PARAMS);
   const cap = options.resultCap ?? 10_000;
   const target = Math.max(1, Math.floor(cap * (options.fill ?? 0.6)));
-  let maxBatch = Math.max(1, Math.min(options.maxBatch ?? MAX_LOG_CALLS_PER_BATCH, MAX_LOG_CALLS_PER_BATCH));
-  const run: Run = { transport, lanes, matchers: lanes.map(logMatcher), openEnd: checked.toBlock === 'pending', top: 0n };
+  let maxBatch = Math.max(
+    1,
+    Math.min(
+      options.maxBatch ?? MAX_LOG_CALLS_PER_BATCH,
+      MAX_LOG_CALLS_PER_BATCH,
+    ),
+  );
+  const run: Run = {
+    transport,
+    lanes,
+    matchers: lanes.map(logMatcher),
+    openEnd: checked.toBlock === 'pending',
+    top: 0n,
+  };
 
   if (checked.blockHash || checked.fromBlock === 'pending') {
-    const wire = checked.blockHash ? { blockHash: checked.blockHash } : { fromBlock: checked.fromBlock, toBlock: checked.toBlock };
+    const wire = checked.blockHash
+      ? { blockHash: checked.blockHash }
+      : { fromBlock: checked.fromBlock, toBlock: checked.toBlock };
     const logs = await fetchWhole(run, wire, maxBatch);
     if (logs.length > 0) {
       yield logs;
@@ -136,7 +192,9 @@ export async function* getLogsPages(
     return;
   }
 
-  const tagged = ![checked.fromBlock, checked.toBlock].every((b) => b.startsWith('0x') || b === 'earliest');
+  const tagged = ![checked.fromBlock, checked.toBlock].every(
+    (b) => b.startsWith('0x') || b === 'earliest',
+  );
   let from: bigint;
   let to: bigint;
   let first: Start | undefined;
@@ -149,14 +207,20 @@ export async function* getLogsPages(
   }
   if (from > to && run.openEnd) {
     // Only blocks after the latest: the pending block alone, asked for as given.
-    const logs = await fetchWhole(run, { fromBlock: checked.fromBlock, toBlock: 'pending' }, maxBatch);
+    const logs = await fetchWhole(
+      run,
+      { fromBlock: checked.fromBlock, toBlock: 'pending' },
+      maxBatch,
+    );
     if (logs.length > 0) {
       yield logs;
     }
     return;
   }
   if (from > to) {
-    throw new InvalidParamsError(`eth_getLogs: fromBlock ${from} is after toBlock ${to}`);
+    throw new InvalidParamsError(
+      `eth_getLogs: fromBlock ${from} is after toBlock ${to}`,
+    );
   }
   run.top = to;
 
@@ -164,26 +228,32 @@ export async function* getLogsPages(
   let pending: Interval[] = lanes.map((_, lane) => ({ lane, from, to }));
   let again: Error | undefined;
   if (first) {
-    first.answered.forEach((logs, lane) => pages.complete({ lane, from, to }, logs));
+    first.answered.forEach((logs, lane) =>
+      pages.complete({ lane, from, to }, logs),
+    );
     pending = first.pending;
     again = first.again;
     yield* pages.release();
   }
   let rateRounds = 0;
   let timeoutRounds = 0;
-  const order = (a: Interval, b: Interval): number => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.lane - b.lane);
+  const order = (a: Interval, b: Interval): number =>
+    a.from < b.from ? -1 : a.from > b.from ? 1 : a.lane - b.lane;
   while (pending.length > 0) {
     if (again) {
       rateRounds += 1;
       if (rateRounds > transport.retry.retries) {
         throw again;
       }
-      await new Promise((resolve) => setTimeout(resolve, transport.retry.delayMs(rateRounds)));
+      await new Promise((resolve) =>
+        setTimeout(resolve, transport.retry.delayMs(rateRounds)),
+      );
     } else {
       rateRounds = 0;
     }
     again = undefined;
-    const slots = maxBatch * Math.max(1, Math.ceil(lanes.length / MAX_LOG_CALLS_PER_BATCH));
+    const slots =
+      maxBatch * Math.max(1, Math.ceil(lanes.length / MAX_LOG_CALLS_PER_BATCH));
     const plan = planRound(pending.sort(order), {
       slots,
       target,
@@ -230,7 +300,11 @@ export async function* getLogsPages(
  * @param options - Caps and tuning.
  * @returns The logs (quantities as hex strings).
  */
-export async function getLogs(transport: Transport, filter: LogFilter, options: GetLogsOptions = {}): Promise<RpcLog[]> {
+export async function getLogs(
+  transport: Transport,
+  filter: LogFilter,
+  options: GetLogsOptions = {},
+): Promise<RpcLog[]> {
   const all: RpcLog[] = [];
   for await (const page of getLogsPages(transport, filter, options)) {
     for (const log of page) {

@@ -15,16 +15,23 @@ import { checkBytes32 } from './validation';
  * @throws InvalidParamsError before sending when `hash` is not 32 bytes;
  * JsonRpcError from the node; TransportError (malformed) when the result is not an object.
  */
-export async function getTransactionByHash(transport: Transport, hash: Hex): Promise<RpcTransaction | null> {
+export async function getTransactionByHash(
+  transport: Transport,
+  hash: Hex,
+): Promise<RpcTransaction | null> {
   const checked = checkBytes32(hash, 'eth_getTransactionByHash hash');
   const result = await transport.request('eth_getTransactionByHash', [checked]);
   if (result === null) {
     return null;
   }
   if (typeof result !== 'object' || Array.isArray(result)) {
-    throw new TransportError('malformed', `eth_getTransactionByHash returned ${typeof result} (${transport.origin})`, {
-      url: transport.origin,
-    });
+    throw new TransportError(
+      'malformed',
+      `eth_getTransactionByHash returned ${typeof result} (${transport.origin})`,
+      {
+        url: transport.origin,
+      },
+    );
   }
   const { chainID, ...rest } = result as Record<string, unknown>;
   const tx = { ...rest } as RpcTransaction;

@@ -2,7 +2,11 @@
  * The embedded chain JSON-RPC adapter: a plain library, usable from Node
  * without the snap. Nothing runs at import time.
  */
-export { createRpcClient, type RpcClient, type RpcClientOptions } from './client';
+export {
+  createRpcClient,
+  type RpcClient,
+  type RpcClientOptions,
+} from './client';
 export {
   JsonRpcError,
   InvalidParamsError,

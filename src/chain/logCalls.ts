@@ -1,5 +1,12 @@
 import { hexOf } from './blocks';
-import { INVALID_PARAMS, JsonRpcError, LimitExceededError, parseRangeHint, TransportError, type RangeHint } from './errors';
+import {
+  INVALID_PARAMS,
+  JsonRpcError,
+  LimitExceededError,
+  parseRangeHint,
+  TransportError,
+  type RangeHint,
+} from './errors';
 import { wireFilter } from './logFilters';
 import type { Piece } from './logPlan';
 import { checkLogs, sortUniqueLogs, type LogMatcher } from './logReplies';
@@ -13,7 +20,8 @@ import type { CheckedFilter } from './validation';
  * says whether its range must be narrowed, asked again, or is done.
  */
 
-const advice = 'narrow the topics or restrict the query to a single contract address';
+const advice =
+  'narrow the topics or restrict the query to a single contract address';
 
 /** The outcome of one eth_getLogs call. */
 export type Outcome =
@@ -47,15 +55,33 @@ export type Run = {
  */
 function outcomeOf(run: Run, query: Query, settled: Settled): Outcome {
   if (settled.ok) {
-    const range = query.wire ? {} : { from: query.from, to: run.openEnd && query.to === run.top ? undefined : query.to };
-    return { kind: 'ok', logs: checkLogs(settled.result, run.matchers[query.lane], range, run.transport.origin) };
+    const range = query.wire
+      ? {}
+      : {
+          from: query.from,
+          to: run.openEnd && query.to === run.top ? undefined : query.to,
+        };
+    return {
+      kind: 'ok',
+      logs: checkLogs(
+        settled.result,
+        run.matchers[query.lane],
+        range,
+        run.transport.origin,
+      ),
+    };
   }
   const { error } = settled;
   if (error instanceof LimitExceededError) {
-    return error.reason === 'rate' ? { kind: 'again', error } : { kind: 'narrow', hint: error.hint, error };
+    return error.reason === 'rate'
+      ? { kind: 'again', error }
+      : { kind: 'narrow', hint: error.hint, error };
   }
   // Some providers refuse a too-wide range with -32602 and a suggested range in the message.
-  const hint = error.code === INVALID_PARAMS ? parseRangeHint(error.message, error.data) : undefined;
+  const hint =
+    error.code === INVALID_PARAMS
+      ? parseRangeHint(error.message, error.data)
+      : undefined;
   if (hint) {
     return { kind: 'narrow', hint, error };
   }
@@ -80,7 +106,12 @@ export async function sendRound(
   queries: Query[],
   maxBatch: number,
   extra: RpcCall[] = [],
-): Promise<{ outcomes: Outcome[]; extras: Settled[]; tooLarge: boolean; timedOut?: TransportError }> {
+): Promise<{
+  outcomes: Outcome[];
+  extras: Settled[];
+  tooLarge: boolean;
+  timedOut?: TransportError;
+}> {
   const groups: Query[][] = [];
   for (let i = 0; i < queries.length; i += maxBatch) {
     groups.push(queries.slice(i, i + maxBatch));
@@ -98,24 +129,45 @@ export async function sendRound(
         ...head,
         ...group.map((query) => ({
           method: 'eth_getLogs',
-          params: [wireFilter(run.lanes[query.lane], query.wire ?? wireRange(run, query))],
+          params: [
+            wireFilter(
+              run.lanes[query.lane],
+              query.wire ?? wireRange(run, query),
+            ),
+          ],
         })),
       ];
       try {
-        const settled = await run.transport.batchSettled(calls, { retryTimeouts: false });
+        const settled = await run.transport.batchSettled(calls, {
+          retryTimeouts: false,
+        });
         if (index === 0) {
           extras = settled.slice(0, head.length);
         }
-        return group.map((query, i) => outcomeOf(run, query, settled[head.length + i]));
+        return group.map((query, i) =>
+          outcomeOf(run, query, settled[head.length + i]),
+        );
       } catch (error) {
         const lone = group.length === 1;
-        if (error instanceof TransportError && error.kind === 'timeout' && group.length > 0 && head.length === 0) {
+        if (
+          error instanceof TransportError &&
+          error.kind === 'timeout' &&
+          group.length > 0 &&
+          head.length === 0
+        ) {
           timedOut = error;
           return group.map((): Outcome => ({ kind: 'narrow', error }));
         }
-        if (error instanceof TransportError && error.kind === 'tooLarge' && group.length > 0 && head.length === 0) {
+        if (
+          error instanceof TransportError &&
+          error.kind === 'tooLarge' &&
+          group.length > 0 &&
+          head.length === 0
+        ) {
           tooLarge = !lone;
-          return group.map((): Outcome => (lone ? { kind: 'narrow', error } : { kind: 'again', error }));
+          return group.map((): Outcome =>
+            lone ? { kind: 'narrow', error } : { kind: 'again', error },
+          );
         }
         throw error;
       }
@@ -131,8 +183,14 @@ export async function sendRound(
  * @param piece - The piece.
  * @returns `{ fromBlock, toBlock }`.
  */
-function wireRange(run: Run, piece: Piece): { fromBlock: string; toBlock: string } {
-  return { fromBlock: hexOf(piece.from), toBlock: run.openEnd && piece.to === run.top ? 'pending' : hexOf(piece.to) };
+function wireRange(
+  run: Run,
+  piece: Piece,
+): { fromBlock: string; toBlock: string } {
+  return {
+    fromBlock: hexOf(piece.from),
+    toBlock: run.openEnd && piece.to === run.top ? 'pending' : hexOf(piece.to),
+  };
 }
 
 /**
@@ -147,15 +205,21 @@ export function singleBlockError(run: Run, block: bigint, error: Error): Error {
   if (!(error instanceof JsonRpcError)) {
     return error;
   }
-  const name = run.openEnd && block === run.top ? `block ${block} (${hexOf(block)}) with the pending block` : `block ${block} (${hexOf(block)})`;
-  return new LimitExceededError(`eth_getLogs: ${name} alone exceeds the provider's limit ("${error.message.slice(0, 200)}"); ${advice}`, {
-    block,
-    method: 'eth_getLogs',
-    providerMessage: error.message,
-    reason: error instanceof LimitExceededError ? error.reason : 'results',
-    data: error.data,
-    cause: error,
-  });
+  const name =
+    run.openEnd && block === run.top
+      ? `block ${block} (${hexOf(block)}) with the pending block`
+      : `block ${block} (${hexOf(block)})`;
+  return new LimitExceededError(
+    `eth_getLogs: ${name} alone exceeds the provider's limit ("${error.message.slice(0, 200)}"); ${advice}`,
+    {
+      block,
+      method: 'eth_getLogs',
+      providerMessage: error.message,
+      reason: error instanceof LimitExceededError ? error.reason : 'results',
+      data: error.data,
+      cause: error,
+    },
+  );
 }
 
 /**
@@ -167,25 +231,47 @@ export function singleBlockError(run: Run, block: bigint, error: Error): Error {
  * @param maxBatch - Calls per batch.
  * @returns The logs, ordered.
  */
-export async function fetchWhole(run: Run, wire: Parameters<typeof wireFilter>[1], maxBatch: number): Promise<RpcLog[]> {
+export async function fetchWhole(
+  run: Run,
+  wire: Parameters<typeof wireFilter>[1],
+  maxBatch: number,
+): Promise<RpcLog[]> {
   const logs: RpcLog[] = [];
   for (let i = 0; i < run.lanes.length; i += maxBatch) {
     const lanes = run.lanes.slice(i, i + maxBatch);
-    const settled = await run.transport.batchSettled(lanes.map((lane) => ({ method: 'eth_getLogs', params: [wireFilter(lane, wire)] })));
+    const settled = await run.transport.batchSettled(
+      lanes.map((lane) => ({
+        method: 'eth_getLogs',
+        params: [wireFilter(lane, wire)],
+      })),
+    );
     settled.forEach((item, j) => {
       if (!item.ok) {
-        const where = wire.blockHash ? `block ${wire.blockHash}` : 'the pending block';
-        throw item.error instanceof LimitExceededError && item.error.reason !== 'rate'
-          ? new LimitExceededError(`eth_getLogs: ${where} alone exceeds the provider's limit ("${item.error.message.slice(0, 200)}"); ${advice}`, {
-              method: 'eth_getLogs',
-              providerMessage: item.error.message,
-              reason: item.error.reason,
-              data: item.error.data,
-              cause: item.error,
-            })
+        const where = wire.blockHash
+          ? `block ${wire.blockHash}`
+          : 'the pending block';
+        throw item.error instanceof LimitExceededError &&
+          item.error.reason !== 'rate'
+          ? new LimitExceededError(
+              `eth_getLogs: ${where} alone exceeds the provider's limit ("${item.error.message.slice(0, 200)}"); ${advice}`,
+              {
+                method: 'eth_getLogs',
+                providerMessage: item.error.message,
+                reason: item.error.reason,
+                data: item.error.data,
+                cause: item.error,
+              },
+            )
           : item.error;
       }
-      logs.push(...checkLogs(item.result, run.matchers[i + j], {}, run.transport.origin));
+      logs.push(
+        ...checkLogs(
+          item.result,
+          run.matchers[i + j],
+          {},
+          run.transport.origin,
+        ),
+      );
     });
   }
   return sortUniqueLogs(logs);

@@ -16,8 +16,13 @@ export const MAX_LOG_PARAMS = 5000;
  * @param filter - A validated filter.
  * @returns The number of parameters.
  */
-export function countParams(filter: Pick<CheckedFilter, 'addresses' | 'topics'>): number {
-  return (filter.addresses?.length ?? 0) + filter.topics.reduce((sum, t) => sum + (t?.length ?? 0), 0);
+export function countParams(
+  filter: Pick<CheckedFilter, 'addresses' | 'topics'>,
+): number {
+  return (
+    (filter.addresses?.length ?? 0) +
+    filter.topics.reduce((sum, t) => sum + (t?.length ?? 0), 0)
+  );
 }
 
 const chunk = <T>(list: T[], size: number): T[][] => {
@@ -39,7 +44,10 @@ const chunk = <T>(list: T[], size: number): T[][] => {
  * @param max - Parameter cap (default 5,000).
  * @returns One or more sub-filters, each with at most `max` parameters.
  */
-export function splitByParams(filter: CheckedFilter, max = MAX_LOG_PARAMS): CheckedFilter[] {
+export function splitByParams(
+  filter: CheckedFilter,
+  max = MAX_LOG_PARAMS,
+): CheckedFilter[] {
   const total = countParams(filter);
   if (total <= max) {
     return [filter];
@@ -60,7 +68,10 @@ export function splitByParams(filter: CheckedFilter, max = MAX_LOG_PARAMS): Chec
     const sub: CheckedFilter =
       largest.key === 'addresses'
         ? { ...filter, addresses: part }
-        : { ...filter, topics: filter.topics.map((t, i) => (i === largest.key ? part : t)) };
+        : {
+            ...filter,
+            topics: filter.topics.map((t, i) => (i === largest.key ? part : t)),
+          };
     return splitByParams(sub, max);
   });
 }
@@ -83,7 +94,8 @@ export function wireFilter(
     ? { blockHash: range.blockHash }
     : { fromBlock: range.fromBlock, toBlock: range.toBlock };
   if (filter.addresses) {
-    out.address = filter.addresses.length === 1 ? filter.addresses[0] : filter.addresses;
+    out.address =
+      filter.addresses.length === 1 ? filter.addresses[0] : filter.addresses;
   }
   if (filter.topics.length > 0) {
     out.topics = filter.topics.map((t) => (t && t.length === 1 ? t[0] : t));

@@ -100,7 +100,10 @@ export class LogPages {
     const ready: RpcLog[] = [];
     const kept: RpcLog[] = [];
     for (const log of this.#held) {
-      (last || (log.blockNumber && BigInt(log.blockNumber) <= limit) ? ready : kept).push(log);
+      (last || (log.blockNumber && BigInt(log.blockNumber) <= limit)
+        ? ready
+        : kept
+      ).push(log);
     }
     this.#held = kept;
     const cuts = [...this.#ends].filter((end) => end <= limit).sort(byBlock);

@@ -32,7 +32,8 @@ export type PlanContext = {
   density(lane: number): number | undefined;
 };
 
-const width = (interval: { from: bigint; to: bigint }): bigint => interval.to - interval.from + 1n;
+const width = (interval: { from: bigint; to: bigint }): bigint =>
+  interval.to - interval.from + 1n;
 
 /**
  * Cut an interval into `count` pieces of equal width (the last may be shorter).
@@ -62,9 +63,17 @@ export function splitEven(interval: Interval, count: number): Piece[] {
  * @param hint - The provider's suggested range, if any.
  * @returns The intervals replacing it, in block order.
  */
-export function afterRefusal(interval: Interval, hint: RangeHint | undefined): Interval[] {
+export function afterRefusal(
+  interval: Interval,
+  hint: RangeHint | undefined,
+): Interval[] {
   const { lane, from, to } = interval;
-  if (!hint || hint.from < from || hint.to > to || hint.to - hint.from >= to - from) {
+  if (
+    !hint ||
+    hint.from < from ||
+    hint.to > to ||
+    hint.to - hint.from >= to - from
+  ) {
     return [{ lane, from, to, over: true }];
   }
   const parts: Interval[] = [];
@@ -115,7 +124,10 @@ function piecesNeeded(interval: Interval, context: PlanContext): number {
  * @param context - Slots, target, cap and density.
  * @returns `pieces` to send now, and `rest`, the intervals left for later (sorted).
  */
-export function planRound(pending: readonly Interval[], context: PlanContext): { pieces: Piece[]; rest: Interval[] } {
+export function planRound(
+  pending: readonly Interval[],
+  context: PlanContext,
+): { pieces: Piece[]; rest: Interval[] } {
   type Choice = { interval: Interval; count: number; unknown: boolean };
   const chosen: Choice[] = [];
   const rest: Interval[] = [];
@@ -126,7 +138,9 @@ export function planRound(pending: readonly Interval[], context: PlanContext): {
       continue;
     }
     const needed = piecesNeeded(interval, context);
-    const unknown = !interval.fits && (interval.over === true || context.density(interval.lane) === undefined);
+    const unknown =
+      !interval.fits &&
+      (interval.over === true || context.density(interval.lane) === undefined);
     if (needed <= slots) {
       chosen.push({ interval, count: needed, unknown });
       slots -= needed;
@@ -135,7 +149,11 @@ export function planRound(pending: readonly Interval[], context: PlanContext): {
     // Only the first `slots` of the `needed` pieces fit in this round.
     const size = (width(interval) + BigInt(needed) - 1n) / BigInt(needed);
     const end = interval.from + size * BigInt(slots) - 1n;
-    chosen.push({ interval: { lane: interval.lane, from: interval.from, to: end }, count: slots, unknown: false });
+    chosen.push({
+      interval: { lane: interval.lane, from: interval.from, to: end },
+      count: slots,
+      unknown: false,
+    });
     rest.push({ lane: interval.lane, from: end + 1n, to: interval.to });
     slots = 0;
   }
@@ -143,7 +161,11 @@ export function planRound(pending: readonly Interval[], context: PlanContext): {
   while (slots > 0 && spread) {
     spread = false;
     for (const choice of chosen) {
-      if (slots > 0 && choice.unknown && BigInt(choice.count) < width(choice.interval)) {
+      if (
+        slots > 0 &&
+        choice.unknown &&
+        BigInt(choice.count) < width(choice.interval)
+      ) {
         choice.count += 1;
         slots -= 1;
         spread = true;
@@ -151,7 +173,9 @@ export function planRound(pending: readonly Interval[], context: PlanContext): {
     }
   }
   return {
-    pieces: chosen.flatMap((choice) => splitEven(choice.interval, choice.count)),
+    pieces: chosen.flatMap((choice) =>
+      splitEven(choice.interval, choice.count),
+    ),
     rest,
   };
 }

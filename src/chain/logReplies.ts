@@ -26,15 +26,22 @@ export type LogMatcher = {
  * @param filter - The filter sent.
  * @returns Lower-cased sets per field.
  */
-export function logMatcher(filter: Pick<CheckedFilter, 'addresses' | 'topics'>): LogMatcher {
+export function logMatcher(
+  filter: Pick<CheckedFilter, 'addresses' | 'topics'>,
+): LogMatcher {
   return {
-    addresses: filter.addresses && new Set(filter.addresses.map((a) => a.toLowerCase())),
-    topics: filter.topics.map((t) => t && new Set(t.map((v) => v.toLowerCase()))),
+    addresses:
+      filter.addresses && new Set(filter.addresses.map((a) => a.toLowerCase())),
+    topics: filter.topics.map(
+      (t) => t && new Set(t.map((v) => v.toLowerCase())),
+    ),
   };
 }
 
 const nullableMatches = (value: unknown, pattern: RegExp): boolean =>
-  value === null || value === undefined || (typeof value === 'string' && pattern.test(value));
+  value === null ||
+  value === undefined ||
+  (typeof value === 'string' && pattern.test(value));
 
 /**
  * What is wrong with one log, or undefined when it is well formed and matches.
@@ -46,7 +53,11 @@ const nullableMatches = (value: unknown, pattern: RegExp): boolean =>
  * @param range.to - Last block asked for.
  * @returns A short description of the fault.
  */
-function logFault(log: unknown, matcher: LogMatcher, range: { from?: bigint; to?: bigint }): string | undefined {
+function logFault(
+  log: unknown,
+  matcher: LogMatcher,
+  range: { from?: bigint; to?: bigint },
+): string | undefined {
   if (typeof log !== 'object' || log === null || Array.isArray(log)) {
     return 'a log is not an object';
   }
@@ -54,7 +65,11 @@ function logFault(log: unknown, matcher: LogMatcher, range: { from?: bigint; to?
   if (typeof item.address !== 'string' || !ADDRESS.test(item.address)) {
     return 'a log has no 20-byte address';
   }
-  if (!Array.isArray(item.topics) || item.topics.length > 4 || !item.topics.every((t) => typeof t === 'string' && BYTES32.test(t))) {
+  if (
+    !Array.isArray(item.topics) ||
+    item.topics.length > 4 ||
+    !item.topics.every((t) => typeof t === 'string' && BYTES32.test(t))
+  ) {
     return 'a log has malformed topics';
   }
   if (typeof item.data !== 'string' || !DATA.test(item.data)) {
@@ -72,7 +87,10 @@ function logFault(log: unknown, matcher: LogMatcher, range: { from?: bigint; to?
   }
   if (typeof item.blockNumber === 'string') {
     const block = BigInt(item.blockNumber);
-    if ((range.from !== undefined && block < range.from) || (range.to !== undefined && block > range.to)) {
+    if (
+      (range.from !== undefined && block < range.from) ||
+      (range.to !== undefined && block > range.to)
+    ) {
       return 'a log lies outside the block range asked for';
     }
   }
@@ -80,7 +98,13 @@ function logFault(log: unknown, matcher: LogMatcher, range: { from?: bigint; to?
     return 'a log comes from an address not in the filter';
   }
   const topics = item.topics as string[];
-  if (matcher.topics.some((set, i) => set !== null && (topics[i] === undefined || !set.has(topics[i].toLowerCase())))) {
+  if (
+    matcher.topics.some(
+      (set, i) =>
+        set !== null &&
+        (topics[i] === undefined || !set.has(topics[i].toLowerCase())),
+    )
+  ) {
     return 'a log does not match the filter topics';
   }
   return undefined;
@@ -99,15 +123,28 @@ function logFault(log: unknown, matcher: LogMatcher, range: { from?: bigint; to?
  * @returns The logs.
  * @throws TransportError (malformed) naming the fault; RemovedLogsError for `removed: true`.
  */
-export function checkLogs(result: unknown, matcher: LogMatcher, range: { from?: bigint; to?: bigint }, origin: string): RpcLog[] {
+export function checkLogs(
+  result: unknown,
+  matcher: LogMatcher,
+  range: { from?: bigint; to?: bigint },
+  origin: string,
+): RpcLog[] {
   if (!Array.isArray(result)) {
-    throw new TransportError('malformed', `eth_getLogs returned ${typeof result}, not an array (${origin})`, { url: origin });
+    throw new TransportError(
+      'malformed',
+      `eth_getLogs returned ${typeof result}, not an array (${origin})`,
+      { url: origin },
+    );
   }
   const removed: bigint[] = [];
   for (const log of result) {
     const fault = logFault(log, matcher, range);
     if (fault) {
-      throw new TransportError('malformed', `eth_getLogs reply: ${fault} (${origin})`, { url: origin });
+      throw new TransportError(
+        'malformed',
+        `eth_getLogs reply: ${fault} (${origin})`,
+        { url: origin },
+      );
     }
     if ((log as RpcLog).removed === true) {
       removed.push(BigInt((log as RpcLog).blockNumber ?? -1));
@@ -128,14 +165,20 @@ export function checkLogs(result: unknown, matcher: LogMatcher, range: { from?: 
  * @returns The key, or undefined for a pending log.
  */
 export function logKey(log: RpcLog): string | undefined {
-  if (log.blockHash === null || log.blockHash === undefined || log.logIndex === null || log.logIndex === undefined) {
+  if (
+    log.blockHash === null ||
+    log.blockHash === undefined ||
+    log.logIndex === null ||
+    log.logIndex === undefined
+  ) {
     return undefined;
   }
   return `${log.blockHash.toLowerCase()}|${BigInt(log.logIndex)}`;
 }
 
 const NO_BLOCK = 2n ** 256n;
-const position = (value: Hex | null | undefined): bigint => (value === null || value === undefined ? NO_BLOCK : BigInt(value));
+const position = (value: Hex | null | undefined): bigint =>
+  value === null || value === undefined ? NO_BLOCK : BigInt(value);
 
 /**
  * Order logs by (blockNumber, logIndex), pending logs (null fields) last in
@@ -172,7 +215,12 @@ export function sortUniqueLogs(logs: RpcLog[]): RpcLog[] {
   if (inconsistent.length > 0) {
     throw new RemovedLogsError(inconsistent, 'inconsistent');
   }
-  const keyed = unique.map((log, index) => ({ log, index, block: position(log.blockNumber), logIndex: position(log.logIndex) }));
+  const keyed = unique.map((log, index) => ({
+    log,
+    index,
+    block: position(log.blockNumber),
+    logIndex: position(log.logIndex),
+  }));
   keyed.sort((a, b) => {
     if (a.block !== b.block) {
       return a.block < b.block ? -1 : 1;

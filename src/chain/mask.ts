@@ -92,7 +92,10 @@ export function secretsOf(url: string): string[] {
     parsed.username,
     parsed.password,
     ...parsed.pathname.split('/'),
-    ...parsed.search.slice(1).split('&').flatMap((pair) => pair.split('=')),
+    ...parsed.search
+      .slice(1)
+      .split('&')
+      .flatMap((pair) => pair.split('=')),
   ];
   const decoded = parts.flatMap((part) => {
     try {

@@ -10,10 +10,18 @@ import { checkAddress, checkBlock, toQuantity } from './validation';
  * reply and TransportError for transport faults or a result of the wrong shape.
  */
 
-const malformed = (transport: Transport, method: string, result: unknown): TransportError =>
-  new TransportError('malformed', `${method} returned ${JSON.stringify(result)?.slice(0, 80)} (${transport.origin})`, {
-    url: transport.origin,
-  });
+const malformed = (
+  transport: Transport,
+  method: string,
+  result: unknown,
+): TransportError =>
+  new TransportError(
+    'malformed',
+    `${method} returned ${JSON.stringify(result)?.slice(0, 80)} (${transport.origin})`,
+    {
+      url: transport.origin,
+    },
+  );
 
 /**
  * Read a hex quantity result.
@@ -23,8 +31,17 @@ const malformed = (transport: Transport, method: string, result: unknown): Trans
  * @param params - Its params.
  * @returns The quantity as a bigint.
  */
-async function quantity(transport: Transport, method: string, params: unknown[]): Promise<bigint> {
-  return readQuantity(await transport.request(method, params), method, {}, transport.origin);
+async function quantity(
+  transport: Transport,
+  method: string,
+  params: unknown[],
+): Promise<bigint> {
+  return readQuantity(
+    await transport.request(method, params),
+    method,
+    {},
+    transport.origin,
+  );
 }
 
 /**
@@ -35,8 +52,15 @@ async function quantity(transport: Transport, method: string, params: unknown[])
  * @param block - Block number or tag (default latest).
  * @returns The code, hex (`0x` when none).
  */
-export async function getCode(transport: Transport, address: Hex, block?: BlockParam): Promise<Hex> {
-  const result = await transport.request('eth_getCode', [checkAddress(address, 'eth_getCode address'), checkBlock(block, 'eth_getCode block')]);
+export async function getCode(
+  transport: Transport,
+  address: Hex,
+  block?: BlockParam,
+): Promise<Hex> {
+  const result = await transport.request('eth_getCode', [
+    checkAddress(address, 'eth_getCode address'),
+    checkBlock(block, 'eth_getCode block'),
+  ]);
   return readHexData(result, 'eth_getCode', transport.origin);
 }
 
@@ -47,7 +71,14 @@ export async function getCode(transport: Transport, address: Hex, block?: BlockP
  * @returns The chain id as a number (e.g. 31337).
  */
 export async function chainId(transport: Transport): Promise<number> {
-  return Number(readQuantity(await transport.request('eth_chainId', []), 'eth_chainId', { max: BigInt(Number.MAX_SAFE_INTEGER) }, transport.origin));
+  return Number(
+    readQuantity(
+      await transport.request('eth_chainId', []),
+      'eth_chainId',
+      { max: BigInt(Number.MAX_SAFE_INTEGER) },
+      transport.origin,
+    ),
+  );
 }
 
 /**
@@ -68,9 +99,19 @@ export async function blockNumber(transport: Transport): Promise<bigint> {
  * @param full - Whether to include full transaction objects (default false: hashes).
  * @returns The block with hex quantities (gasLimit/gasUsed in gas, baseFeePerGas in wei), or null.
  */
-export async function getBlockByNumber(transport: Transport, block: BlockParam, full = false): Promise<RpcBlock | null> {
-  const result = await transport.request('eth_getBlockByNumber', [checkBlock(block, 'eth_getBlockByNumber block'), full]);
-  if (result !== null && (typeof result !== 'object' || Array.isArray(result))) {
+export async function getBlockByNumber(
+  transport: Transport,
+  block: BlockParam,
+  full = false,
+): Promise<RpcBlock | null> {
+  const result = await transport.request('eth_getBlockByNumber', [
+    checkBlock(block, 'eth_getBlockByNumber block'),
+    full,
+  ]);
+  if (
+    result !== null &&
+    (typeof result !== 'object' || Array.isArray(result))
+  ) {
     throw malformed(transport, 'eth_getBlockByNumber', result);
   }
   return result as RpcBlock | null;
@@ -92,7 +133,9 @@ export async function gasPrice(transport: Transport): Promise<bigint> {
  * @param transport - The transport.
  * @returns The suggested priority fee, in wei per gas.
  */
-export async function maxPriorityFeePerGas(transport: Transport): Promise<bigint> {
+export async function maxPriorityFeePerGas(
+  transport: Transport,
+): Promise<bigint> {
   return quantity(transport, 'eth_maxPriorityFeePerGas', []);
 }
 
@@ -116,7 +159,11 @@ export async function feeHistory(
     checkBlock(newestBlock, 'eth_feeHistory newestBlock'),
     rewardPercentiles,
   ]);
-  if (typeof result !== 'object' || result === null || !Array.isArray((result as FeeHistory).baseFeePerGas)) {
+  if (
+    typeof result !== 'object' ||
+    result === null ||
+    !Array.isArray((result as FeeHistory).baseFeePerGas)
+  ) {
     throw malformed(transport, 'eth_feeHistory', result);
   }
   return result as FeeHistory;
@@ -130,8 +177,15 @@ export async function feeHistory(
  * @param block - Block number or tag (default latest).
  * @returns The balance, in wei.
  */
-export async function getBalance(transport: Transport, address: Hex, block?: BlockParam): Promise<bigint> {
-  return quantity(transport, 'eth_getBalance', [checkAddress(address, 'eth_getBalance address'), checkBlock(block, 'eth_getBalance block')]);
+export async function getBalance(
+  transport: Transport,
+  address: Hex,
+  block?: BlockParam,
+): Promise<bigint> {
+  return quantity(transport, 'eth_getBalance', [
+    checkAddress(address, 'eth_getBalance address'),
+    checkBlock(block, 'eth_getBalance block'),
+  ]);
 }
 
 /**
@@ -142,7 +196,11 @@ export async function getBalance(transport: Transport, address: Hex, block?: Blo
  * @param block - Block number or tag (default latest).
  * @returns The account's nonce (transactions sent).
  */
-export async function getTransactionCount(transport: Transport, address: Hex, block?: BlockParam): Promise<bigint> {
+export async function getTransactionCount(
+  transport: Transport,
+  address: Hex,
+  block?: BlockParam,
+): Promise<bigint> {
   return quantity(transport, 'eth_getTransactionCount', [
     checkAddress(address, 'eth_getTransactionCount address'),
     checkBlock(block, 'eth_getTransactionCount block'),

@@ -41,7 +41,13 @@ export type DecodedRevert = {
  */
 export function decodeRevertData(data: string | undefined): DecodedRevert {
   if (!data || !isHex(data) || data.length < 10) {
-    return { kind: 'empty', reason: data && data.length > 2 ? `unrecognised revert data ${data}` : 'no revert data' };
+    return {
+      kind: 'empty',
+      reason:
+        data && data.length > 2
+          ? `unrecognised revert data ${data}`
+          : 'no revert data',
+    };
   }
   const selector = data.slice(0, 10).toLowerCase() as Hex;
   const body = `0x${data.slice(10)}` as Hex;

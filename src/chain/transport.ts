@@ -21,7 +21,12 @@ export type ResponseLike = {
 /** The subset of the WHATWG `fetch` the transport uses. */
 export type FetchLike = (
   input: string,
-  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body: string;
+    signal: AbortSignal;
+  },
 ) => Promise<ResponseLike>;
 
 /** Default cap on the bytes of one reply body: 32 MiB (about 45,000 logs). */
@@ -58,7 +63,8 @@ export type BatchOptions = {
 export type RpcCall = { method: string; params?: readonly unknown[] };
 
 /** A settled batch item: the result, or the typed error of that call. */
-export type Settled = { ok: true; result: unknown } | { ok: false; error: JsonRpcError };
+export type Settled =
+  { ok: true; result: unknown } | { ok: false; error: JsonRpcError };
 
 /**
  * Methods that never change chain state; only these are retried. Sending methods
@@ -107,10 +113,18 @@ export type Transport = {
    */
   request(method: string, params?: readonly unknown[]): Promise<unknown>;
   /** Send several calls in one HTTP POST; each settles on its own. */
-  batchSettled(calls: readonly RpcCall[], options?: BatchOptions): Promise<Settled[]>;
+  batchSettled(
+    calls: readonly RpcCall[],
+    options?: BatchOptions,
+  ): Promise<Settled[]>;
 };
 
-type Reply = { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
+type Reply = {
+  jsonrpc?: unknown;
+  id?: unknown;
+  result?: unknown;
+  error?: unknown;
+};
 
 const sleep = async (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));
@@ -121,7 +135,8 @@ const sleep = async (ms: number): Promise<void> =>
  *
  * @returns The factor.
  */
-const jitter = (): number => 0.5 + globalThis.crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32;
+const jitter = (): number =>
+  0.5 + globalThis.crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32;
 
 /**
  * A 4xx body that is a JSON-RPC error reply (some nodes send -32600/-32602 with
@@ -135,7 +150,10 @@ function jsonRpcErrorBody(text: string): unknown {
     const parsed = JSON.parse(text) as unknown;
     const items = Array.isArray(parsed) ? parsed : [parsed];
     const isError = (item: unknown): boolean =>
-      typeof item === 'object' && item !== null && (item as Reply).jsonrpc === '2.0' && typeof (item as Reply).error === 'object';
+      typeof item === 'object' &&
+      item !== null &&
+      (item as Reply).jsonrpc === '2.0' &&
+      typeof (item as Reply).error === 'object';
     return items.length > 0 && items.every(isError) ? parsed : undefined;
   } catch {
     return undefined;
@@ -152,10 +170,17 @@ function jsonRpcErrorBody(text: string): unknown {
  * @returns The body as text (UTF-8).
  * @throws RangeError when the body exceeds the cap.
  */
-async function readCapped(response: ResponseLike, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers?.get('content-length') ?? Number.NaN);
+async function readCapped(
+  response: ResponseLike,
+  maxBytes: number,
+): Promise<string> {
+  const declared = Number(
+    response.headers?.get('content-length') ?? Number.NaN,
+  );
   if (declared > maxBytes) {
-    throw new RangeError(`reply of ${declared} bytes exceeds the cap of ${maxBytes} bytes`);
+    throw new RangeError(
+      `reply of ${declared} bytes exceeds the cap of ${maxBytes} bytes`,
+    );
   }
   if (!response.body) {
     const text = await response.text();
@@ -194,13 +219,15 @@ async function readCapped(response: ResponseLike, maxBytes: number): Promise<str
 export function createTransport(options: TransportOptions): Transport {
   const { url } = options;
   const origin = originOf(url);
-  const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  const doFetch: FetchLike =
+    options.fetch ?? (globalThis.fetch as unknown as FetchLike);
   const timeoutMs = options.timeoutMs ?? 20_000;
   const retries = Math.max(0, Math.min(options.retries ?? 3, 10));
   const baseDelay = options.retryDelayMs ?? 200;
   const maxElapsed = options.retryMaxElapsedMs ?? 30_000;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-  const delayMs = (attempt: number): number => baseDelay * 2 ** (attempt - 1) * jitter();
+  const delayMs = (attempt: number): number =>
+    baseDelay * 2 ** (attempt - 1) * jitter();
   let nextId = 1;
 
   const fault = (
@@ -208,7 +235,10 @@ export function createTransport(options: TransportOptions): Transport {
     text: string,
     extra: { status?: number; cause?: unknown } = {},
   ): TransportError =>
-    new TransportError(kind, `${redact(text, url)} (${origin})`, { url: origin, ...extra });
+    new TransportError(kind, `${redact(text, url)} (${origin})`, {
+      url: origin,
+      ...extra,
+    });
 
   /** One HTTP attempt: POST `body`, return the parsed JSON reply. */
   async function attempt(body: string): Promise<unknown> {
@@ -232,13 +262,20 @@ export function createTransport(options: TransportOptions): Transport {
         throw error;
       }
       if (!response.ok) {
-        const rpcReply = response.status === 429 || response.status >= 500 ? undefined : jsonRpcErrorBody(text);
+        const rpcReply =
+          response.status === 429 || response.status >= 500
+            ? undefined
+            : jsonRpcErrorBody(text);
         if (rpcReply !== undefined) {
           return rpcReply;
         }
-        throw fault('http', `HTTP ${response.status} from the JSON-RPC endpoint`, {
-          status: response.status,
-        });
+        throw fault(
+          'http',
+          `HTTP ${response.status} from the JSON-RPC endpoint`,
+          {
+            status: response.status,
+          },
+        );
       }
     } catch (error) {
       if (error instanceof TransportError) {
@@ -255,7 +292,10 @@ export function createTransport(options: TransportOptions): Transport {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw fault('malformed', `reply is not JSON: ${JSON.stringify(text.slice(0, 80))}`);
+      throw fault(
+        'malformed',
+        `reply is not JSON: ${JSON.stringify(text.slice(0, 80))}`,
+      );
     }
   }
 
@@ -269,7 +309,11 @@ export function createTransport(options: TransportOptions): Transport {
         (error.status === 429 || error.status >= 500)));
 
   /** POST with bounded retries (only when `mayRetry`). */
-  async function post(body: string, mayRetry: boolean, retryTimeouts = true): Promise<unknown> {
+  async function post(
+    body: string,
+    mayRetry: boolean,
+    retryTimeouts = true,
+  ): Promise<unknown> {
     const started = Date.now();
     for (let attemptNo = 1; ; attemptNo += 1) {
       try {
@@ -300,13 +344,19 @@ export function createTransport(options: TransportOptions): Transport {
   /** Check one reply object and turn it into a settled item (the node's message scrubbed of the endpoint's secrets). */
   function settle(reply: Reply, method: string): Settled {
     if (reply.jsonrpc !== '2.0') {
-      throw fault('malformed', `reply to ${method} has jsonrpc ${JSON.stringify(reply.jsonrpc)?.slice(0, 40)}, not "2.0"`);
+      throw fault(
+        'malformed',
+        `reply to ${method} has jsonrpc ${JSON.stringify(reply.jsonrpc)?.slice(0, 40)}, not "2.0"`,
+      );
     }
     if (reply.error !== undefined && reply.error !== null) {
       return { ok: false, error: rpcError(reply.error, method) };
     }
     if (!('result' in reply)) {
-      throw fault('malformed', `reply to ${method} has neither result nor error`);
+      throw fault(
+        'malformed',
+        `reply to ${method} has neither result nor error`,
+      );
     }
     return { ok: true, result: reply.result };
   }
@@ -314,7 +364,10 @@ export function createTransport(options: TransportOptions): Transport {
   /** The typed error of an error object, its message scrubbed of the endpoint's secrets. */
   function rpcError(error: unknown, method: string): JsonRpcError {
     const object = isObject(error) ? (error as { message?: unknown }) : {};
-    const message = typeof object.message === 'string' ? redact(object.message.slice(0, 2000), url) : object.message;
+    const message =
+      typeof object.message === 'string'
+        ? redact(object.message.slice(0, 2000), url)
+        : object.message;
     return fromRpcError({ ...(error as object), message }, method);
   }
 
@@ -336,7 +389,10 @@ export function createTransport(options: TransportOptions): Transport {
         if (reply.id === null && isObject(reply.error)) {
           throw rpcError(reply.error, method);
         }
-        throw fault('malformed', `reply to ${method} has id ${JSON.stringify(reply.id)?.slice(0, 40)}, expected ${id}`);
+        throw fault(
+          'malformed',
+          `reply to ${method} has id ${JSON.stringify(reply.id)?.slice(0, 40)}, expected ${id}`,
+        );
       }
       const settled = settle(reply, method);
       if (!settled.ok) {
@@ -358,8 +414,14 @@ export function createTransport(options: TransportOptions): Transport {
           params: call.params ?? [],
         })),
       );
-      const readOnly = calls.every((call) => READ_ONLY_METHODS.has(call.method));
-      const reply = await post(body, readOnly, batchOptions.retryTimeouts ?? true);
+      const readOnly = calls.every((call) =>
+        READ_ONLY_METHODS.has(call.method),
+      );
+      const reply = await post(
+        body,
+        readOnly,
+        batchOptions.retryTimeouts ?? true,
+      );
       if (!Array.isArray(reply)) {
         if (isObject(reply) && isObject(reply.error)) {
           throw rpcError(reply.error, 'batch');
@@ -368,8 +430,15 @@ export function createTransport(options: TransportOptions): Transport {
       }
       const byId = new Map<number, Reply>();
       for (const item of reply) {
-        if (!isObject(item) || typeof item.id !== 'number' || !ids.includes(item.id)) {
-          throw fault('malformed', `batch reply holds an unknown id ${JSON.stringify(isObject(item) ? item.id : item)?.slice(0, 40)}`);
+        if (
+          !isObject(item) ||
+          typeof item.id !== 'number' ||
+          !ids.includes(item.id)
+        ) {
+          throw fault(
+            'malformed',
+            `batch reply holds an unknown id ${JSON.stringify(isObject(item) ? item.id : item)?.slice(0, 40)}`,
+          );
         }
         if (byId.has(item.id)) {
           throw fault('malformed', `batch reply repeats id ${item.id}`);
@@ -379,7 +448,10 @@ export function createTransport(options: TransportOptions): Transport {
       return calls.map((call, index) => {
         const item = byId.get(ids[index]);
         if (!item) {
-          throw fault('malformed', `batch reply lacks the reply to ${call.method} (id ${ids[index]})`);
+          throw fault(
+            'malformed',
+            `batch reply lacks the reply to ${call.method} (id ${ids[index]})`,
+          );
         }
         return settle(item, call.method);
       });

@@ -20,8 +20,16 @@ export const GAS_CAP_MULTIPLIER = 10n;
 const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]*)$/iu;
 const DATA = /^0x([0-9a-f]{2})*$/iu;
 
-const malformed = (what: string, problem: string, origin = '(unknown endpoint)'): TransportError =>
-  new TransportError('malformed', `${what}: the provider returned ${problem} (${origin})`, { url: origin });
+const malformed = (
+  what: string,
+  problem: string,
+  origin = '(unknown endpoint)',
+): TransportError =>
+  new TransportError(
+    'malformed',
+    `${what}: the provider returned ${problem} (${origin})`,
+    { url: origin },
+  );
 
 /**
  * A hex quantity (`0x` and hex digits without leading zeros, at most 256 bits)
@@ -36,7 +44,12 @@ const malformed = (what: string, problem: string, origin = '(unknown endpoint)')
  * @returns The value.
  * @throws TransportError (malformed) when not a quantity or out of bounds.
  */
-export function readQuantity(value: unknown, what: string, bounds: { min?: bigint; max?: bigint } = {}, origin?: string): bigint {
+export function readQuantity(
+  value: unknown,
+  what: string,
+  bounds: { min?: bigint; max?: bigint } = {},
+  origin?: string,
+): bigint {
   if (typeof value !== 'string' || value.length > 66 || !QUANTITY.test(value)) {
     throw malformed(what, 'something that is not a hex quantity', origin);
   }
@@ -58,12 +71,21 @@ export function readQuantity(value: unknown, what: string, bounds: { min?: bigin
  * @returns The bytes, hex.
  * @throws TransportError (malformed) otherwise.
  */
-export function readHexData(value: unknown, what: string, origin?: string, size?: number): Hex {
+export function readHexData(
+  value: unknown,
+  what: string,
+  origin?: string,
+  size?: number,
+): Hex {
   if (typeof value !== 'string' || !DATA.test(value)) {
     throw malformed(what, 'something that is not hex bytes', origin);
   }
   if (size !== undefined && value.length !== 2 + 2 * size) {
-    throw malformed(what, `${(value.length - 2) / 2} bytes instead of ${size}`, origin);
+    throw malformed(
+      what,
+      `${(value.length - 2) / 2} bytes instead of ${size}`,
+      origin,
+    );
   }
   return value as Hex;
 }
@@ -78,7 +100,12 @@ export function readHexData(value: unknown, what: string, origin?: string, size?
  * @returns The number.
  * @throws TransportError (malformed) when not 32 bytes or above `max`.
  */
-export function readUintWord(value: unknown, what: string, max: bigint, origin?: string): bigint {
+export function readUintWord(
+  value: unknown,
+  what: string,
+  max: bigint,
+  origin?: string,
+): bigint {
   const number = BigInt(readHexData(value, what, origin, 32));
   if (number > max) {
     throw malformed(what, `a value above ${max}`, origin);
@@ -99,7 +126,12 @@ export function readBlockGasLimit(block: unknown, origin?: string): bigint {
   if (typeof block !== 'object' || block === null) {
     throw malformed('eth_getBlockByNumber', 'no block', origin);
   }
-  return readQuantity((block as { gasLimit?: unknown }).gasLimit, 'eth_getBlockByNumber gasLimit', { min: 1n, max: MAX_BLOCK_GAS_LIMIT }, origin);
+  return readQuantity(
+    (block as { gasLimit?: unknown }).gasLimit,
+    'eth_getBlockByNumber gasLimit',
+    { min: 1n, max: MAX_BLOCK_GAS_LIMIT },
+    origin,
+  );
 }
 
 /**
@@ -108,7 +140,8 @@ export function readBlockGasLimit(block: unknown, origin?: string): bigint {
  * @param blockGasLimit - The block gas limit, in gas.
  * @returns The cap, in gas.
  */
-export const gasCapOf = (blockGasLimit: bigint): bigint => blockGasLimit * GAS_CAP_MULTIPLIER;
+export const gasCapOf = (blockGasLimit: bigint): bigint =>
+  blockGasLimit * GAS_CAP_MULTIPLIER;
 
 /**
  * A gas estimate (eth_estimateGas result), in gas: a quantity of at least
@@ -121,7 +154,12 @@ export const gasCapOf = (blockGasLimit: bigint): bigint => blockGasLimit * GAS_C
  * @returns The estimate.
  * @throws TransportError (malformed) otherwise.
  */
-export function readGasEstimate(value: unknown, what: string, cap: bigint, origin?: string): bigint {
+export function readGasEstimate(
+  value: unknown,
+  what: string,
+  cap: bigint,
+  origin?: string,
+): bigint {
   return readQuantity(value, what, { min: MIN_GAS_ESTIMATE, max: cap }, origin);
 }
 
@@ -135,9 +173,18 @@ export function readGasEstimate(value: unknown, what: string, cap: bigint, origi
  * @returns `gas`.
  * @throws TransportError (malformed) when above the cap.
  */
-export function capGas(gas: bigint, what: string, cap: bigint, origin?: string): bigint {
+export function capGas(
+  gas: bigint,
+  what: string,
+  cap: bigint,
+  origin?: string,
+): bigint {
   if (gas > cap) {
-    throw malformed(what, `estimates adding up to more than 10x the block gas limit (${cap} gas)`, origin);
+    throw malformed(
+      what,
+      `estimates adding up to more than 10x the block gas limit (${cap} gas)`,
+      origin,
+    );
   }
   return gas;
 }

@@ -1,7 +1,15 @@
 import { isAddress } from 'viem';
 
 import { InvalidParamsError } from './errors';
-import type { BlockParam, CallRequest, Hex, LogFilter, Quantity, StateOverride, TopicFilter } from './types';
+import type {
+  BlockParam,
+  CallRequest,
+  Hex,
+  LogFilter,
+  Quantity,
+  StateOverride,
+  TopicFilter,
+} from './types';
 
 /**
  * Local checks run before anything is sent (Ethereum JSON-RPC API: filter keys, block
@@ -54,7 +62,9 @@ export function checkBytes32(value: unknown, field: string): Hex {
  */
 export function checkData(value: unknown, field: string): Hex {
   if (typeof value !== 'string' || !HEX.test(value) || value.length % 2 !== 0) {
-    throw new InvalidParamsError(`${field}: expected hex bytes (0x and an even number of hex digits)`);
+    throw new InvalidParamsError(
+      `${field}: expected hex bytes (0x and an even number of hex digits)`,
+    );
   }
   return value as Hex;
 }
@@ -69,13 +79,20 @@ export function checkData(value: unknown, field: string): Hex {
  */
 export function toQuantity(value: Quantity, field: string): Hex {
   if (typeof value === 'bigint' || typeof value === 'number') {
-    if ((typeof value === 'number' && !Number.isSafeInteger(value)) || value < 0) {
-      throw new InvalidParamsError(`${field}: expected a non-negative safe integer`);
+    if (
+      (typeof value === 'number' && !Number.isSafeInteger(value)) ||
+      value < 0
+    ) {
+      throw new InvalidParamsError(
+        `${field}: expected a non-negative safe integer`,
+      );
     }
     return `0x${value.toString(16)}`;
   }
   if (typeof value !== 'string' || !QUANTITY.test(value)) {
-    throw new InvalidParamsError(`${field}: expected a hex quantity like 0x1a (no leading zeros)`);
+    throw new InvalidParamsError(
+      `${field}: expected a hex quantity like 0x1a (no leading zeros)`,
+    );
   }
   return value as Hex;
 }
@@ -89,7 +106,10 @@ export function toQuantity(value: Quantity, field: string): Hex {
  * @returns The tag or hex block number.
  * @throws InvalidParamsError otherwise.
  */
-export function checkBlock(value: BlockParam | undefined, field: string): Hex | string {
+export function checkBlock(
+  value: BlockParam | undefined,
+  field: string,
+): Hex | string {
   if (value === undefined) {
     return 'latest';
   }
@@ -129,10 +149,19 @@ export function checkLogFilter(filter: LogFilter): CheckedFilter {
   if (typeof filter !== 'object' || filter === null) {
     throw new InvalidParamsError('eth_getLogs: the filter must be an object');
   }
-  const known = new Set(['address', 'fromBlock', 'toBlock', 'topics', 'blockHash', 'blockhash']);
+  const known = new Set([
+    'address',
+    'fromBlock',
+    'toBlock',
+    'topics',
+    'blockHash',
+    'blockhash',
+  ]);
   for (const key of Object.keys(filter)) {
     if (!known.has(key)) {
-      throw new InvalidParamsError(`eth_getLogs: unknown filter key ${JSON.stringify(key.slice(0, 40))}`);
+      throw new InvalidParamsError(
+        `eth_getLogs: unknown filter key ${JSON.stringify(key.slice(0, 40))}`,
+      );
     }
   }
   if (
@@ -142,39 +171,69 @@ export function checkLogFilter(filter: LogFilter): CheckedFilter {
       typeof filter.blockhash !== 'string' ||
       filter.blockHash.toLowerCase() !== filter.blockhash.toLowerCase())
   ) {
-    throw new InvalidParamsError('eth_getLogs: blockHash and blockhash are both given, with different values; give one');
+    throw new InvalidParamsError(
+      'eth_getLogs: blockHash and blockhash are both given, with different values; give one',
+    );
   }
   const blockHashValue = filter.blockHash ?? filter.blockhash;
-  if (blockHashValue !== undefined && (filter.fromBlock !== undefined || filter.toBlock !== undefined)) {
-    throw new InvalidParamsError('eth_getLogs: blockHash excludes fromBlock and toBlock; give one or the other');
+  if (
+    blockHashValue !== undefined &&
+    (filter.fromBlock !== undefined || filter.toBlock !== undefined)
+  ) {
+    throw new InvalidParamsError(
+      'eth_getLogs: blockHash excludes fromBlock and toBlock; give one or the other',
+    );
   }
   let addresses: Hex[] | undefined;
   if (filter.address !== undefined) {
-    const list = Array.isArray(filter.address) ? filter.address : [filter.address];
-    addresses = [...new Set(list.map((a, i) => checkAddress(a, `address[${i}]`).toLowerCase() as Hex))];
+    const list = Array.isArray(filter.address)
+      ? filter.address
+      : [filter.address];
+    addresses = [
+      ...new Set(
+        list.map(
+          (a, i) => checkAddress(a, `address[${i}]`).toLowerCase() as Hex,
+        ),
+      ),
+    ];
   }
   const rawTopics: readonly TopicFilter[] = filter.topics ?? [];
   if (!Array.isArray(rawTopics)) {
     throw new InvalidParamsError('eth_getLogs: topics must be an array');
   }
   if (rawTopics.length > 4) {
-    throw new InvalidParamsError(`eth_getLogs: at most 4 topic positions, got ${rawTopics.length}`);
+    throw new InvalidParamsError(
+      `eth_getLogs: at most 4 topic positions, got ${rawTopics.length}`,
+    );
   }
   const topics = rawTopics.map((position, i) => {
     if (position === null) {
       return null;
     }
-    const list: readonly unknown[] = Array.isArray(position) ? position : [position];
-    const values = list.map((t, j) => (t === null ? null : checkBytes32(t, `topics[${i}][${j}]`)));
+    const list: readonly unknown[] = Array.isArray(position)
+      ? position
+      : [position];
+    const values = list.map((t, j) =>
+      t === null ? null : checkBytes32(t, `topics[${i}][${j}]`),
+    );
     // A null among the alternatives matches any value, as in geth (go-ethereum eth/filters/api.go).
     return values.includes(null) ? null : [...new Set(values as Hex[])];
   });
   return {
     addresses,
     topics,
-    fromBlock: blockHashValue === undefined ? checkBlock(filter.fromBlock, 'fromBlock') : 'latest',
-    toBlock: blockHashValue === undefined ? checkBlock(filter.toBlock, 'toBlock') : 'latest',
-    blockHash: blockHashValue === undefined ? undefined : checkBytes32(blockHashValue, 'blockHash'),
+    fromBlock:
+      blockHashValue === undefined
+        ? checkBlock(filter.fromBlock, 'fromBlock')
+        : 'latest',
+    toBlock:
+      blockHashValue === undefined
+        ? checkBlock(filter.toBlock, 'toBlock')
+        : 'latest',
+    blockHash:
+      blockHashValue === undefined
+        ? undefined
+        : checkBytes32(blockHashValue, 'blockHash'),
   };
 }
 
@@ -187,7 +246,10 @@ export function checkLogFilter(filter: LogFilter): CheckedFilter {
  * @returns The JSON-ready call object.
  * @throws InvalidParamsError on a bad address, quantity or data.
  */
-export function checkCall(call: CallRequest, method: string): Record<string, unknown> {
+export function checkCall(
+  call: CallRequest,
+  method: string,
+): Record<string, unknown> {
   if (typeof call !== 'object' || call === null) {
     throw new InvalidParamsError(`${method}: the call must be an object`);
   }
@@ -198,7 +260,13 @@ export function checkCall(call: CallRequest, method: string): Record<string, unk
   if (call.to !== undefined && call.to !== null) {
     out.to = checkAddress(call.to, `${method} to`);
   }
-  for (const key of ['gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'value'] as const) {
+  for (const key of [
+    'gas',
+    'gasPrice',
+    'maxFeePerGas',
+    'maxPriorityFeePerGas',
+    'value',
+  ] as const) {
     const value = call[key];
     if (value !== undefined) {
       out[key] = toQuantity(value, `${method} ${key}`);
@@ -207,8 +275,13 @@ export function checkCall(call: CallRequest, method: string): Record<string, unk
   if (call.data !== undefined) {
     out.data = checkData(call.data, `${method} data`);
   }
-  if (call.gasPrice !== undefined && (call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined)) {
-    throw new InvalidParamsError(`${method}: give gasPrice or maxFeePerGas/maxPriorityFeePerGas, not both`);
+  if (
+    call.gasPrice !== undefined &&
+    (call.maxFeePerGas !== undefined || call.maxPriorityFeePerGas !== undefined)
+  ) {
+    throw new InvalidParamsError(
+      `${method}: give gasPrice or maxFeePerGas/maxPriorityFeePerGas, not both`,
+    );
   }
   return out;
 }
@@ -220,9 +293,13 @@ export function checkCall(call: CallRequest, method: string): Record<string, unk
  * @returns The JSON-ready override.
  * @throws InvalidParamsError on a bad address or value.
  */
-export function checkStateOverride(override: StateOverride): Record<string, unknown> {
+export function checkStateOverride(
+  override: StateOverride,
+): Record<string, unknown> {
   if (typeof override !== 'object' || override === null) {
-    throw new InvalidParamsError('stateOverride must be an object keyed by address');
+    throw new InvalidParamsError(
+      'stateOverride must be an object keyed by address',
+    );
   }
   const out: Record<string, unknown> = {};
   for (const [address, entry] of Object.entries(override)) {
@@ -238,7 +315,9 @@ export function checkStateOverride(override: StateOverride): Record<string, unkn
       item.code = checkData(entry.code, 'stateOverride code');
     }
     if (entry.state !== undefined && entry.stateDiff !== undefined) {
-      throw new InvalidParamsError('stateOverride: give state or stateDiff for an address, not both');
+      throw new InvalidParamsError(
+        'stateOverride: give state or stateDiff for an address, not both',
+      );
     }
     for (const key of ['state', 'stateDiff'] as const) {
       const slots = entry[key];

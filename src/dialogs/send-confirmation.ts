@@ -1,4 +1,12 @@
-import { Address, Box, Divider, Heading, Row, Section, Text } from '@metamask/snaps-sdk/jsx';
+import {
+  Address,
+  Box,
+  Divider,
+  Heading,
+  Row,
+  Section,
+  Text,
+} from '@metamask/snaps-sdk/jsx';
 import { formatEther } from 'viem';
 
 import type { SendSummary } from '../accounts/erc4337';
@@ -14,7 +22,11 @@ import type { SendSummary } from '../accounts/erc4337';
 /**
  * One line of the dialog: a label and either an address or a text.
  */
-export type ConfirmationRow = { label: string; address?: `0x${string}` | `${string}:${string}:${string}`; text?: string };
+export type ConfirmationRow = {
+  label: string;
+  address?: `0x${string}` | `${string}:${string}:${string}`;
+  text?: string;
+};
 
 /**
  * The dialog's rows, in display order (also what a text-only view would show).
@@ -22,21 +34,48 @@ export type ConfirmationRow = { label: string; address?: `0x${string}` | `${stri
  * @param summary - From sendUserOperation's draft.
  * @returns Row groups: the account's, one per intent, and the cost's.
  */
-export function sendConfirmationRows(summary: SendSummary): { account: ConfirmationRow[]; intents: ConfirmationRow[][]; cost: ConfirmationRow[] } {
+export function sendConfirmationRows(summary: SendSummary): {
+  account: ConfirmationRow[];
+  intents: ConfirmationRow[][];
+  cost: ConfirmationRow[];
+} {
   return {
     account: [
-      { label: 'Smart account', address: `${summary.scope}:${summary.account}` as `${string}:${string}:${string}` },
+      {
+        label: 'Smart account',
+        address:
+          `${summary.scope}:${summary.account}` as `${string}:${string}:${string}`,
+      },
       { label: 'Chain', text: summary.scope },
-      { label: 'Deploys the account', text: summary.deploys ? 'Yes: this operation deploys the smart account' : 'No: the account is deployed already' },
+      {
+        label: 'Deploys the account',
+        text: summary.deploys
+          ? 'Yes: this operation deploys the smart account'
+          : 'No: the account is deployed already',
+      },
     ],
     intents: summary.intents.map((intent, index) => [
-      { label: `Intent ${index + 1} of ${summary.intents.length}: to`, address: intent.to },
+      {
+        label: `Intent ${index + 1} of ${summary.intents.length}: to`,
+        address: intent.to,
+      },
       { label: 'Value', text: `${formatEther(intent.value)} ETH` },
-      { label: 'Call', text: intent.selector === null ? 'plain transfer' : `function selector ${intent.selector}` },
+      {
+        label: 'Call',
+        text:
+          intent.selector === null
+            ? 'plain transfer'
+            : `function selector ${intent.selector}`,
+      },
     ]),
     cost: [
-      { label: 'Maximum gas cost', text: `${formatEther(summary.maxGasCost)} ETH` },
-      summary.paymaster === null ? { label: 'Gas paid by', text: 'this account' } : { label: 'Gas paid by paymaster', address: summary.paymaster },
+      {
+        label: 'Maximum gas cost',
+        text: `${formatEther(summary.maxGasCost)} ETH`,
+      },
+      summary.paymaster === null
+        ? { label: 'Gas paid by', text: 'this account' }
+        : { label: 'Gas paid by paymaster', address: summary.paymaster },
     ],
   };
 }
@@ -52,7 +91,10 @@ export function sendConfirmation(summary: SendSummary): ReturnType<typeof Box> {
   return Box({
     children: [
       Heading({ children: 'Send a user operation' }),
-      Text({ children: 'Confirm only if you expect these calls. Signing lets the bundler submit them from your smart account.' }),
+      Text({
+        children:
+          'Confirm only if you expect these calls. Signing lets the bundler submit them from your smart account.',
+      }),
       Section({ children: account.map(row) }),
       ...intents.map((rows) => Section({ children: rows.map(row) })),
       Divider({}),
@@ -61,6 +103,13 @@ export function sendConfirmation(summary: SendSummary): ReturnType<typeof Box> {
   });
 }
 
-function row({ label, address, text }: ConfirmationRow): ReturnType<typeof Row> {
-  return Row({ label, children: address ? Address({ address }) : Text({ children: text ?? '' }) });
+function row({
+  label,
+  address,
+  text,
+}: ConfirmationRow): ReturnType<typeof Row> {
+  return Row({
+    label,
+    children: address ? Address({ address }) : Text({ children: text ?? '' }),
+  });
 }

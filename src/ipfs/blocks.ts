@@ -3,7 +3,11 @@ import { identity } from 'multiformats/hashes/identity';
 
 import type { ByteCache } from './cache';
 import type { Deadline } from './deadline';
-import { ContentVerificationError, InvalidContentError, IpfsApiError } from './errors';
+import {
+  ContentVerificationError,
+  InvalidContentError,
+  IpfsApiError,
+} from './errors';
 import { send, type HttpSettings } from './http';
 import { requestJson } from './ndjson';
 import { encodeMatching, nodeFromObject, type ServedNode } from './object';
@@ -44,7 +48,11 @@ export type BlockSource = {
  * @returns True for a 404 or 405 status before any body was streamed.
  */
 function notServed(error: unknown): boolean {
-  return error instanceof IpfsApiError && !error.streamed && (error.status === 404 || error.status === 405);
+  return (
+    error instanceof IpfsApiError &&
+    !error.streamed &&
+    (error.status === 404 || error.status === 405)
+  );
 }
 
 /**
@@ -55,19 +63,40 @@ function notServed(error: unknown): boolean {
  * @param maxBytes - The client's file cap, in bytes (a block may exceed it by {@link BLOCK_FRAMING_BYTES}).
  * @returns The source.
  */
-export function createBlockSource(http: HttpSettings, cache: ByteCache, maxBytes: number): BlockSource {
+export function createBlockSource(
+  http: HttpSettings,
+  cache: ByteCache,
+  maxBytes: number,
+): BlockSource {
   const maxBlockBytes = maxBytes + BLOCK_FRAMING_BYTES;
   let blockGetServed = true;
 
-  const getObject = async (cid: CID, deadline: Deadline): Promise<ServedNode> => {
-    const query = { args: [cid.toString()], flags: { encoding: 'json', 'data-encoding': 'base64' } };
+  const getObject = async (
+    cid: CID,
+    deadline: Deadline,
+  ): Promise<ServedNode> => {
+    const query = {
+      args: [cid.toString()],
+      flags: { encoding: 'json', 'data-encoding': 'base64' },
+    };
     // base64 is 4/3 of the data; each link's JSON is about twice its binary form.
-    return nodeFromObject(cid.toString(), await requestJson(http, 'object/get', query, 2 * maxBlockBytes, deadline));
+    return nodeFromObject(
+      cid.toString(),
+      await requestJson(http, 'object/get', query, 2 * maxBlockBytes, deadline),
+    );
   };
 
-  const fallback = async (cid: CID, deadline: Deadline): Promise<Uint8Array> => {
+  const fallback = async (
+    cid: CID,
+    deadline: Deadline,
+  ): Promise<Uint8Array> => {
     if (cid.code === RAW_CODE) {
-      const reply = await send(http, 'cat', { args: [cid.toString()] }, deadline);
+      const reply = await send(
+        http,
+        'cat',
+        { args: [cid.toString()] },
+        deadline,
+      );
       const bytes = await reply.bytes(maxBlockBytes);
       await verifyBlock(cid, bytes);
       return bytes;
@@ -75,11 +104,17 @@ export function createBlockSource(http: HttpSettings, cache: ByteCache, maxBytes
     if (cid.code === DAG_PB_CODE) {
       const block = await encodeMatching(cid, await getObject(cid, deadline));
       if (!block) {
-        throw new ContentVerificationError(cid.toString(), 'no dag-pb encoding of the object/get reply hashes to the CID');
+        throw new ContentVerificationError(
+          cid.toString(),
+          'no dag-pb encoding of the object/get reply hashes to the CID',
+        );
       }
       return block;
     }
-    throw new InvalidContentError(`block/get is not served and codec 0x${cid.code.toString(16)} has no verified fallback`, cid.toString());
+    throw new InvalidContentError(
+      `block/get is not served and codec 0x${cid.code.toString(16)} has no verified fallback`,
+      cid.toString(),
+    );
   };
 
   const get = async (cid: CID, deadline: Deadline): Promise<Uint8Array> => {
@@ -94,7 +129,12 @@ export function createBlockSource(http: HttpSettings, cache: ByteCache, maxBytes
     let bytes: Uint8Array | undefined;
     if (blockGetServed) {
       try {
-        const reply = await send(http, 'block/get', { args: [cid.toString()] }, deadline);
+        const reply = await send(
+          http,
+          'block/get',
+          { args: [cid.toString()] },
+          deadline,
+        );
         bytes = await reply.bytes(maxBlockBytes);
         await verifyBlock(cid, bytes);
       } catch (error) {

@@ -31,7 +31,11 @@ export class ByteCache {
    * @param value - Verified bytes (copied).
    */
   set(key: string, value: Uint8Array): void {
-    if (this.#maxBytes === 0 || value.length > this.#maxBytes || this.#entries.has(key)) {
+    if (
+      this.#maxBytes === 0 ||
+      value.length > this.#maxBytes ||
+      this.#entries.has(key)
+    ) {
       return;
     }
     this.#entries.set(key, value.slice());

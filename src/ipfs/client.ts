@@ -4,11 +4,27 @@ import { createBlockSource, BLOCK_FRAMING_BYTES } from './blocks';
 import { ByteCache } from './cache';
 import { Deadline } from './deadline';
 import { IpfsError, InvalidContentError } from './errors';
-import { basicAuthorization, send, type FetchLike, type HttpSettings, type Query } from './http';
+import {
+  basicAuthorization,
+  send,
+  type FetchLike,
+  type HttpSettings,
+  type Query,
+} from './http';
 import { parseJsonText } from './json';
 import { parseNdjson, requestJson } from './ndjson';
-import { checkObject, encodeMatching, objectOf, type IpfsObject } from './object';
-import { decodeDagPb, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, readUnixfsFile } from './unixfs';
+import {
+  checkObject,
+  encodeMatching,
+  objectOf,
+  type IpfsObject,
+} from './object';
+import {
+  decodeDagPb,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_NODES,
+  readUnixfsFile,
+} from './unixfs';
 import { normalizeIpfsApiUrl } from './url';
 import { DAG_PB_CODE, parseCid, RAW_CODE, verifyBlock } from './verify';
 
@@ -108,16 +124,24 @@ function positive(name: string, value: number): number {
 export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
   const apiUrl = normalizeIpfsApiUrl(options.apiUrl);
   const maxBytes = positive('maxBytes', options.maxBytes ?? DEFAULT_MAX_BYTES);
-  const deadlineMs = positive('deadlineMs', options.deadlineMs ?? DEFAULT_DEADLINE_MS);
+  const deadlineMs = positive(
+    'deadlineMs',
+    options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+  );
   const authorization =
-    options.apiKey === undefined ? undefined : basicAuthorization(options.apiKey, options.apiKeySecret ?? '');
+    options.apiKey === undefined
+      ? undefined
+      : basicAuthorization(options.apiKey, options.apiKeySecret ?? '');
   const settings: HttpSettings = {
     apiUrl,
     authorization,
-    secrets: [options.apiKey ?? '', options.apiKeySecret ?? '', authorization?.slice(6) ?? ''].filter(
-      (secret) => secret.length >= 3,
-    ),
-    fetch: options.fetch ?? (async (input, init) => globalThis.fetch(input, init)),
+    secrets: [
+      options.apiKey ?? '',
+      options.apiKeySecret ?? '',
+      authorization?.slice(6) ?? '',
+    ].filter((secret) => secret.length >= 3),
+    fetch:
+      options.fetch ?? (async (input, init) => globalThis.fetch(input, init)),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
   };
   const cache = new ByteCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
@@ -126,7 +150,10 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
   const maxNodes = positive('maxNodes', options.maxNodes ?? DEFAULT_MAX_NODES);
 
   /** Run one read under its own deadline. */
-  const bounded = async <T>(operation: string, read: (deadline: Deadline) => Promise<T>): Promise<T> => {
+  const bounded = async <T>(
+    operation: string,
+    read: (deadline: Deadline) => Promise<T>,
+  ): Promise<T> => {
     const deadline = new Deadline(operation, deadlineMs);
     try {
       return await deadline.race(read(deadline));
@@ -135,7 +162,10 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
     }
   };
 
-  const cat = async (input: string, deadline: Deadline): Promise<Uint8Array> => {
+  const cat = async (
+    input: string,
+    deadline: Deadline,
+  ): Promise<Uint8Array> => {
     const cid = parseCid(input);
     const key = `file:${cid.toV1().toString()}`;
     const cached = cache.get(key);
@@ -144,38 +174,55 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
     }
     let bytes: Uint8Array;
     if (cid.code === RAW_CODE && cid.multihash.code !== identity.code) {
-      const reply = await send(settings, 'cat', { args: [cid.toString()] }, deadline);
+      const reply = await send(
+        settings,
+        'cat',
+        { args: [cid.toString()] },
+        deadline,
+      );
       bytes = await reply.bytes(maxBytes);
       await verifyBlock(cid, bytes);
     } else {
-      bytes = await readUnixfsFile(cid, async (child) => blocks.get(child, deadline), {
-        maxBytes,
-        maxDepth,
-        maxNodes,
-        // Distinct blocks: the file plus its DAG framing (under 50% of it for chunks of 100 bytes or more).
-        maxFetchBytes: 2 * maxBytes + BLOCK_FRAMING_BYTES,
-        check: () => deadline.check(),
-      });
+      bytes = await readUnixfsFile(
+        cid,
+        async (child) => blocks.get(child, deadline),
+        {
+          maxBytes,
+          maxDepth,
+          maxNodes,
+          // Distinct blocks: the file plus its DAG framing (under 50% of it for chunks of 100 bytes or more).
+          maxFetchBytes: 2 * maxBytes + BLOCK_FRAMING_BYTES,
+          check: () => deadline.check(),
+        },
+      );
     }
     cache.set(key, bytes);
     return bytes;
   };
 
-  const objectGet = async (input: string, deadline: Deadline): Promise<IpfsObject> => {
+  const objectGet = async (
+    input: string,
+    deadline: Deadline,
+  ): Promise<IpfsObject> => {
     const cid = parseCid(input);
     if (cid.code !== DAG_PB_CODE) {
       throw new InvalidContentError('object/get needs a dag-pb CID', input);
     }
     const served = await blocks.getObject(cid, deadline);
-    const block = (await encodeMatching(cid, served)) ?? (await blocks.get(cid, deadline));
+    const block =
+      (await encodeMatching(cid, served)) ?? (await blocks.get(cid, deadline));
     const node = decodeDagPb(cid, block);
     checkObject(input, served, node);
     return objectOf(node);
   };
 
   return {
-    cat: async (input) => bounded('cat', async (deadline) => cat(input, deadline)),
-    blockGet: async (input) => bounded('blockGet', async (deadline) => blocks.get(parseCid(input), deadline)),
+    cat: async (input) =>
+      bounded('cat', async (deadline) => cat(input, deadline)),
+    blockGet: async (input) =>
+      bounded('blockGet', async (deadline) =>
+        blocks.get(parseCid(input), deadline),
+      ),
     getJson: async (input) =>
       bounded('getJson', async (deadline) => {
         const bytes = await cat(input, deadline);
@@ -183,21 +230,31 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
         try {
           text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
         } catch (error) {
-          throw new InvalidContentError('is not a UTF-8 JSON document', input, { cause: error });
+          throw new InvalidContentError('is not a UTF-8 JSON document', input, {
+            cause: error,
+          });
         }
         try {
           return parseJsonText(text, 'document');
         } catch (error) {
-          throw new InvalidContentError(`is not a UTF-8 JSON document (${(error as Error).message})`, input);
+          throw new InvalidContentError(
+            `is not a UTF-8 JSON document (${(error as Error).message})`,
+            input,
+          );
         }
       }),
-    objectGet: async (input) => bounded('objectGet', async (deadline) => objectGet(input, deadline)),
+    objectGet: async (input) =>
+      bounded('objectGet', async (deadline) => objectGet(input, deadline)),
     requestJson: async (command, query) =>
-      bounded(command, async (deadline) => requestJson(settings, command, query, maxBytes * 2, deadline)),
+      bounded(command, async (deadline) =>
+        requestJson(settings, command, query, maxBytes * 2, deadline),
+      ),
     streamNdjson: async function* (command, query) {
       const deadline = new Deadline(command, deadlineMs);
       try {
-        const reply = await deadline.race(send(settings, command, query, deadline));
+        const reply = await deadline.race(
+          send(settings, command, query, deadline),
+        );
         yield* parseNdjson(reply.chunks(maxBytes), command, settings.secrets);
       } finally {
         deadline.dispose();

@@ -31,7 +31,10 @@ export class IpfsError extends Error {
    * @param options.cause - The underlying error.
    */
   constructor(message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'IpfsError';
   }
 }
@@ -61,8 +64,15 @@ export class IpfsApiError extends IpfsError {
    * @param serverMessage - Message from the body (already free of credentials).
    * @param streamed - Whether the error arrived after a 200 inside the stream.
    */
-  constructor(status: number, command: string, serverMessage: string, streamed = false) {
-    const where = streamed ? 'failed after streaming began' : `failed with HTTP ${status}`;
+  constructor(
+    status: number,
+    command: string,
+    serverMessage: string,
+    streamed = false,
+  ) {
+    const where = streamed
+      ? 'failed after streaming began'
+      : `failed with HTTP ${status}`;
     super(`IPFS ${command} ${where}: ${serverMessage || '(no message)'}`);
     this.name = 'IpfsApiError';
     this.status = status;
@@ -100,7 +110,10 @@ export class InvalidCidError extends IpfsError {
    * @param options.cause - The parser's error.
    */
   constructor(input: unknown, options: { cause?: unknown } = {}) {
-    const shown = typeof input === 'string' ? JSON.stringify(input.slice(0, 100)) : typeof input;
+    const shown =
+      typeof input === 'string'
+        ? JSON.stringify(input.slice(0, 100))
+        : typeof input;
     super(`invalid CID: ${shown}`, options);
     this.name = 'InvalidCidError';
   }
@@ -145,7 +158,10 @@ export class IpfsTransportError extends IpfsError {
    * @param cause - The fetch error.
    */
   constructor(command: string, cause: unknown) {
-    super(`IPFS ${command} request failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `IPFS ${command} request failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = 'IpfsTransportError';
   }
 }
@@ -164,7 +180,11 @@ export class InvalidContentError extends IpfsError {
    * @param options - Optional cause.
    * @param options.cause - The underlying error.
    */
-  constructor(message: string, cid?: string, options: { cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    cid?: string,
+    options: { cause?: unknown } = {},
+  ) {
     super(cid === undefined ? message : `${cid}: ${message}`, options);
     this.name = 'InvalidContentError';
     this.cid = cid;
@@ -205,7 +225,12 @@ export class DagLimitError extends InvalidContentError {
    * @param max - Its value.
    */
   constructor(root: string, limit: 'nodes' | 'depth', max: number) {
-    super(limit === 'nodes' ? `DAG has more than ${max} nodes to visit` : `DAG deeper than ${max} levels`, root);
+    super(
+      limit === 'nodes'
+        ? `DAG has more than ${max} nodes to visit`
+        : `DAG deeper than ${max} levels`,
+      root,
+    );
     this.name = 'DagLimitError';
     this.limit = limit;
     this.max = max;
@@ -215,7 +240,14 @@ export class DagLimitError extends InvalidContentError {
 /** The configured API URL is refused; the message names the problem, never the URL. */
 export class InvalidApiUrlError extends IpfsError {
   /** What is wrong: `syntax`, `scheme`, `userinfo`, `query`, `fragment`, `insecure` or `length`. */
-  readonly problem: 'syntax' | 'scheme' | 'userinfo' | 'query' | 'fragment' | 'insecure' | 'length';
+  readonly problem:
+    | 'syntax'
+    | 'scheme'
+    | 'userinfo'
+    | 'query'
+    | 'fragment'
+    | 'insecure'
+    | 'length';
 
   /**
    * @param problem - What is wrong.

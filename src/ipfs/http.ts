@@ -27,7 +27,11 @@ export type ResponseLike = {
 /** The subset of the WHATWG `fetch` the client uses. */
 export type FetchLike = (
   input: string,
-  init: { method: 'POST'; headers: Record<string, string>; signal: AbortSignal },
+  init: {
+    method: 'POST';
+    headers: Record<string, string>;
+    signal: AbortSignal;
+  },
 ) => Promise<ResponseLike>;
 
 /** Resolved settings of one client. */
@@ -44,7 +48,10 @@ export type HttpSettings = {
 };
 
 /** Query of one command: positional `arg`s (repeated) and flags (`encoding=json`). */
-export type Query = { args?: string[]; flags?: Record<string, string | number | boolean> };
+export type Query = {
+  args?: string[];
+  flags?: Record<string, string | number | boolean>;
+};
 
 /** The most bytes read from an error body, to extract the server's message. */
 const ERROR_BODY_CAP = 16 * 1024;
@@ -56,7 +63,10 @@ const ERROR_BODY_CAP = 16 * 1024;
  * @param apiKeySecret - The API key secret (password).
  * @returns The Authorization header value.
  */
-export function basicAuthorization(apiKey: string, apiKeySecret: string): string {
+export function basicAuthorization(
+  apiKey: string,
+  apiKeySecret: string,
+): string {
   const bytes = new TextEncoder().encode(`${apiKey}:${apiKeySecret}`);
   let binary = '';
   for (const byte of bytes) {
@@ -73,7 +83,11 @@ export function basicAuthorization(apiKey: string, apiKeySecret: string): string
  * @param query - Arguments and flags.
  * @returns The full URL.
  */
-export function commandUrl(apiUrl: string, command: string, query: Query = {}): string {
+export function commandUrl(
+  apiUrl: string,
+  command: string,
+  query: Query = {},
+): string {
   const params = new URLSearchParams();
   for (const arg of query.args ?? []) {
     params.append('arg', arg);
@@ -109,7 +123,12 @@ export type Reply = {
  * @returns The open reply; call `close()` when done (the readers do it).
  * @throws IpfsApiError, IpfsTimeoutError (IpfsDeadlineError when `deadline` passed), IpfsTransportError.
  */
-export async function send(settings: HttpSettings, command: string, query: Query = {}, deadline?: Deadline): Promise<Reply> {
+export async function send(
+  settings: HttpSettings,
+  command: string,
+  query: Query = {},
+  deadline?: Deadline,
+): Promise<Reply> {
   deadline?.check();
   const controller = new AbortController();
   let stopped: 'timeout' | 'deadline' | undefined;
@@ -124,7 +143,8 @@ export async function send(settings: HttpSettings, command: string, query: Query
     rejectStopped(new Error('aborted'));
   };
   const timer = setTimeout(() => stop('timeout'), settings.timeoutMs);
-  const unsubscribe = deadline?.onExpire(() => stop('deadline')) ?? (() => undefined);
+  const unsubscribe =
+    deadline?.onExpire(() => stop('deadline')) ?? (() => undefined);
   const close = (): void => {
     clearTimeout(timer);
     unsubscribe();
@@ -141,7 +161,12 @@ export async function send(settings: HttpSettings, command: string, query: Query
     if (error instanceof IpfsError) {
       throw error;
     }
-    throw new IpfsTransportError(command, new Error(scrub(String((error as Error)?.message ?? error), settings.secrets)));
+    throw new IpfsTransportError(
+      command,
+      new Error(
+        scrub(String((error as Error)?.message ?? error), settings.secrets),
+      ),
+    );
   };
   /** Await `promise` unless the request is stopped first (its late rejection is swallowed). */
   const guarded = async <T>(promise: Promise<T>): Promise<T> => {
@@ -157,7 +182,11 @@ export async function send(settings: HttpSettings, command: string, query: Query
   try {
     response = await guarded(
       Promise.resolve().then(async () =>
-        settings.fetch(commandUrl(settings.apiUrl, command, query), { method: 'POST', headers, signal: controller.signal }),
+        settings.fetch(commandUrl(settings.apiUrl, command, query), {
+          method: 'POST',
+          headers,
+          signal: controller.signal,
+        }),
       ),
     );
   } catch (error) {
@@ -168,7 +197,10 @@ export async function send(settings: HttpSettings, command: string, query: Query
     let total = 0;
     const counted = (value: unknown): Uint8Array => {
       if (!ArrayBuffer.isView(value)) {
-        throw new IpfsTransportError(command, new Error('the reply body yielded something other than bytes'));
+        throw new IpfsTransportError(
+          command,
+          new Error('the reply body yielded something other than bytes'),
+        );
       }
       total += value.byteLength;
       if (total > maxBytes) {
@@ -225,7 +257,11 @@ export async function send(settings: HttpSettings, command: string, query: Query
         break; // the message is at the start; stop reading (closes the request)
       }
     }
-    throw new IpfsApiError(response.status, command, scrub(serverMessage(text), settings.secrets));
+    throw new IpfsApiError(
+      response.status,
+      command,
+      scrub(serverMessage(text), settings.secrets),
+    );
   }
   return { command, bytes, chunks, close };
 }
@@ -241,7 +277,10 @@ export function serverMessage(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   for (const line of lines.reverse()) {
     try {
-      const value = JSON.parse(line) as { Message?: unknown; message?: unknown };
+      const value = JSON.parse(line) as {
+        Message?: unknown;
+        message?: unknown;
+      };
       const message = value?.Message ?? value?.message;
       if (typeof message === 'string') {
         return message;

@@ -4,7 +4,12 @@
  * Node built-ins, nothing runs at import. See `client.ts` for the contract.
  */
 export { createIpfsClient, DEFAULT_DEADLINE_MS } from './client';
-export type { IpfsClient, IpfsClientOptions, IpfsLink, IpfsObject } from './client';
+export type {
+  IpfsClient,
+  IpfsClientOptions,
+  IpfsLink,
+  IpfsObject,
+} from './client';
 export {
   ContentVerificationError,
   DagLimitError,

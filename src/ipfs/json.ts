@@ -51,7 +51,9 @@ export function nestsDeeperThan(text: string, max: number): boolean {
  */
 export function parseJsonText(text: string, what: string): unknown {
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new InvalidContentError(`${what} nests deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new InvalidContentError(
+      `${what} nests deeper than ${MAX_JSON_DEPTH} levels`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;

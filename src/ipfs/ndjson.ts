@@ -22,7 +22,9 @@ import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonText } from './json';
  * @param item - A parsed item.
  * @returns True for `{ Message: string, Type: "error" }`.
  */
-export function isErrorObject(item: unknown): item is { Message: string; Code?: number; Type: 'error' } {
+export function isErrorObject(
+  item: unknown,
+): item is { Message: string; Code?: number; Type: 'error' } {
   return (
     typeof item === 'object' &&
     item !== null &&
@@ -66,7 +68,11 @@ export async function* parseNdjson(
   let buffer = '';
   let lineNumber = 0;
   const parse = (line: string): unknown =>
-    checkItem(parseJsonText(line, `IPFS ${command} reply line ${lineNumber}`), command, secrets);
+    checkItem(
+      parseJsonText(line, `IPFS ${command} reply line ${lineNumber}`),
+      command,
+      secrets,
+    );
   for await (const chunk of chunks) {
     buffer += decoder.decode(chunk, { stream: true });
     let newline = buffer.indexOf('\n');
@@ -97,9 +103,15 @@ export async function* parseNdjson(
  * @returns The value.
  * @throws IpfsApiError for an error object; InvalidContentError when the body is not one JSON value.
  */
-export function parseJsonReply(text: string, command: string, secrets: string[] = []): unknown {
+export function parseJsonReply(
+  text: string,
+  command: string,
+  secrets: string[] = [],
+): unknown {
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    throw new InvalidContentError(`IPFS ${command} reply nests deeper than ${MAX_JSON_DEPTH} levels`);
+    throw new InvalidContentError(
+      `IPFS ${command} reply nests deeper than ${MAX_JSON_DEPTH} levels`,
+    );
   }
   let items: unknown[];
   try {
@@ -107,14 +119,20 @@ export function parseJsonReply(text: string, command: string, secrets: string[] 
   } catch {
     items = text
       .split('\n')
-      .map((line, index) => (line.trim() ? parseJsonText(line, `IPFS ${command} reply line ${index + 1}`) : undefined))
+      .map((line, index) =>
+        line.trim()
+          ? parseJsonText(line, `IPFS ${command} reply line ${index + 1}`)
+          : undefined,
+      )
       .filter((item) => item !== undefined);
   }
   for (const item of items) {
     checkItem(item, command, secrets);
   }
   if (items.length !== 1) {
-    throw new InvalidContentError(`IPFS ${command} replied with ${items.length} JSON values, expected one`);
+    throw new InvalidContentError(
+      `IPFS ${command} replied with ${items.length} JSON values, expected one`,
+    );
   }
   return items[0];
 }

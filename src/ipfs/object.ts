@@ -63,24 +63,47 @@ function fromBase64(text: string): Uint8Array | undefined {
  */
 export function nodeFromObject(cid: string, reply: unknown): ServedNode {
   const object = reply as { Links?: unknown; Data?: unknown } | null;
-  if (typeof object !== 'object' || object === null || !Array.isArray(object.Links) || typeof object.Data !== 'string') {
-    throw new InvalidContentError('object/get reply lacks Links (array) or Data (string)', cid);
+  if (
+    typeof object !== 'object' ||
+    object === null ||
+    !Array.isArray(object.Links) ||
+    typeof object.Data !== 'string'
+  ) {
+    throw new InvalidContentError(
+      'object/get reply lacks Links (array) or Data (string)',
+      cid,
+    );
   }
   const data = fromBase64(object.Data);
   if (!data) {
     throw new InvalidContentError('object/get Data is not base64', cid);
   }
   const links = (object.Links as unknown[]).map((served, index) => {
-    const link = served as { Name?: unknown; Hash?: unknown; Size?: unknown } | null;
+    const link = served as {
+      Name?: unknown;
+      Hash?: unknown;
+      Size?: unknown;
+    } | null;
     const name = link?.Name ?? '';
-    if (typeof name !== 'string' || typeof link?.Hash !== 'string' || !Number.isSafeInteger(link.Size) || (link.Size as number) < 0) {
-      throw new InvalidContentError(`object/get link ${index} is not { Name: string, Hash: string, Size: integer >= 0 }`, cid);
+    if (
+      typeof name !== 'string' ||
+      typeof link?.Hash !== 'string' ||
+      !Number.isSafeInteger(link.Size) ||
+      (link.Size as number) < 0
+    ) {
+      throw new InvalidContentError(
+        `object/get link ${index} is not { Name: string, Hash: string, Size: integer >= 0 }`,
+        cid,
+      );
     }
     let hash: CID;
     try {
       hash = CID.parse(link.Hash);
     } catch {
-      throw new InvalidContentError(`object/get link ${index} Hash is not a CID`, cid);
+      throw new InvalidContentError(
+        `object/get link ${index} Hash is not a CID`,
+        cid,
+      );
     }
     return { Name: name, Hash: hash, Tsize: link.Size as number };
   });
@@ -101,11 +124,19 @@ export function nodeFromObject(cid: string, reply: unknown): ServedNode {
  * @returns The verified block, or undefined when no encoding hashes to `cid`.
  * @throws ContentVerificationError only for a hash function the client cannot check.
  */
-export async function encodeMatching(cid: CID, node: ServedNode): Promise<Uint8Array | undefined> {
-  const choices = (applies: boolean): boolean[] => (applies ? [true, false] : [true]);
+export async function encodeMatching(
+  cid: CID,
+  node: ServedNode,
+): Promise<Uint8Array | undefined> {
+  const choices = (applies: boolean): boolean[] =>
+    applies ? [true, false] : [true];
   const tried: Uint8Array[] = [];
-  for (const keepNames of choices(node.Links.some((link) => link.Name === ''))) {
-    for (const keepSizes of choices(node.Links.some((link) => link.Tsize === 0))) {
+  for (const keepNames of choices(
+    node.Links.some((link) => link.Name === ''),
+  )) {
+    for (const keepSizes of choices(
+      node.Links.some((link) => link.Tsize === 0),
+    )) {
       for (const keepData of choices(node.Data.length === 0)) {
         const candidate: PBNode = {
           Links: node.Links.map((link) => ({
@@ -141,7 +172,11 @@ export async function encodeMatching(cid: CID, node: ServedNode): Promise<Uint8A
  */
 export function objectOf(node: PBNode): IpfsObject {
   return {
-    Links: node.Links.map((link) => ({ Name: link.Name ?? '', Hash: link.Hash.toString(), Size: link.Tsize ?? 0 })),
+    Links: node.Links.map((link) => ({
+      Name: link.Name ?? '',
+      Hash: link.Hash.toString(),
+      Size: link.Tsize ?? 0,
+    })),
     Data: toBase64(node.Data ?? new Uint8Array()),
   };
 }
@@ -157,17 +192,34 @@ export function objectOf(node: PBNode): IpfsObject {
  * @param node - The verified node.
  * @throws ContentVerificationError for any difference.
  */
-export function checkObject(cid: string, served: ServedNode, node: PBNode): void {
+export function checkObject(
+  cid: string,
+  served: ServedNode,
+  node: PBNode,
+): void {
   if (served.Links.length !== node.Links.length) {
-    throw new ContentVerificationError(cid, `object/get lists ${served.Links.length} links, the block has ${node.Links.length}`);
+    throw new ContentVerificationError(
+      cid,
+      `object/get lists ${served.Links.length} links, the block has ${node.Links.length}`,
+    );
   }
   node.Links.forEach((link, index) => {
     const other = served.Links[index];
-    if (!other.Hash.equals(link.Hash) || other.Name !== (link.Name ?? '') || other.Tsize !== (link.Tsize ?? 0)) {
-      throw new ContentVerificationError(cid, `object/get link ${index} differs from the block`);
+    if (
+      !other.Hash.equals(link.Hash) ||
+      other.Name !== (link.Name ?? '') ||
+      other.Tsize !== (link.Tsize ?? 0)
+    ) {
+      throw new ContentVerificationError(
+        cid,
+        `object/get link ${index} differs from the block`,
+      );
     }
   });
   if (!equalBytes(served.Data, node.Data ?? new Uint8Array())) {
-    throw new ContentVerificationError(cid, 'object/get Data differs from the block');
+    throw new ContentVerificationError(
+      cid,
+      'object/get Data differs from the block',
+    );
   }
 }

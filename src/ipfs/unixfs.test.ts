@@ -4,7 +4,11 @@ import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 
 import { createIpfsClient } from './client';
-import { ContentVerificationError, InvalidContentError, ResponseTooLargeError } from './errors';
+import {
+  ContentVerificationError,
+  InvalidContentError,
+  ResponseTooLargeError,
+} from './errors';
 import type { FetchLike } from './http';
 import { readUnixfsFile } from './unixfs';
 import { RAW_CODE } from './verify';
@@ -33,36 +37,60 @@ async function put(codec: number, bytes: Uint8Array): Promise<CID> {
  * @returns Its CID.
  */
 async function pbNode(unixfs: UnixFS, links: CID[] = []): Promise<CID> {
-  const node = prepare({ Data: unixfs.marshal(), Links: links.map((Hash) => ({ Hash, Name: '', Tsize: 1 })) });
+  const node = prepare({
+    Data: unixfs.marshal(),
+    Links: links.map((Hash) => ({ Hash, Name: '', Tsize: 1 })),
+  });
   return put(DAG_PB, encode(node));
 }
 
-const getBlock = async (cid: CID): Promise<Uint8Array> => blocks.get(cid.toString()) as Uint8Array;
-const limits = { maxBytes: 1 << 20, maxDepth: 16, maxNodes: 1000, maxFetchBytes: 1 << 21 };
+const getBlock = async (cid: CID): Promise<Uint8Array> =>
+  blocks.get(cid.toString()) as Uint8Array;
+const limits = {
+  maxBytes: 1 << 20,
+  maxDepth: 16,
+  maxNodes: 1000,
+  maxFetchBytes: 1 << 21,
+};
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 describe('readUnixfsFile', () => {
   it('reassembles data + children in link order (raw and dag-pb leaves)', async () => {
     const a = await put(RAW_CODE, bytes('abc'));
     const b = await pbNode(new UnixFS({ type: 'file', data: bytes('de') }));
-    const root = await pbNode(new UnixFS({ type: 'file', data: bytes('>'), blockSizes: [3n, 2n] }), [a, b]);
-    expect(new TextDecoder().decode(await readUnixfsFile(root, getBlock, limits))).toBe('>abcde');
+    const root = await pbNode(
+      new UnixFS({ type: 'file', data: bytes('>'), blockSizes: [3n, 2n] }),
+      [a, b],
+    );
+    expect(
+      new TextDecoder().decode(await readUnixfsFile(root, getBlock, limits)),
+    ).toBe('>abcde');
   });
 
   it('refuses directories and unsupported codecs', async () => {
     const dir = await pbNode(new UnixFS({ type: 'directory' }));
-    await expect(readUnixfsFile(dir, getBlock, limits)).rejects.toThrow(/UnixFS directory, not a file/u);
+    await expect(readUnixfsFile(dir, getBlock, limits)).rejects.toThrow(
+      /UnixFS directory, not a file/u,
+    );
     const cbor = CID.createV1(0x71, await sha256.digest(bytes('x')));
     blocks.set(cbor.toString(), bytes('x'));
-    await expect(readUnixfsFile(cbor, getBlock, limits)).rejects.toThrow(InvalidContentError);
+    await expect(readUnixfsFile(cbor, getBlock, limits)).rejects.toThrow(
+      InvalidContentError,
+    );
   });
 
   it('catches children that do not match the parent block sizes', async () => {
     const a = await put(RAW_CODE, bytes('abc'));
-    const root = await pbNode(new UnixFS({ type: 'file', blockSizes: [4n] }), [a]);
-    const error = await readUnixfsFile(root, getBlock, limits).catch((caught: Error) => caught);
+    const root = await pbNode(new UnixFS({ type: 'file', blockSizes: [4n] }), [
+      a,
+    ]);
+    const error = await readUnixfsFile(root, getBlock, limits).catch(
+      (caught: Error) => caught,
+    );
     expect(error).toBeInstanceOf(ContentVerificationError);
-    expect((error as ContentVerificationError).reason).toBe(`child holds 3 bytes, parent ${root.toString()} says 4`);
+    expect((error as ContentVerificationError).reason).toBe(
+      `child holds 3 bytes, parent ${root.toString()} says 4`,
+    );
   });
 
   it('bounds depth and size', async () => {
@@ -71,9 +99,16 @@ describe('readUnixfsFile', () => {
       cid = await pbNode(new UnixFS({ type: 'file', blockSizes: [1n] }), [cid]);
     }
     expect(await readUnixfsFile(cid, getBlock, limits)).toHaveLength(1);
-    await expect(readUnixfsFile(cid, getBlock, { ...limits, maxDepth: 3 })).rejects.toThrow(/deeper than 3/u);
-    const huge = await pbNode(new UnixFS({ type: 'file', blockSizes: [1n << 40n] }), [cid]);
-    await expect(readUnixfsFile(huge, getBlock, limits)).rejects.toThrow(ResponseTooLargeError);
+    await expect(
+      readUnixfsFile(cid, getBlock, { ...limits, maxDepth: 3 }),
+    ).rejects.toThrow(/deeper than 3/u);
+    const huge = await pbNode(
+      new UnixFS({ type: 'file', blockSizes: [1n << 40n] }),
+      [cid],
+    );
+    await expect(readUnixfsFile(huge, getBlock, limits)).rejects.toThrow(
+      ResponseTooLargeError,
+    );
   });
 
   it('is what the client uses: a directory CID served by a stub API is refused by cat', async () => {
@@ -81,10 +116,14 @@ describe('readUnixfsFile', () => {
     const fetch: FetchLike = async (url) => {
       const arg = new URL(url).searchParams.get('arg') as string;
       const block = blocks.get(CID.parse(arg).toV1().toString());
-      return new Response(block ? new Uint8Array(block) : null, { status: 200 });
+      return new Response(block ? new Uint8Array(block) : null, {
+        status: 200,
+      });
     };
     const client = createIpfsClient({ apiUrl: 'https://stub.example', fetch });
     await expect(client.cat(dir.toString())).rejects.toThrow(/not a file/u);
-    await expect(client.cat(CID.parse(dir.toString()).toV0().toString())).rejects.toThrow(/not a file/u);
+    await expect(
+      client.cat(CID.parse(dir.toString()).toV0().toString()),
+    ).rejects.toThrow(/not a file/u);
   });
 });

@@ -2,7 +2,12 @@ import { decode as decodePb, type PBNode } from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
 import type { CID } from 'multiformats/cid';
 
-import { ContentVerificationError, DagLimitError, InvalidContentError, ResponseTooLargeError } from './errors';
+import {
+  ContentVerificationError,
+  DagLimitError,
+  InvalidContentError,
+  ResponseTooLargeError,
+} from './errors';
 import { DAG_PB_CODE, RAW_CODE } from './verify';
 
 /**
@@ -60,7 +65,9 @@ export function decodeDagPb(cid: CID, block: Uint8Array): PBNode {
   try {
     return decodePb(block);
   } catch (error) {
-    throw new InvalidContentError('not a valid dag-pb block', cid.toString(), { cause: error });
+    throw new InvalidContentError('not a valid dag-pb block', cid.toString(), {
+      cause: error,
+    });
   }
 }
 
@@ -77,10 +84,17 @@ function fileData(cid: CID, node: PBNode): UnixFS {
   try {
     unixfs = UnixFS.unmarshal(node.Data ?? new Uint8Array());
   } catch (error) {
-    throw new InvalidContentError('dag-pb node without UnixFS data', cid.toString(), { cause: error });
+    throw new InvalidContentError(
+      'dag-pb node without UnixFS data',
+      cid.toString(),
+      { cause: error },
+    );
   }
   if (unixfs.type !== 'file' && unixfs.type !== 'raw') {
-    throw new InvalidContentError(`is a UnixFS ${unixfs.type}, not a file`, cid.toString());
+    throw new InvalidContentError(
+      `is a UnixFS ${unixfs.type}, not a file`,
+      cid.toString(),
+    );
   }
   return unixfs;
 }
@@ -95,11 +109,17 @@ function fileData(cid: CID, node: PBNode): UnixFS {
  */
 function checkLinks(cid: CID, node: PBNode, unixfs: UnixFS): void {
   if (node.Links.length !== unixfs.blockSizes.length) {
-    throw new ContentVerificationError(cid.toString(), `${node.Links.length} links but ${unixfs.blockSizes.length} block sizes`);
+    throw new ContentVerificationError(
+      cid.toString(),
+      `${node.Links.length} links but ${unixfs.blockSizes.length} block sizes`,
+    );
   }
   for (const [index, link] of node.Links.entries()) {
     if (unixfs.blockSizes[index] === 0n || link.Tsize === 0) {
-      throw new ContentVerificationError(cid.toString(), `link ${index} claims a size of 0 (an empty child holds no file data)`);
+      throw new ContentVerificationError(
+        cid.toString(),
+        `link ${index} claims a size of 0 (an empty child holds no file data)`,
+      );
     }
   }
 }
@@ -116,35 +136,56 @@ function checkLinks(cid: CID, node: PBNode, unixfs: UnixFS): void {
  * zero-size links), ResponseTooLargeError (over `maxBytes` or `maxFetchBytes`), and what
  * `getBlock` and `limits.check` throw.
  */
-export async function readUnixfsFile(root: CID, getBlock: GetBlock, limits: WalkLimits): Promise<Uint8Array> {
+export async function readUnixfsFile(
+  root: CID,
+  getBlock: GetBlock,
+  limits: WalkLimits,
+): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let total = 0;
   let visits = 0;
   let fetched = 0;
-  const seen = new Map<string, { block: Uint8Array; file?: { node: PBNode; unixfs: UnixFS } }>();
+  const seen = new Map<
+    string,
+    { block: Uint8Array; file?: { node: PBNode; unixfs: UnixFS } }
+  >();
   const push = (bytes: Uint8Array): void => {
     total += bytes.length;
     if (total > limits.maxBytes) {
-      throw new ResponseTooLargeError(`file ${root.toString()}`, limits.maxBytes);
+      throw new ResponseTooLargeError(
+        `file ${root.toString()}`,
+        limits.maxBytes,
+      );
     }
     parts.push(bytes);
   };
   /** The block (and, for dag-pb, its checked decoding) of a CID, fetched and decoded once per read. */
-  const load = async (cid: CID): Promise<{ block: Uint8Array; file?: { node: PBNode; unixfs: UnixFS } }> => {
+  const load = async (
+    cid: CID,
+  ): Promise<{
+    block: Uint8Array;
+    file?: { node: PBNode; unixfs: UnixFS };
+  }> => {
     const key = cid.toV1().toString();
     let entry = seen.get(key);
     if (!entry) {
       const block = await getBlock(cid);
       fetched += block.length;
       if (fetched > limits.maxFetchBytes) {
-        throw new ResponseTooLargeError(`DAG of ${root.toString()}`, limits.maxFetchBytes);
+        throw new ResponseTooLargeError(
+          `DAG of ${root.toString()}`,
+          limits.maxFetchBytes,
+        );
       }
       entry = { block };
       if (cid.code === DAG_PB_CODE) {
         const node = decodeDagPb(cid, block);
         const unixfs = fileData(cid, node);
         if (unixfs.fileSize() > BigInt(limits.maxBytes)) {
-          throw new ResponseTooLargeError(`file ${root.toString()} (${unixfs.fileSize()} bytes)`, limits.maxBytes);
+          throw new ResponseTooLargeError(
+            `file ${root.toString()} (${unixfs.fileSize()} bytes)`,
+            limits.maxBytes,
+          );
         }
         checkLinks(cid, node, unixfs);
         entry.file = { node, unixfs };
@@ -164,7 +205,10 @@ export async function readUnixfsFile(root: CID, getBlock: GetBlock, limits: Walk
       throw new DagLimitError(root.toString(), 'depth', limits.maxDepth);
     }
     if (cid.code !== RAW_CODE && cid.code !== DAG_PB_CODE) {
-      throw new InvalidContentError(`unsupported codec 0x${cid.code.toString(16)} (dag-pb and raw are read)`, cid.toString());
+      throw new InvalidContentError(
+        `unsupported codec 0x${cid.code.toString(16)} (dag-pb and raw are read)`,
+        cid.toString(),
+      );
     }
     const { block, file } = await load(cid);
     if (!file) {
@@ -189,7 +233,10 @@ export async function readUnixfsFile(root: CID, getBlock: GetBlock, limits: Walk
       length += childLength;
     }
     if (BigInt(length) !== expected) {
-      throw new ContentVerificationError(cid.toString(), `reassembled ${length} bytes, UnixFS says ${expected}`);
+      throw new ContentVerificationError(
+        cid.toString(),
+        `reassembled ${length} bytes, UnixFS says ${expected}`,
+      );
     }
     return length;
   };

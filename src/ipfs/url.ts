@@ -24,7 +24,13 @@ export function isLoopbackHost(hostname: string): boolean {
     return true;
   }
   const octets = hostname.split('.');
-  return octets.length === 4 && octets[0] === '127' && octets.every((octet) => /^(?:0|[1-9]\d{0,2})$/u.test(octet) && Number(octet) <= 255);
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every(
+      (octet) => /^(?:0|[1-9]\d{0,2})$/u.test(octet) && Number(octet) <= 255,
+    )
+  );
 }
 
 /**
@@ -39,7 +45,10 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function normalizeIpfsApiUrl(url: string): string {
   if (typeof url !== 'string' || url.length > MAX_API_URL_LENGTH) {
-    throw new InvalidApiUrlError('length', `must be a string of at most ${MAX_API_URL_LENGTH} characters`);
+    throw new InvalidApiUrlError(
+      'length',
+      `must be a string of at most ${MAX_API_URL_LENGTH} characters`,
+    );
   }
   let parsed: URL;
   try {
@@ -48,10 +57,20 @@ export function normalizeIpfsApiUrl(url: string): string {
     throw new InvalidApiUrlError('syntax', 'is not a valid absolute URL');
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new InvalidApiUrlError('scheme', 'must use https (or http to a loopback host)');
+    throw new InvalidApiUrlError(
+      'scheme',
+      'must use https (or http to a loopback host)',
+    );
   }
-  if (parsed.username !== '' || parsed.password !== '' || /^[a-z]+:\/\/[^/?#]*@/iu.test(url.trim())) {
-    throw new InvalidApiUrlError('userinfo', 'must not carry credentials; set apiKey and apiKeySecret (sent as HTTP basic auth)');
+  if (
+    parsed.username !== '' ||
+    parsed.password !== '' ||
+    /^[a-z]+:\/\/[^/?#]*@/iu.test(url.trim())
+  ) {
+    throw new InvalidApiUrlError(
+      'userinfo',
+      'must not carry credentials; set apiKey and apiKeySecret (sent as HTTP basic auth)',
+    );
   }
   if (parsed.search !== '' || parsed.href.includes('?')) {
     throw new InvalidApiUrlError('query', 'must not have a query string');
@@ -60,8 +79,14 @@ export function normalizeIpfsApiUrl(url: string): string {
     throw new InvalidApiUrlError('fragment', 'must not have a fragment');
   }
   if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
-    throw new InvalidApiUrlError('insecure', 'must use https unless the host is loopback (localhost, 127.0.0.0/8, [::1])');
+    throw new InvalidApiUrlError(
+      'insecure',
+      'must use https unless the host is loopback (localhost, 127.0.0.0/8, [::1])',
+    );
   }
-  const path = parsed.pathname.replace(/\/+$/u, '').replace(/\/api\/v0$/u, '').replace(/\/+$/u, '');
+  const path = parsed.pathname
+    .replace(/\/+$/u, '')
+    .replace(/\/api\/v0$/u, '')
+    .replace(/\/+$/u, '');
   return `${parsed.origin}${path}`;
 }

@@ -15,7 +15,10 @@ export const RAW_CODE = 0x55;
 /** Multicodec of dag-pb (every CIDv0, `Qm...`, and `bafybei...`). */
 export const DAG_PB_CODE = 0x70;
 
-const HASHERS: Record<number, { name: string; digest(input: Uint8Array): unknown }> = {
+const HASHERS: Record<
+  number,
+  { name: string; digest(input: Uint8Array): unknown }
+> = {
   [sha256.code]: sha256,
   [sha512.code]: sha512,
   [identity.code]: identity,
@@ -47,7 +50,10 @@ export function parseCid(input: unknown): CID {
  * @returns Its hasher.
  * @throws ContentVerificationError for an unsupported hash function.
  */
-function hasherOf(cid: CID): { name: string; digest(input: Uint8Array): unknown } {
+function hasherOf(cid: CID): {
+  name: string;
+  digest(input: Uint8Array): unknown;
+} {
   const hasher = HASHERS[cid.multihash.code];
   if (!hasher) {
     throw new ContentVerificationError(
@@ -80,7 +86,10 @@ export async function hashesTo(cid: CID, bytes: Uint8Array): Promise<boolean> {
  */
 export async function verifyBlock(cid: CID, bytes: Uint8Array): Promise<void> {
   if (!(await hashesTo(cid, bytes))) {
-    throw new ContentVerificationError(cid.toString(), `${hasherOf(cid).name} digest of the ${bytes.length} bytes received does not match`);
+    throw new ContentVerificationError(
+      cid.toString(),
+      `${hasherOf(cid).name} digest of the ${bytes.length} bytes received does not match`,
+    );
   }
 }
 

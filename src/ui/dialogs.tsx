@@ -14,7 +14,11 @@ export async function confirmDelete(address: string): Promise<boolean> {
       content: (
         <Box>
           <Heading>Delete account</Heading>
-          <Text>Delete {address} from this snap? Its key is erased here; without a copy of the key (or, for a derived key, your Secret Recovery Phrase) its funds are out of reach.</Text>
+          <Text>
+            Delete {address} from this snap? Its key is erased here; without a
+            copy of the key (or, for a derived key, your Secret Recovery Phrase)
+            its funds are out of reach.
+          </Text>
         </Box>
       ),
     },
@@ -36,7 +40,9 @@ export async function showExportedKey(privateKey: string): Promise<void> {
       content: (
         <Box>
           <Heading>Private key</Heading>
-          <Text>Anyone who sees this key controls the account. Never share it.</Text>
+          <Text>
+            Anyone who sees this key controls the account. Never share it.
+          </Text>
           <Copyable value={privateKey} sensitive />
         </Box>
       ),

@@ -55,7 +55,10 @@ export const CHAIN_FIELDS = [
   ['scope', 'Chain (eip155:<chain id>)'],
   ['rpcUrl', 'RPC URL'],
   ['entryPoint', 'EntryPoint (optional, default v0.6)'],
-  ['accountFactory', 'Account factory (optional, default SimpleAccountFactory v0.6)'],
+  [
+    'accountFactory',
+    'Account factory (optional, default SimpleAccountFactory v0.6)',
+  ],
   ['bundlerUrl', 'Bundler URL (optional)'],
   ['paymasterUrl', 'Paymaster URL (optional, ERC-7677)'],
 ] as const;
@@ -97,12 +100,17 @@ export function renderHome(model: HomeModel): JSXElement {
     <Box>
       <Heading size="lg">Keyring Snap</Heading>
       {model.notice ? (
-        <Banner title={model.notice.severity === 'success' ? 'Done' : 'Not done'} severity={model.notice.severity}>
+        <Banner
+          title={model.notice.severity === 'success' ? 'Done' : 'Not done'}
+          severity={model.notice.severity}
+        >
           <Text>{model.notice.text}</Text>
         </Banner>
       ) : null}
       <Heading>Accounts</Heading>
-      {model.accounts.length === 0 ? <Text>No account yet: create one below.</Text> : null}
+      {model.accounts.length === 0 ? (
+        <Text>No account yet: create one below.</Text>
+      ) : null}
       {model.lastSent ? (
         <Section>
           <Row label="User operation">
@@ -111,7 +119,11 @@ export function renderHome(model: HomeModel): JSXElement {
           <Row label="Status">
             <Text>{model.lastSent.status ?? 'sent to the bundler'}</Text>
           </Row>
-          <Button name={`${UI.sendStatus}:${model.lastSent.scope}:${model.lastSent.userOpHash}`}>Refresh status</Button>
+          <Button
+            name={`${UI.sendStatus}:${model.lastSent.scope}:${model.lastSent.userOpHash}`}
+          >
+            Refresh status
+          </Button>
         </Section>
       ) : null}
       {model.accounts.map((summary) => renderAccount(summary, model))}
@@ -127,17 +139,30 @@ export function renderHome(model: HomeModel): JSXElement {
   );
 }
 
-function renderAccount({ account, name, keySource }: AccountSummary, model: HomeModel): JSXElement {
+function renderAccount(
+  { account, name, keySource }: AccountSummary,
+  model: HomeModel,
+): JSXElement {
   const smart = account.type === 'eip155:erc4337';
-  const key = 'imported' in keySource ? 'imported' : `derived from your Secret Recovery Phrase (index ${keySource.derivationIndex})`;
-  const metadataCid = typeof account.options.metadataCid === 'string' ? account.options.metadataCid : undefined;
+  const key =
+    'imported' in keySource
+      ? 'imported'
+      : `derived from your Secret Recovery Phrase (index ${keySource.derivationIndex})`;
+  const metadataCid =
+    typeof account.options.metadataCid === 'string'
+      ? account.options.metadataCid
+      : undefined;
   return (
     <Section key={account.id}>
       <Row label="Name">
         <Text>{name || 'unnamed'}</Text>
       </Row>
       <Row label="Type">
-        <Text>{smart ? 'Smart account (ERC-4337, SimpleAccount v0.6)' : 'Account (EOA)'}</Text>
+        <Text>
+          {smart
+            ? 'Smart account (ERC-4337, SimpleAccount v0.6)'
+            : 'Account (EOA)'}
+        </Text>
       </Row>
       <Copyable value={account.address} />
       <Row label="Chains">
@@ -152,8 +177,15 @@ function renderAccount({ account, name, keySource }: AccountSummary, model: Home
         </Row>
       ) : null}
       <Box direction="horizontal" alignment="space-between">
-        {account.options.exportable === false ? null : <Button name={`${UI.accountExport}:${account.id}`}>Export private key</Button>}
-        <Button name={`${UI.accountDelete}:${account.id}`} variant="destructive">
+        {account.options.exportable === false ? null : (
+          <Button name={`${UI.accountExport}:${account.id}`}>
+            Export private key
+          </Button>
+        )}
+        <Button
+          name={`${UI.accountDelete}:${account.id}`}
+          variant="destructive"
+        >
           Delete
         </Button>
       </Box>
@@ -163,23 +195,45 @@ function renderAccount({ account, name, keySource }: AccountSummary, model: Home
 }
 
 /** The Send form of a smart account: one intent (to, value in ETH, optional data) on one of its chains. */
-function renderSend(id: string, scopes: string[], model: HomeModel): JSXElement {
+function renderSend(
+  id: string,
+  scopes: string[],
+  model: HomeModel,
+): JSXElement {
   const field = (name: string): string => `${name}:${id}`;
   const form = field(UI.send);
   return (
     <Form name={form}>
       <Text>Send a user operation from this account (ERC-4337):</Text>
       <Field label="To" error={model.errors[field(UI.sendTo)]}>
-        <Input name={field(UI.sendTo)} placeholder="0x…" value={model.values[field(UI.sendTo)] ?? ''} />
+        <Input
+          name={field(UI.sendTo)}
+          placeholder="0x…"
+          value={model.values[field(UI.sendTo)] ?? ''}
+        />
       </Field>
       <Field label="Value (ETH)" error={model.errors[field(UI.sendValue)]}>
-        <Input name={field(UI.sendValue)} placeholder="0" value={model.values[field(UI.sendValue)] ?? ''} />
+        <Input
+          name={field(UI.sendValue)}
+          placeholder="0"
+          value={model.values[field(UI.sendValue)] ?? ''}
+        />
       </Field>
-      <Field label="Data (optional hex)" error={model.errors[field(UI.sendData)]}>
-        <Input name={field(UI.sendData)} placeholder="0x" value={model.values[field(UI.sendData)] ?? ''} />
+      <Field
+        label="Data (optional hex)"
+        error={model.errors[field(UI.sendData)]}
+      >
+        <Input
+          name={field(UI.sendData)}
+          placeholder="0x"
+          value={model.values[field(UI.sendData)] ?? ''}
+        />
       </Field>
       <Field label="Chain">
-        <Dropdown name={field(UI.sendScope)} value={model.values[field(UI.sendScope)] ?? scopes[0]}>
+        <Dropdown
+          name={field(UI.sendScope)}
+          value={model.values[field(UI.sendScope)] ?? scopes[0]}
+        >
           {scopes.map((scope) => (
             <Option key={scope} value={scope}>
               {scope}
@@ -187,7 +241,9 @@ function renderSend(id: string, scopes: string[], model: HomeModel): JSXElement 
           ))}
         </Dropdown>
       </Field>
-      {model.errors[form] ? <Text color="error">{model.errors[form]}</Text> : null}
+      {model.errors[form] ? (
+        <Text color="error">{model.errors[form]}</Text>
+      ) : null}
       <Button type="submit" name={`${form}-submit`}>
         Review and send
       </Button>
@@ -200,36 +256,68 @@ function renderCreate(model: HomeModel): JSXElement {
     <Box>
       <Heading>Create an account</Heading>
       <Form name={UI.createEoa}>
-        {model.errors[UI.createEoa] ? <Text color="error">{model.errors[UI.createEoa]}</Text> : null}
+        {model.errors[UI.createEoa] ? (
+          <Text color="error">{model.errors[UI.createEoa]}</Text>
+        ) : null}
         <Button type="submit" name={`${UI.createEoa}-submit`}>
           Create an account (EOA)
         </Button>
       </Form>
       <Form name={UI.createSmart}>
         <Text>Smart account (ERC-4337) on these chains:</Text>
-        {model.chains.length === 0 ? <Text>No chain is configured yet: add one under Chains.</Text> : null}
+        {model.chains.length === 0 ? (
+          <Text>No chain is configured yet: add one under Chains.</Text>
+        ) : null}
         {model.chains.map((chain) => (
-          <Checkbox key={chain.scope} name={`${UI.smartScope}:${chain.scope}`} label={chain.scope} />
+          <Checkbox
+            key={chain.scope}
+            name={`${UI.smartScope}:${chain.scope}`}
+            label={chain.scope}
+          />
         ))}
-        <Field label="Metadata CID (optional)" error={model.errors[UI.smartMetadataCid]}>
-          <Input name={UI.smartMetadataCid} placeholder="Qm… or bafy…" value={model.values[UI.smartMetadataCid] ?? ''} />
+        <Field
+          label="Metadata CID (optional)"
+          error={model.errors[UI.smartMetadataCid]}
+        >
+          <Input
+            name={UI.smartMetadataCid}
+            placeholder="Qm… or bafy…"
+            value={model.values[UI.smartMetadataCid] ?? ''}
+          />
         </Field>
-        {model.errors[UI.createSmart] ? <Text color="error">{model.errors[UI.createSmart]}</Text> : null}
+        {model.errors[UI.createSmart] ? (
+          <Text color="error">{model.errors[UI.createSmart]}</Text>
+        ) : null}
         <Button type="submit" name={`${UI.createSmart}-submit`}>
           Create a smart account
         </Button>
       </Form>
       <Form name={UI.importKey}>
-        <Field label="Private key (it is never shown again)" error={model.errors[UI.importPrivateKey]}>
-          <Input name={UI.importPrivateKey} type="password" placeholder="0x…" value="" />
+        <Field
+          label="Private key (it is never shown again)"
+          error={model.errors[UI.importPrivateKey]}
+        >
+          <Input
+            name={UI.importPrivateKey}
+            type="password"
+            placeholder="0x…"
+            value=""
+          />
         </Field>
         <Field label="As">
-          <Dropdown name={UI.importType} value={model.values[UI.importType] ?? 'eip155:eoa'}>
+          <Dropdown
+            name={UI.importType}
+            value={model.values[UI.importType] ?? 'eip155:eoa'}
+          >
             <Option value="eip155:eoa">Account (EOA)</Option>
-            <Option value="eip155:erc4337">Smart account owned by this key</Option>
+            <Option value="eip155:erc4337">
+              Smart account owned by this key
+            </Option>
           </Dropdown>
         </Field>
-        {model.errors[UI.importKey] ? <Text color="error">{model.errors[UI.importKey]}</Text> : null}
+        {model.errors[UI.importKey] ? (
+          <Text color="error">{model.errors[UI.importKey]}</Text>
+        ) : null}
         <Button type="submit" name={`${UI.importKey}-submit`}>
           Import
         </Button>
@@ -242,7 +330,9 @@ function renderChains(model: HomeModel): JSXElement {
   return (
     <Box>
       <Heading>Chains</Heading>
-      {model.chains.length === 0 ? <Text>No chain configured. Smart accounts need one.</Text> : null}
+      {model.chains.length === 0 ? (
+        <Text>No chain configured. Smart accounts need one.</Text>
+      ) : null}
       {model.chains.map((chain) => (
         <Section key={chain.scope}>
           <Row label="Chain">
@@ -269,11 +359,20 @@ function renderChains(model: HomeModel): JSXElement {
       <Form name={UI.chainForm}>
         <Text>Add or replace a chain (the RPC URL must serve that chain):</Text>
         {CHAIN_FIELDS.map(([field, label]) => (
-          <Field key={field} label={label} error={model.errors[`chain-${field}`]}>
-            <Input name={`chain-${field}`} value={model.values[`chain-${field}`] ?? ''} />
+          <Field
+            key={field}
+            label={label}
+            error={model.errors[`chain-${field}`]}
+          >
+            <Input
+              name={`chain-${field}`}
+              value={model.values[`chain-${field}`] ?? ''}
+            />
           </Field>
         ))}
-        {model.errors[UI.chainForm] ? <Text color="error">{model.errors[UI.chainForm]}</Text> : null}
+        {model.errors[UI.chainForm] ? (
+          <Text color="error">{model.errors[UI.chainForm]}</Text>
+        ) : null}
         <Button type="submit" name={`${UI.chainForm}-submit`}>
           Save chain
         </Button>
@@ -294,11 +393,23 @@ function renderIpfs(model: HomeModel): JSXElement {
       </Row>
       <Form name={UI.ipfsForm}>
         {IPFS_FIELDS.map(([field, label, type]) => (
-          <Field key={field} label={label} error={model.errors[`ipfs-${field}`]}>
-            <Input name={`ipfs-${field}`} type={type} value={type === 'password' ? '' : (model.values[`ipfs-${field}`] ?? '')} />
+          <Field
+            key={field}
+            label={label}
+            error={model.errors[`ipfs-${field}`]}
+          >
+            <Input
+              name={`ipfs-${field}`}
+              type={type}
+              value={
+                type === 'password' ? '' : (model.values[`ipfs-${field}`] ?? '')
+              }
+            />
           </Field>
         ))}
-        {model.errors[UI.ipfsForm] ? <Text color="error">{model.errors[UI.ipfsForm]}</Text> : null}
+        {model.errors[UI.ipfsForm] ? (
+          <Text color="error">{model.errors[UI.ipfsForm]}</Text>
+        ) : null}
         <Button type="submit" name={`${UI.ipfsForm}-submit`}>
           Save IPFS settings
         </Button>
@@ -327,7 +438,10 @@ function renderRequests(model: HomeModel): JSXElement {
           ))}
           <Box direction="horizontal" alignment="space-between">
             <Button name={`${UI.requestApprove}:${request.id}`}>Approve</Button>
-            <Button name={`${UI.requestReject}:${request.id}`} variant="destructive">
+            <Button
+              name={`${UI.requestReject}:${request.id}`}
+              variant="destructive"
+            >
               Reject
             </Button>
           </Box>

@@ -1,16 +1,28 @@
-import { UserInputEventType, type Json, type UserInputEvent } from '@metamask/snaps-sdk';
+import {
+  UserInputEventType,
+  type Json,
+  type UserInputEvent,
+} from '@metamask/snaps-sdk';
 import { JsonRpcError } from '@metamask/rpc-errors';
 import { parseEther } from 'viem';
 
 import type { Domain } from '../keyring';
 import { confirmDelete, showExportedKey } from './dialogs';
-import { CHAIN_FIELDS, IPFS_FIELDS, renderHome, UI, type HomeModel } from './home';
+import {
+  CHAIN_FIELDS,
+  IPFS_FIELDS,
+  renderHome,
+  UI,
+  type HomeModel,
+} from './home';
 
 /** Form state as the platform keeps it: `{ [form]: { [field]: value } }` and top-level inputs. */
 type InterfaceState = Record<string, Json>;
 
 /** The outcome of one action: a notice, errors by form or field, and the inputs to show. */
-type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & { values?: Record<string, string> };
+type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & {
+  values?: Record<string, string>;
+};
 
 /**
  * Build the home page's model from the domain, with the outcome of the last action.
@@ -19,12 +31,21 @@ type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & { values?: Re
  * @param outcome - Notice, errors and input values to show.
  * @returns The model to render.
  */
-export async function homeModel({ keyring, settings }: Domain, outcome: Outcome = { errors: {} }): Promise<HomeModel> {
+export async function homeModel(
+  { keyring, settings }: Domain,
+  outcome: Outcome = { errors: {} },
+): Promise<HomeModel> {
   const ipfs = settings.ipfsConfig();
   return {
     accounts: keyring.describeAccounts(),
     chains: settings.chainConfigs(),
-    ipfs: ipfs ? { apiUrl: ipfs.apiUrl, hasCredentials: ipfs.apiKey !== undefined || ipfs.apiKeySecret !== undefined } : null,
+    ipfs: ipfs
+      ? {
+          apiUrl: ipfs.apiUrl,
+          hasCredentials:
+            ipfs.apiKey !== undefined || ipfs.apiKeySecret !== undefined,
+        }
+      : null,
     approvalMode: settings.approvalMode(),
     requests: await keyring.listRequests(),
     notice: outcome.notice,
@@ -40,7 +61,9 @@ export async function homeModel({ keyring, settings }: Domain, outcome: Outcome 
  * @param domain - The keyring and settings.
  * @returns `{ content }`.
  */
-export async function homePage(domain: Domain): Promise<{ content: ReturnType<typeof renderHome> }> {
+export async function homePage(
+  domain: Domain,
+): Promise<{ content: ReturnType<typeof renderHome> }> {
   return { content: renderHome(await homeModel(domain)) };
 }
 
@@ -53,32 +76,55 @@ export async function homePage(domain: Domain): Promise<{ content: ReturnType<ty
  * @param id - The interface id.
  * @param event - The user's event.
  */
-export async function homeInput(domain: Domain, id: string, event: UserInputEvent): Promise<void> {
-  const state = (await snap.request({ method: 'snap_getInterfaceState', params: { id } })) as InterfaceState;
+export async function homeInput(
+  domain: Domain,
+  id: string,
+  event: UserInputEvent,
+): Promise<void> {
+  const state = (await snap.request({
+    method: 'snap_getInterfaceState',
+    params: { id },
+  })) as InterfaceState;
   const acted = await act(domain, event);
   if (acted === undefined) {
     return;
   }
   // A server's message may quote a configured URL or key: mask them as the RPC front doors do.
-  const clean = (text: string): string => domain.scrub(new JsonRpcError(-32603, text) as JsonRpcError<never>).message;
+  const clean = (text: string): string =>
+    domain.scrub(new JsonRpcError(-32603, text) as JsonRpcError<never>).message;
   const outcome: Outcome = {
     ...acted,
-    ...(acted.notice ? { notice: { ...acted.notice, text: clean(acted.notice.text) } } : {}),
-    errors: Object.fromEntries(Object.entries(acted.errors).map(([name, text]) => [name, clean(text)])),
+    ...(acted.notice
+      ? { notice: { ...acted.notice, text: clean(acted.notice.text) } }
+      : {}),
+    errors: Object.fromEntries(
+      Object.entries(acted.errors).map(([name, text]) => [name, clean(text)]),
+    ),
   };
   const values = { ...typedValues(state), ...outcome.values };
   await snap.request({
     method: 'snap_updateInterface',
-    params: { id, ui: renderHome(await homeModel(domain, { ...outcome, values })) },
+    params: {
+      id,
+      ui: renderHome(await homeModel(domain, { ...outcome, values })),
+    },
   });
 }
 
 /** Run the action an event asks for; undefined when the event needs no re-render. */
-async function act(domain: Domain, event: UserInputEvent): Promise<Outcome | undefined> {
+async function act(
+  domain: Domain,
+  event: UserInputEvent,
+): Promise<Outcome | undefined> {
   const { keyring, settings } = domain;
-  if (event.type === UserInputEventType.InputChangeEvent && event.name === UI.approvalMode) {
+  if (
+    event.type === UserInputEventType.InputChangeEvent &&
+    event.name === UI.approvalMode
+  ) {
     return attempt(UI.approvalMode, async () => {
-      const { mode } = await settings.setApprovalMode({ mode: event.value as Json });
+      const { mode } = await settings.setApprovalMode({
+        mode: event.value as Json,
+      });
       return `Approval mode: ${mode}`;
     });
   }
@@ -86,35 +132,88 @@ async function act(domain: Domain, event: UserInputEvent): Promise<Outcome | und
     const value = event.value as Record<string, string | boolean | null>;
     switch (event.name) {
       case UI.createEoa:
-        return attempt(UI.createEoa, async () => `Created ${(await keyring.createAccount({})).address}`);
+        return attempt(
+          UI.createEoa,
+          async () => `Created ${(await keyring.createAccount({})).address}`,
+        );
       case UI.createSmart: {
-        const scopes = Object.keys(value).filter((name) => name.startsWith(`${UI.smartScope}:`) && value[name] === true).map((name) => name.slice(UI.smartScope.length + 1));
+        const scopes = Object.keys(value)
+          .filter(
+            (name) =>
+              name.startsWith(`${UI.smartScope}:`) && value[name] === true,
+          )
+          .map((name) => name.slice(UI.smartScope.length + 1));
         const cid = text(value[UI.smartMetadataCid]);
-        const outcome = await attempt(UI.createSmart, async () => {
-          const options = { type: 'eip155:erc4337', ...(scopes.length > 0 ? { scopes } : {}), ...(cid ? { metadataCid: cid } : {}) };
-          return `Created smart account ${(await keyring.createAccount(options)).address}`;
-        }, { metadataCid: UI.smartMetadataCid });
-        return outcome.notice?.severity === 'success' ? { ...outcome, values: { [UI.smartMetadataCid]: '' } } : outcome;
+        const outcome = await attempt(
+          UI.createSmart,
+          async () => {
+            const options = {
+              type: 'eip155:erc4337',
+              ...(scopes.length > 0 ? { scopes } : {}),
+              ...(cid ? { metadataCid: cid } : {}),
+            };
+            return `Created smart account ${(await keyring.createAccount(options)).address}`;
+          },
+          { metadataCid: UI.smartMetadataCid },
+        );
+        return outcome.notice?.severity === 'success'
+          ? { ...outcome, values: { [UI.smartMetadataCid]: '' } }
+          : outcome;
       }
       case UI.importKey: {
         const type = text(value[UI.importType]) ?? 'eip155:eoa';
-        return attempt(UI.importKey, async () => `Imported ${(await keyring.createAccount({ type, privateKey: text(value[UI.importPrivateKey]) ?? '' })).address}`, {
-          privateKey: UI.importPrivateKey,
-          'private key': UI.importPrivateKey,
-        });
+        return attempt(
+          UI.importKey,
+          async () =>
+            `Imported ${(await keyring.createAccount({ type, privateKey: text(value[UI.importPrivateKey]) ?? '' })).address}`,
+          {
+            privateKey: UI.importPrivateKey,
+            'private key': UI.importPrivateKey,
+          },
+        );
       }
       case UI.chainForm: {
-        const params = Object.fromEntries(CHAIN_FIELDS.map(([field]) => [field, text(value[`chain-${field}`])]).filter(([, entry]) => entry !== undefined));
-        const outcome = await attempt(UI.chainForm, async () => `Saved ${(await settings.setChainConfig(params)).scope}`, fieldMap('chain', CHAIN_FIELDS));
-        return outcome.notice?.severity === 'success' ? { ...outcome, values: Object.fromEntries(CHAIN_FIELDS.map(([field]) => [`chain-${field}`, ''])) } : outcome;
+        const params = Object.fromEntries(
+          CHAIN_FIELDS.map(([field]) => [
+            field,
+            text(value[`chain-${field}`]),
+          ]).filter(([, entry]) => entry !== undefined),
+        );
+        const outcome = await attempt(
+          UI.chainForm,
+          async () => `Saved ${(await settings.setChainConfig(params)).scope}`,
+          fieldMap('chain', CHAIN_FIELDS),
+        );
+        return outcome.notice?.severity === 'success'
+          ? {
+              ...outcome,
+              values: Object.fromEntries(
+                CHAIN_FIELDS.map(([field]) => [`chain-${field}`, '']),
+              ),
+            }
+          : outcome;
       }
       case UI.ipfsForm: {
-        const params = Object.fromEntries(IPFS_FIELDS.map(([field]) => [field, text(value[`ipfs-${field}`])]).filter(([, entry]) => entry !== undefined));
-        const outcome = await attempt(UI.ipfsForm, async () => `IPFS API set to ${(await settings.setIpfsConfig(params)).apiUrl}`, fieldMap('ipfs', IPFS_FIELDS));
-        return outcome.notice?.severity === 'success' ? { ...outcome, values: { 'ipfs-apiUrl': '' } } : outcome;
+        const params = Object.fromEntries(
+          IPFS_FIELDS.map(([field]) => [
+            field,
+            text(value[`ipfs-${field}`]),
+          ]).filter(([, entry]) => entry !== undefined),
+        );
+        const outcome = await attempt(
+          UI.ipfsForm,
+          async () =>
+            `IPFS API set to ${(await settings.setIpfsConfig(params)).apiUrl}`,
+          fieldMap('ipfs', IPFS_FIELDS),
+        );
+        return outcome.notice?.severity === 'success'
+          ? { ...outcome, values: { 'ipfs-apiUrl': '' } }
+          : outcome;
       }
       default:
-        return event.name?.startsWith(`${UI.send}:`) ? sendFromForm(domain, event.name.slice(UI.send.length + 1), value) : undefined;
+        return event.name?.startsWith(`${UI.send}:`)
+          ? sendFromForm(domain, event.name.slice(UI.send.length + 1), value)
+          : undefined;
     }
   }
   if (event.type !== UserInputEventType.ButtonClickEvent || !event.name) {
@@ -151,14 +250,30 @@ async function act(domain: Domain, event: UserInputEvent): Promise<Outcome | und
     case UI.sendStatus: {
       const [namespace, reference, userOpHash] = rest;
       const scope = `${namespace}:${reference}`;
-      const outcome = await attempt(UI.sendStatus, async () => receiptText(await keyring.userOperationReceipt({ scope, userOpHash })));
-      return { ...outcome, lastSent: { scope, userOpHash: userOpHash as string, status: outcome.notice?.text } };
+      const outcome = await attempt(UI.sendStatus, async () =>
+        receiptText(await keyring.userOperationReceipt({ scope, userOpHash })),
+      );
+      return {
+        ...outcome,
+        lastSent: {
+          scope,
+          userOpHash: userOpHash as string,
+          status: outcome.notice?.text,
+        },
+      };
     }
     case UI.chainEdit: {
-      const chain = settings.chainConfigs().find((entry) => entry.scope === target);
+      const chain = settings
+        .chainConfigs()
+        .find((entry) => entry.scope === target);
       return {
         errors: {},
-        values: Object.fromEntries(CHAIN_FIELDS.map(([field]) => [`chain-${field}`, (chain?.[field] as string | undefined) ?? ''])),
+        values: Object.fromEntries(
+          CHAIN_FIELDS.map(([field]) => [
+            `chain-${field}`,
+            (chain?.[field] as string | undefined) ?? '',
+          ]),
+        ),
       };
     }
     default:
@@ -170,7 +285,11 @@ async function act(domain: Domain, event: UserInputEvent): Promise<Outcome | und
  * Send one intent from a smart account's Send form (the same domain call as the sendUserOperation
  * RPC method, so the same confirmation dialog): value in ETH, data optional.
  */
-async function sendFromForm(domain: Domain, id: string, value: Record<string, string | boolean | null>): Promise<Outcome> {
+async function sendFromForm(
+  domain: Domain,
+  id: string,
+  value: Record<string, string | boolean | null>,
+): Promise<Outcome> {
   const field = (name: string): string => `${name}:${id}`;
   const to = text(value[field(UI.sendTo)]) ?? '';
   const amount = text(value[field(UI.sendValue)]) ?? '0';
@@ -184,20 +303,39 @@ async function sendFromForm(domain: Domain, id: string, value: Record<string, st
     }
   } catch {
     const message = 'Invalid value: expected an amount of ETH such as 0.01';
-    return { notice: { severity: 'danger', text: message }, errors: { [field(UI.sendValue)]: message } };
+    return {
+      notice: { severity: 'danger', text: message },
+      errors: { [field(UI.sendValue)]: message },
+    };
   }
   let sent: { scope: string; userOpHash: string } | undefined;
   const outcome = await attempt(
     field(UI.send),
     async () => {
-      const result = await domain.keyring.sendUserOperation({ account: id, scope, intents: [{ to, value: `0x${wei.toString(16)}`, data }] });
+      const result = await domain.keyring.sendUserOperation({
+        account: id,
+        scope,
+        intents: [{ to, value: `0x${wei.toString(16)}`, data }],
+      });
       sent = { scope, userOpHash: result.userOpHash };
       return `Sent user operation ${result.userOpHash} from ${result.sender}`;
     },
-    { to: field(UI.sendTo), value: field(UI.sendValue), data: field(UI.sendData) },
+    {
+      to: field(UI.sendTo),
+      value: field(UI.sendValue),
+      data: field(UI.sendData),
+    },
   );
   return sent
-    ? { ...outcome, lastSent: sent, values: { [field(UI.sendTo)]: '', [field(UI.sendValue)]: '', [field(UI.sendData)]: '' } }
+    ? {
+        ...outcome,
+        lastSent: sent,
+        values: {
+          [field(UI.sendTo)]: '',
+          [field(UI.sendValue)]: '',
+          [field(UI.sendData)]: '',
+        },
+      }
     : outcome;
 }
 
@@ -206,7 +344,11 @@ function receiptText(receipt: unknown): string {
   if (receipt === null || typeof receipt !== 'object') {
     return 'pending: not in a block yet';
   }
-  const { success, blockNumber, actualGasCost } = receipt as { success: boolean; blockNumber: string; actualGasCost: string };
+  const { success, blockNumber, actualGasCost } = receipt as {
+    success: boolean;
+    blockNumber: string;
+    actualGasCost: string;
+  };
   return `${success ? 'succeeded' : 'reverted'} in block ${BigInt(blockNumber).toString()}, gas cost ${BigInt(actualGasCost).toString()} wei`;
 }
 
@@ -214,30 +356,54 @@ function receiptText(receipt: unknown): string {
  * Run an action and describe its outcome: a success notice, or the error next to the field its
  * message names (`... at <field>: ...`) or else next to the form.
  */
-async function attempt(form: string, action: () => Promise<string>, fields: Record<string, string> = {}): Promise<Outcome> {
+async function attempt(
+  form: string,
+  action: () => Promise<string>,
+  fields: Record<string, string> = {},
+): Promise<Outcome> {
   try {
-    return { notice: { severity: 'success', text: await action() }, errors: {} };
+    return {
+      notice: { severity: 'success', text: await action() },
+      errors: {},
+    };
   } catch (error) {
-    const message = error instanceof Error ? error.message : 'Something went wrong';
-    const field = Object.keys(fields).find((name) => new RegExp(`\\bat ${name}\\b|\\b${name}:`, 'iu').test(message));
-    return { notice: { severity: 'danger', text: message }, errors: { [field ? (fields[field] as string) : form]: message } };
+    const message =
+      error instanceof Error ? error.message : 'Something went wrong';
+    const field = Object.keys(fields).find((name) =>
+      new RegExp(`\\bat ${name}\\b|\\b${name}:`, 'iu').test(message),
+    );
+    return {
+      notice: { severity: 'danger', text: message },
+      errors: { [field ? (fields[field] as string) : form]: message },
+    };
   }
 }
 
 /** `{ field: 'prefix-field' }` for a form's fields. */
-function fieldMap(prefix: string, fields: readonly (readonly [string, ...string[]])[]): Record<string, string> {
-  return Object.fromEntries(fields.map(([field]) => [field, `${prefix}-${field}`]));
+function fieldMap(
+  prefix: string,
+  fields: readonly (readonly [string, ...string[]])[],
+): Record<string, string> {
+  return Object.fromEntries(
+    fields.map(([field]) => [field, `${prefix}-${field}`]),
+  );
 }
 
 /** A trimmed non-empty string, else undefined. */
 function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  return typeof value === 'string' && value.trim() !== ''
+    ? value.trim()
+    : undefined;
 }
 
 /** The text inputs' current values, secrets left out (they always render empty). */
 function typedValues(state: InterfaceState): Record<string, string> {
   const values: Record<string, string> = {};
-  const secret = new Set<string>([UI.importPrivateKey, 'ipfs-apiKey', 'ipfs-apiKeySecret']);
+  const secret = new Set<string>([
+    UI.importPrivateKey,
+    'ipfs-apiKey',
+    'ipfs-apiKeySecret',
+  ]);
   for (const form of Object.values(state)) {
     if (typeof form === 'object' && form !== null && !Array.isArray(form)) {
       for (const [name, value] of Object.entries(form)) {

@@ -21,7 +21,10 @@ const MAX_TEXT = 200;
 export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
   const { method, params } = request.request;
   const list = Array.isArray(params) ? params : [];
-  const lines: SummaryLine[] = [{ label: 'Method', value: method }, { label: 'From site', value: request.origin }];
+  const lines: SummaryLine[] = [
+    { label: 'Method', value: method },
+    { label: 'From site', value: request.origin },
+  ];
   const first = (list[0] ?? {}) as Record<string, unknown>;
   switch (method) {
     case 'personal_sign':
@@ -29,8 +32,14 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
       break;
     case 'eth_signTransaction':
       lines.push(
-        { label: 'Chain', value: quantity(first.chainId) ?? (request.scope || 'unknown') },
-        { label: 'To', value: typeof first.to === 'string' ? first.to : 'new contract' },
+        {
+          label: 'Chain',
+          value: quantity(first.chainId) ?? (request.scope || 'unknown'),
+        },
+        {
+          label: 'To',
+          value: typeof first.to === 'string' ? first.to : 'new contract',
+        },
         { label: 'Value', value: `${ether(first.value)} ETH` },
         { label: 'Data', value: selector(first.data) },
       );
@@ -41,18 +50,36 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
       const data = typedData(list[1]);
       const domain = (data?.domain ?? {}) as Record<string, unknown>;
       lines.push(
-        { label: 'Domain', value: typeof domain.name === 'string' ? cut(domain.name) : 'unnamed' },
+        {
+          label: 'Domain',
+          value: typeof domain.name === 'string' ? cut(domain.name) : 'unnamed',
+        },
         { label: 'Chain', value: quantity(domain.chainId) ?? 'any' },
-        { label: 'Primary type', value: typeof data?.primaryType === 'string' ? cut(data.primaryType) : 'unknown' },
+        {
+          label: 'Primary type',
+          value:
+            typeof data?.primaryType === 'string'
+              ? cut(data.primaryType)
+              : 'unknown',
+        },
       );
       break;
     }
     case 'eth_signUserOperation':
       lines.push(
         { label: 'Chain', value: request.scope },
-        { label: 'Sender', value: typeof first.sender === 'string' ? first.sender : 'unknown' },
+        {
+          label: 'Sender',
+          value: typeof first.sender === 'string' ? first.sender : 'unknown',
+        },
         { label: 'Nonce', value: quantity(first.nonce) ?? 'unknown' },
-        { label: 'Deploys the account', value: typeof first.initCode === 'string' && first.initCode !== '0x' ? 'yes' : 'no' },
+        {
+          label: 'Deploys the account',
+          value:
+            typeof first.initCode === 'string' && first.initCode !== '0x'
+              ? 'yes'
+              : 'no',
+        },
       );
       break;
     default:
@@ -90,7 +117,10 @@ function quantity(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value)) {
     return String(value);
   }
-  if (typeof value === 'string' && /^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/u.test(value)) {
+  if (
+    typeof value === 'string' &&
+    /^(0x[0-9a-fA-F]{1,64}|[0-9]{1,78})$/u.test(value)
+  ) {
     return BigInt(value).toString();
   }
   return undefined;
@@ -111,8 +141,13 @@ function selector(data: unknown): string {
 
 function typedData(value: unknown): Record<string, unknown> | undefined {
   try {
-    const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    const parsed =
+      typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+    return typeof parsed === 'object' &&
+      parsed !== null &&
+      !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -34,24 +34,48 @@ function membersUsed(dir: string, request: string): Set<string> {
   const quoted = `["']${request.replace(/[/.]/gu, '\\$&')}["']`;
   for (const file of sources(dir)) {
     const text = readFileSync(file, 'utf8');
-    const total = (text.match(new RegExp(`(require\\(|from )${quoted}`, 'gu')) ?? []).length;
+    const total = (
+      text.match(new RegExp(`(require\\(|from )${quoted}`, 'gu')) ?? []
+    ).length;
     let understood = 0;
-    for (const match of text.matchAll(new RegExp(`(?:const|var|let) ([\\w$]+) = (?:__importDefault\\()?require\\(${quoted}\\)\\)?;|import ([\\w$]+) from ${quoted}`, 'gu'))) {
+    for (const match of text.matchAll(
+      new RegExp(
+        `(?:const|var|let) ([\\w$]+) = (?:__importDefault\\()?require\\(${quoted}\\)\\)?;|import ([\\w$]+) from ${quoted}`,
+        'gu',
+      ),
+    )) {
       understood += 1;
       const name = (match[1] ?? match[2]) as string;
-      for (const member of text.matchAll(new RegExp(`\\b${name.replace(/\$/gu, '\\$')}\\.(\\w+)`, 'gu'))) {
+      for (const member of text.matchAll(
+        new RegExp(`\\b${name.replace(/\$/gu, '\\$')}\\.(\\w+)`, 'gu'),
+      )) {
         used.add(member[1] as string);
       }
-      for (const destructured of text.matchAll(new RegExp(`const \\{([^}]*)\\} = ${name.replace(/\$/gu, '\\$')};`, 'gu'))) {
-        (destructured[1] as string).split(',').forEach((member) => used.add(member.trim().split(':')[0] as string));
+      for (const destructured of text.matchAll(
+        new RegExp(
+          `const \\{([^}]*)\\} = ${name.replace(/\$/gu, '\\$')};`,
+          'gu',
+        ),
+      )) {
+        (destructured[1] as string)
+          .split(',')
+          .forEach((member) => used.add(member.trim().split(':')[0] as string));
       }
     }
-    for (const match of text.matchAll(new RegExp(`import \\{([^}]*)\\} from ${quoted}`, 'gu'))) {
+    for (const match of text.matchAll(
+      new RegExp(`import \\{([^}]*)\\} from ${quoted}`, 'gu'),
+    )) {
       understood += 1;
-      (match[1] as string).split(',').forEach((member) => used.add(member.trim().split(' as ')[0] as string));
+      (match[1] as string)
+        .split(',')
+        .forEach((member) =>
+          used.add(member.trim().split(' as ')[0] as string),
+        );
     }
     if (understood !== total) {
-      throw new Error(`${path.relative(ROOT, file)} uses ${request} in a form this check does not read`);
+      throw new Error(
+        `${path.relative(ROOT, file)} uses ${request} in a form this check does not read`,
+      );
     }
   }
   used.delete('default');
@@ -65,7 +89,11 @@ function packageDir(name: string, from = ROOT): string {
 describe('bundle size', () => {
   it('gzip -9 of dist/bundle.js stays within package.json bundleBudget.gzipBytes', () => {
     expect(existsSync(BUNDLE)).toBe(true); // built by `npm test`'s pretest (mm-snap build)
-    const budget = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bundleBudget: { gzipBytes: number } }).bundleBudget.gzipBytes;
+    const budget = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+        bundleBudget: { gzipBytes: number };
+      }
+    ).bundleBudget.gzipBytes;
     expect(budget).toBeGreaterThan(0);
     const gzipBytes = gzipSync(readFileSync(BUNDLE), { level: 9 }).length;
     expect(gzipBytes).toBeLessThanOrEqual(budget);
@@ -73,8 +101,13 @@ describe('bundle size', () => {
 });
 
 describe('modules snap.config.ts swaps in (build/stubs)', () => {
-  it('lodash: @metamask/utils uses memoize alone, and the stub gives lodash\'s own memoize', () => {
-    expect([...membersUsed(path.join(packageDir('@metamask/utils'), 'dist'), 'lodash')]).toEqual(['memoize']);
+  it("lodash: @metamask/utils uses memoize alone, and the stub gives lodash's own memoize", () => {
+    expect([
+      ...membersUsed(
+        path.join(packageDir('@metamask/utils'), 'dist'),
+        'lodash',
+      ),
+    ]).toEqual(['memoize']);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const stub = require(path.join(STUBS, 'lodash.js')) as { memoize: unknown };
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -82,26 +115,48 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
   });
 
   it('micro-ftch: only fetchFromProvider calls it, and neither eth-sig-util nor the snap calls that', () => {
-    const util = packageDir('@ethereumjs/util', packageDir('@metamask/eth-sig-util'));
-    const callers = sources(path.join(util, 'dist')).filter((file) => readFileSync(file, 'utf8').includes('require("micro-ftch")'));
-    expect(callers.map((file) => path.relative(util, file))).toEqual(['dist/provider.js']);
+    const util = packageDir(
+      '@ethereumjs/util',
+      packageDir('@metamask/eth-sig-util'),
+    );
+    const callers = sources(path.join(util, 'dist')).filter((file) =>
+      readFileSync(file, 'utf8').includes('require("micro-ftch")'),
+    );
+    expect(callers.map((file) => path.relative(util, file))).toEqual([
+      'dist/provider.js',
+    ]);
     expect(membersUsed(path.join(util, 'dist'), 'micro-ftch').size).toBe(0); // only `.default`, inside fetchFromProvider
     const provider = readFileSync(path.join(util, 'dist/provider.js'), 'utf8');
     expect(provider.match(/micro_ftch_1/gu)).toHaveLength(2); // its require, and its one call in fetchFromProvider
-    expect(provider).toMatch(/const fetchFromProvider = async \(url, params\) => \{\s+const res = await \(0, micro_ftch_1\.default\)/u);
-    const users = [...sources(path.join(packageDir('@metamask/eth-sig-util'), 'dist')), ...sources(path.join(ROOT, 'src'))].filter((file) =>
+    expect(provider).toMatch(
+      /const fetchFromProvider = async \(url, params\) => \{\s+const res = await \(0, micro_ftch_1\.default\)/u,
+    );
+    const users = [
+      ...sources(path.join(packageDir('@metamask/eth-sig-util'), 'dist')),
+      ...sources(path.join(ROOT, 'src')),
+    ].filter((file) =>
       /fetchFromProvider|getProvider\(/u.test(readFileSync(file, 'utf8')),
     );
     expect(users).toEqual([]);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const stub = require(path.join(STUBS, 'micro-ftch.js')) as { default: () => unknown };
-    expect(() => stub.default()).toThrow('micro-ftch is not bundled in this snap');
+    const stub = require(path.join(STUBS, 'micro-ftch.js')) as {
+      default: () => unknown;
+    };
+    expect(() => stub.default()).toThrow(
+      'micro-ftch is not bundled in this snap',
+    );
   });
 
   it('@metamask/utils facade: exports every member eth-sig-util and abi-utils read, each a real export', () => {
     const used = new Set([
-      ...membersUsed(path.join(packageDir('@metamask/eth-sig-util'), 'dist'), '@metamask/utils'),
-      ...membersUsed(path.join(packageDir('@metamask/abi-utils'), 'dist'), '@metamask/utils'),
+      ...membersUsed(
+        path.join(packageDir('@metamask/eth-sig-util'), 'dist'),
+        '@metamask/utils',
+      ),
+      ...membersUsed(
+        path.join(packageDir('@metamask/abi-utils'), 'dist'),
+        '@metamask/utils',
+      ),
     ]);
     const facade = readFileSync(path.join(STUBS, 'metamask-utils.mjs'), 'utf8');
     const exported = new Set(
@@ -113,6 +168,8 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     expect([...used].filter((name) => !exported.has(name))).toEqual([]);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const utils = require('@metamask/utils') as Record<string, unknown>;
-    expect([...exported].filter((name) => utils[name] === undefined)).toEqual([]);
+    expect([...exported].filter((name) => utils[name] === undefined)).toEqual(
+      [],
+    );
   });
 });

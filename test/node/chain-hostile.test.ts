@@ -6,7 +6,11 @@
  */
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { computeAccountAddress, prepareUserOperation, type SmartAccountChain } from '../../src/accounts/erc4337/prepare';
+import {
+  computeAccountAddress,
+  prepareUserOperation,
+  type SmartAccountChain,
+} from '../../src/accounts/erc4337/prepare';
 import { createRpcClient, TransportError } from '../../src/chain';
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { deployErc4337 } from '../fixtures/erc4337';
@@ -14,8 +18,16 @@ import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
 
 jest.setTimeout(120_000);
 
-const OWNER = privateKeyToAddress('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318');
-const intents = [{ to: '0x000000000000000000000000000000000000beef' as const, value: 0n, data: '0x' as const }];
+const OWNER = privateKeyToAddress(
+  '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318',
+);
+const intents = [
+  {
+    to: '0x000000000000000000000000000000000000beef' as const,
+    value: 0n,
+    data: '0x' as const,
+  },
+];
 const MAX = `0x${'f'.repeat(64)}`;
 
 describe('prepareUserOperation against an endpoint that lies', () => {
@@ -29,8 +41,21 @@ describe('prepareUserOperation against an endpoint that lies', () => {
     const contracts = await deployErc4337(anvil.url);
     proxy = await startLimitsProxy({ upstream: anvil.url });
     const client = createRpcClient({ url: proxy.url, retries: 0 });
-    const { address, implementation } = await computeAccountAddress(client, contracts.accountFactory, OWNER);
-    chain = { client, chainId: 31337n, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory, implementation, owner: OWNER, sender: address, bundlerUrl: 'http://127.0.0.1:1' };
+    const { address, implementation } = await computeAccountAddress(
+      client,
+      contracts.accountFactory,
+      OWNER,
+    );
+    chain = {
+      client,
+      chainId: 31337n,
+      entryPoint: contracts.entryPoint,
+      accountFactory: contracts.accountFactory,
+      implementation,
+      owner: OWNER,
+      sender: address,
+      bundlerUrl: 'http://127.0.0.1:1',
+    };
     gasLimit = BigInt((await client.getBlockByNumber('latest'))!.gasLimit);
   });
 
@@ -53,18 +78,56 @@ describe('prepareUserOperation against an endpoint that lies', () => {
   });
 
   it.each([
-    ['eth_estimateGas', '0x0', /eth_estimateGas: the provider returned a value outside/u],
-    ['eth_estimateGas', '0x1', /eth_estimateGas: the provider returned a value outside/u],
-    ['eth_estimateGas', MAX, /eth_estimateGas: the provider returned a value outside/u],
-    ['eth_estimateGas', 'lots', /eth_estimateGas: the provider returned something that is not a hex quantity/u],
-    ['eth_getCode', 'not code', /eth_getCode: the provider returned something that is not hex bytes/u],
-    ['eth_call', MAX, /EntryPoint.getNonce: the provider returned a value above/u],
-    ['eth_call', '0x', /EntryPoint.getNonce: the provider returned 0 bytes instead of 32/u],
-    ['eth_getBlockByNumber', { number: '0x1', gasLimit: '0x0' }, /gasLimit: the provider returned a value outside/u],
-    ['eth_getBlockByNumber', { number: '0x1', gasLimit: MAX }, /gasLimit: the provider returned a value outside/u],
+    [
+      'eth_estimateGas',
+      '0x0',
+      /eth_estimateGas: the provider returned a value outside/u,
+    ],
+    [
+      'eth_estimateGas',
+      '0x1',
+      /eth_estimateGas: the provider returned a value outside/u,
+    ],
+    [
+      'eth_estimateGas',
+      MAX,
+      /eth_estimateGas: the provider returned a value outside/u,
+    ],
+    [
+      'eth_estimateGas',
+      'lots',
+      /eth_estimateGas: the provider returned something that is not a hex quantity/u,
+    ],
+    [
+      'eth_getCode',
+      'not code',
+      /eth_getCode: the provider returned something that is not hex bytes/u,
+    ],
+    [
+      'eth_call',
+      MAX,
+      /EntryPoint.getNonce: the provider returned a value above/u,
+    ],
+    [
+      'eth_call',
+      '0x',
+      /EntryPoint.getNonce: the provider returned 0 bytes instead of 32/u,
+    ],
+    [
+      'eth_getBlockByNumber',
+      { number: '0x1', gasLimit: '0x0' },
+      /gasLimit: the provider returned a value outside/u,
+    ],
+    [
+      'eth_getBlockByNumber',
+      { number: '0x1', gasLimit: MAX },
+      /gasLimit: the provider returned a value outside/u,
+    ],
   ])('%s answering %j makes prepare fail', async (method, result, message) => {
     proxy.inject({ type: 'result', method, result });
-    const error = await prepareUserOperation(chain, intents).catch((e: unknown) => e);
+    const error = await prepareUserOperation(chain, intents).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TransportError);
     expect((error as TransportError).kind).toBe('malformed');
     expect((error as Error).message).toMatch(message);
@@ -72,7 +135,13 @@ describe('prepareUserOperation against an endpoint that lies', () => {
   });
 
   it('an estimate above 10x the block gas limit makes prepare fail', async () => {
-    proxy.inject({ type: 'result', method: 'eth_estimateGas', result: `0x${(gasLimit * 10n + 1n).toString(16)}` });
-    await expect(prepareUserOperation(chain, intents)).rejects.toThrow(/eth_estimateGas: the provider returned a value outside \[21000, /u);
+    proxy.inject({
+      type: 'result',
+      method: 'eth_estimateGas',
+      result: `0x${(gasLimit * 10n + 1n).toString(16)}`,
+    });
+    await expect(prepareUserOperation(chain, intents)).rejects.toThrow(
+      /eth_estimateGas: the provider returned a value outside \[21000, /u,
+    );
   });
 });

@@ -1,14 +1,29 @@
-import { createRpcClient, InvalidParamsError, LimitExceededError, RemovedLogsError, TransportError, type RpcLog } from '../../src/chain';
+import {
+  createRpcClient,
+  InvalidParamsError,
+  LimitExceededError,
+  RemovedLogsError,
+  TransportError,
+  type RpcLog,
+} from '../../src/chain';
 import { splitEven } from '../../src/chain/logPlan';
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
 import { countingFetch } from '../fixtures/round-trips';
-import { EMITTERS, referenceLogs, rpc, seedLogs, TOPICS, type SeedResult } from '../fixtures/seed-logs';
+import {
+  EMITTERS,
+  referenceLogs,
+  rpc,
+  seedLogs,
+  TOPICS,
+  type SeedResult,
+} from '../fixtures/seed-logs';
 
 jest.setTimeout(120_000);
 
 const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
-const key = (log: RpcLog): string => `${log.blockNumber}/${log.logIndex}/${log.transactionHash}`;
+const key = (log: RpcLog): string =>
+  `${log.blockNumber}/${log.logIndex}/${log.transactionHash}`;
 
 /**
  * Assert two log lists are identical, element by element, in order. Cheap on
@@ -19,8 +34,14 @@ const key = (log: RpcLog): string => `${log.blockNumber}/${log.logIndex}/${log.t
  */
 function expectSameLogs(actual: RpcLog[], expected: RpcLog[]): void {
   expect(actual.length).toBe(expected.length);
-  const first = actual.findIndex((log, i) => JSON.stringify(log) !== JSON.stringify(expected[i]));
-  expect({ first, actual: actual[first], expected: expected[first] }).toEqual({ first: -1, actual: undefined, expected: undefined });
+  const first = actual.findIndex(
+    (log, i) => JSON.stringify(log) !== JSON.stringify(expected[i]),
+  );
+  expect({ first, actual: actual[first], expected: expected[first] }).toEqual({
+    first: -1,
+    actual: undefined,
+    expected: undefined,
+  });
 }
 
 describe('chain adapter: eth_getLogs through the limits proxy', () => {
@@ -44,7 +65,14 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   beforeEach(() => {
     proxy.clearFaults();
     proxy.resetStats();
-    Object.assign(proxy.options, { maxResults: 10_000, maxParams: 5_000, costPerBlockMs: 0, costPerResultMs: 0, hint: 'none', removedBlock: '' });
+    Object.assign(proxy.options, {
+      maxResults: 10_000,
+      maxParams: 5_000,
+      costPerBlockMs: 0,
+      costPerResultMs: 0,
+      hint: 'none',
+      removedBlock: '',
+    });
   });
 
   afterEach(() => {
@@ -53,7 +81,10 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   });
 
   /** The `[fromBlock, toBlock]` of every eth_getLogs call the proxy received. */
-  const ranges = (): string[] => proxy.stats.getLogsFilters.map((f) => `${String(f.fromBlock)}..${String(f.toBlock)}`);
+  const ranges = (): string[] =>
+    proxy.stats.getLogsFilters.map(
+      (f) => `${String(f.fromBlock)}..${String(f.toBlock)}`,
+    );
 
   it('seeds at least 30,000 logs with dense and sparse blocks', () => {
     expect(seed.totalLogs).toBeGreaterThanOrEqual(30_000);
@@ -63,45 +94,83 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   it('the whole range through the proxy equals anvil directly, same order, within ceil(N/10,000) + 2 round trips', async () => {
     const wire = countingFetch();
     const client = createRpcClient({ url: proxy.url, fetch: wire.fetch });
-    const logs = await client.getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) });
+    const logs = await client.getLogs({
+      fromBlock: hex(seed.fromBlock),
+      toBlock: hex(seed.toBlock),
+    });
     expect(logs).toHaveLength(reference.length);
     expectSameLogs(logs, reference);
-    expect(proxy.stats.methods.eth_getLogs).toBeGreaterThanOrEqual(Math.ceil(reference.length / 10_000));
-    expect(wire.stats.roundTrips).toBeLessThanOrEqual(Math.ceil(reference.length / 10_000) + 2);
+    expect(proxy.stats.methods.eth_getLogs).toBeGreaterThanOrEqual(
+      Math.ceil(reference.length / 10_000),
+    );
+    expect(wire.stats.roundTrips).toBeLessThanOrEqual(
+      Math.ceil(reference.length / 10_000) + 2,
+    );
     expect(new Set(logs.map(key)).size).toBe(logs.length);
   });
 
   it('the proxy refuses eth_getLogs calls past the 10th of a batch with -32600', async () => {
     const client = createRpcClient({ url: proxy.url });
-    const calls = Array.from({ length: 11 }, () => ({ method: 'eth_getLogs', params: [{ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.fromBlock) }] }));
+    const calls = Array.from({ length: 11 }, () => ({
+      method: 'eth_getLogs',
+      params: [
+        { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.fromBlock) },
+      ],
+    }));
     const settled = await client.batchSettled(calls);
     expect(settled.slice(0, 10).every((item) => item.ok)).toBe(true);
     expect(settled[10]).toMatchObject({ ok: false, error: { code: -32600 } });
     proxy.resetStats();
   });
 
-  it.each(['data', 'message'] as const)('asks for the range the provider suggests (hint in %s) as is', async (hint) => {
-    proxy.options.maxResults = 9000; // the densest block holds 9,000 logs
-    const filter = { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) };
-    const plain = countingFetch();
-    expectSameLogs(await createRpcClient({ url: proxy.url, fetch: plain.fetch }).getLogs(filter), reference);
-    expect(proxy.stats.hints).toHaveLength(0);
-    proxy.resetStats();
-    proxy.options.hint = hint;
-    const hinted = countingFetch();
-    expectSameLogs(await createRpcClient({ url: proxy.url, fetch: hinted.fetch }).getLogs(filter), reference);
-    expect(proxy.stats.hints.length).toBeGreaterThan(0);
-    for (const [from, to] of proxy.stats.hints) {
-      expect(ranges()).toContain(`${from}..${to}`);
-    }
-    expect(hinted.stats.roundTrips).toBeLessThanOrEqual(plain.stats.roundTrips);
-    expect(hinted.stats.roundTrips).toBeLessThanOrEqual(Math.ceil(reference.length / 9000) + 2);
-  });
+  it.each(['data', 'message'] as const)(
+    'asks for the range the provider suggests (hint in %s) as is',
+    async (hint) => {
+      proxy.options.maxResults = 9000; // the densest block holds 9,000 logs
+      const filter = {
+        fromBlock: hex(seed.fromBlock),
+        toBlock: hex(seed.toBlock),
+      };
+      const plain = countingFetch();
+      expectSameLogs(
+        await createRpcClient({ url: proxy.url, fetch: plain.fetch }).getLogs(
+          filter,
+        ),
+        reference,
+      );
+      expect(proxy.stats.hints).toHaveLength(0);
+      proxy.resetStats();
+      proxy.options.hint = hint;
+      const hinted = countingFetch();
+      expectSameLogs(
+        await createRpcClient({ url: proxy.url, fetch: hinted.fetch }).getLogs(
+          filter,
+        ),
+        reference,
+      );
+      expect(proxy.stats.hints.length).toBeGreaterThan(0);
+      for (const [from, to] of proxy.stats.hints) {
+        expect(ranges()).toContain(`${from}..${to}`);
+      }
+      expect(hinted.stats.roundTrips).toBeLessThanOrEqual(
+        plain.stats.roundTrips,
+      );
+      expect(hinted.stats.roundTrips).toBeLessThanOrEqual(
+        Math.ceil(reference.length / 9000) + 2,
+      );
+    },
+  );
 
   it('a rate-limit -32005 is retried as is, never narrowed; past the retries it is surfaced', async () => {
-    const filter = { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) };
+    const filter = {
+      fromBlock: hex(seed.fromBlock),
+      toBlock: hex(seed.toBlock),
+    };
     proxy.inject({ type: 'rateLimit', method: 'eth_getLogs', times: 2 });
-    const logs = await createRpcClient({ url: proxy.url, retryDelayMs: 5 }).getLogs(filter);
+    const logs = await createRpcClient({
+      url: proxy.url,
+      retryDelayMs: 5,
+    }).getLogs(filter);
     expectSameLogs(logs, reference);
     const sent = ranges();
     expect(sent).toHaveLength(30);
@@ -110,7 +179,13 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
 
     proxy.resetStats();
     proxy.inject({ type: 'rateLimit', method: 'eth_getLogs', times: 50 });
-    const error = (await createRpcClient({ url: proxy.url, retries: 2, retryDelayMs: 5 }).getLogs(filter).catch((e: unknown) => e)) as LimitExceededError;
+    const error = (await createRpcClient({
+      url: proxy.url,
+      retries: 2,
+      retryDelayMs: 5,
+    })
+      .getLogs(filter)
+      .catch((e: unknown) => e)) as LimitExceededError;
     expect(error).toBeInstanceOf(LimitExceededError);
     expect(error.reason).toBe('rate');
     expect(error.message).toBe('project ID request rate exceeded');
@@ -120,10 +195,19 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
 
   it('a client-side timeout of a getLogs batch narrows its ranges instead of re-sending them', async () => {
     const last = seed.fromBlock + 199n; // about 3,000 logs: a batch answers well within the timeout
-    const first = splitEven({ lane: 0, from: seed.fromBlock, to: last }, 10).map((p) => `${hex(p.from)}..${hex(p.to)}`);
+    const first = splitEven(
+      { lane: 0, from: seed.fromBlock, to: last },
+      10,
+    ).map((p) => `${hex(p.from)}..${hex(p.to)}`);
     proxy.inject({ type: 'delay', ms: 2500, method: 'eth_getLogs' });
-    const logs = await createRpcClient({ url: proxy.url, timeoutMs: 1000 }).getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(last) });
-    expectSameLogs(logs, reference.filter((l) => BigInt(l.blockNumber!) <= last));
+    const logs = await createRpcClient({
+      url: proxy.url,
+      timeoutMs: 1000,
+    }).getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(last) });
+    expectSameLogs(
+      logs,
+      reference.filter((l) => BigInt(l.blockNumber!) <= last),
+    );
     await new Promise((resolve) => setTimeout(resolve, 2500)); // the proxy records the delayed calls when it serves them
     const sent = ranges();
     for (const range of first) {
@@ -136,59 +220,114 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     proxy.options.maxResults = 9000;
     const latest = BigInt(await rpc(anvil.url, 'eth_blockNumber'));
     const client = createRpcClient({ url: proxy.url });
-    const toPending = await client.getLogs({ fromBlock: hex(seed.fromBlock), toBlock: 'pending' });
-    expectSameLogs(toPending, await rpc(anvil.url, 'eth_getLogs', [{ fromBlock: hex(seed.fromBlock), toBlock: 'pending' }]));
+    const toPending = await client.getLogs({
+      fromBlock: hex(seed.fromBlock),
+      toBlock: 'pending',
+    });
+    expectSameLogs(
+      toPending,
+      await rpc(anvil.url, 'eth_getLogs', [
+        { fromBlock: hex(seed.fromBlock), toBlock: 'pending' },
+      ]),
+    );
     const sent = proxy.stats.getLogsFilters;
     expect(sent.length).toBeGreaterThan(2);
-    expect(sent.filter((f) => f.toBlock === 'pending').length).toBeGreaterThanOrEqual(2);
+    expect(
+      sent.filter((f) => f.toBlock === 'pending').length,
+    ).toBeGreaterThanOrEqual(2);
     expect(sent.some((f) => f.toBlock === hex(latest + 1n))).toBe(false);
 
     proxy.options.maxResults = 2000; // below the logs after anvil's safe and finalized blocks
     for (const tag of ['safe', 'finalized'] as const) {
       proxy.resetStats();
-      const pinned = BigInt((await rpc(anvil.url, 'eth_getBlockByNumber', [tag, false])).number);
-      const logs = await client.getLogs({ fromBlock: tag, toBlock: hex(seed.toBlock) });
-      expectSameLogs(logs, await referenceLogs(anvil.url, pinned, seed.toBlock, {}, seed.toBlock + 1n));
+      const pinned = BigInt(
+        (await rpc(anvil.url, 'eth_getBlockByNumber', [tag, false])).number,
+      );
+      const logs = await client.getLogs({
+        fromBlock: tag,
+        toBlock: hex(seed.toBlock),
+      });
+      expectSameLogs(
+        logs,
+        await referenceLogs(
+          anvil.url,
+          pinned,
+          seed.toBlock,
+          {},
+          seed.toBlock + 1n,
+        ),
+      );
       expect(proxy.stats.methods.eth_getBlockByNumber).toBe(1);
       // only the first call (in the batch that read the tag) names it; every later one has its number
-      expect(proxy.stats.getLogsFilters.filter((f) => f.fromBlock === tag)).toHaveLength(1);
+      expect(
+        proxy.stats.getLogsFilters.filter((f) => f.fromBlock === tag),
+      ).toHaveLength(1);
       expect(proxy.stats.getLogsFilters.length).toBeGreaterThan(1);
     }
     proxy.resetStats();
-    await expect(client.getLogs({ fromBlock: 'pending', toBlock: 'pending' })).resolves.toEqual(
-      await rpc(anvil.url, 'eth_getLogs', [{ fromBlock: 'pending', toBlock: 'pending' }]),
+    await expect(
+      client.getLogs({ fromBlock: 'pending', toBlock: 'pending' }),
+    ).resolves.toEqual(
+      await rpc(anvil.url, 'eth_getLogs', [
+        { fromBlock: 'pending', toBlock: 'pending' },
+      ]),
     );
     expect(ranges()).toEqual(['pending..pending']);
   });
 
   it('reads a null among topic alternatives as any value, as geth does', async () => {
     const client = createRpcClient({ url: proxy.url });
-    const range = { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.fromBlock + 199n) };
-    const logs = await client.getLogs({ ...range, topics: [[TOPICS[0], null] as never] });
-    expectSameLogs(logs, reference.filter((l) => BigInt(l.blockNumber!) <= seed.fromBlock + 199n));
+    const range = {
+      fromBlock: hex(seed.fromBlock),
+      toBlock: hex(seed.fromBlock + 199n),
+    };
+    const logs = await client.getLogs({
+      ...range,
+      topics: [[TOPICS[0], null] as never],
+    });
+    expectSameLogs(
+      logs,
+      reference.filter((l) => BigInt(l.blockNumber!) <= seed.fromBlock + 199n),
+    );
     expect(new Set(logs.map((l) => l.topics[0])).size).toBe(2);
   });
 
   it('refuses blockHash and blockhash with different values before sending; the same value is fine', async () => {
     const client = createRpcClient({ url: proxy.url });
-    const block = await rpc(anvil.url, 'eth_getBlockByNumber', [hex(seed.fromBlock), false]);
-    const error = await client.getLogs({ blockHash: block.hash, blockhash: `0x${'1'.repeat(64)}` }).catch((e: unknown) => e);
+    const block = await rpc(anvil.url, 'eth_getBlockByNumber', [
+      hex(seed.fromBlock),
+      false,
+    ]);
+    const error = await client
+      .getLogs({ blockHash: block.hash, blockhash: `0x${'1'.repeat(64)}` })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidParamsError);
     expect((error as Error).message).toMatch(/blockHash and blockhash/u);
     expect(proxy.stats.httpRequests).toBe(0);
-    const logs = await client.getLogs({ blockHash: block.hash, blockhash: block.hash });
-    expectSameLogs(logs, reference.filter((l) => l.blockHash === block.hash));
+    const logs = await client.getLogs({
+      blockHash: block.hash,
+      blockhash: block.hash,
+    });
+    expectSameLogs(
+      logs,
+      reference.filter((l) => l.blockHash === block.hash),
+    );
   });
 
   it('reports removed logs as RemovedLogsError naming the block, never mixed with valid ones', async () => {
     proxy.options.removedBlock = hex(seed.denseBlocks[0]);
     const client = createRpcClient({ url: proxy.url });
-    const error = (await client.getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) }).catch((e: unknown) => e)) as RemovedLogsError;
+    const error = (await client
+      .getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) })
+      .catch((e: unknown) => e)) as RemovedLogsError;
     expect(error).toBeInstanceOf(RemovedLogsError);
     expect(error.blocks).toEqual([seed.denseBlocks[0]]);
     const pages: RpcLog[][] = [];
     const paged = await (async () => {
-      for await (const page of client.getLogsPages({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) })) {
+      for await (const page of client.getLogsPages({
+        fromBlock: hex(seed.fromBlock),
+        toBlock: hex(seed.toBlock),
+      })) {
         pages.push(page);
       }
     })().catch((e: unknown) => e);
@@ -198,16 +337,27 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
 
   it('refuses logs that are malformed, outside the range asked for, or not matching the filter', async () => {
     const client = createRpcClient({ url: proxy.url });
-    const range = { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.fromBlock + 5n) };
+    const range = {
+      fromBlock: hex(seed.fromBlock),
+      toBlock: hex(seed.fromBlock + 5n),
+    };
     const late = reference.at(-1)!;
     for (const [result, fault] of [
       [{ not: 'an array' }, /not an array/u],
-      [[{ ...late, blockNumber: hex(seed.fromBlock), topics: 'x' }], /malformed topics/u],
+      [
+        [{ ...late, blockNumber: hex(seed.fromBlock), topics: 'x' }],
+        /malformed topics/u,
+      ],
       [[late], /outside the block range/u],
-      [[{ ...late, blockNumber: hex(seed.fromBlock), address: EMITTERS[1] }], /address not in the filter/u],
+      [
+        [{ ...late, blockNumber: hex(seed.fromBlock), address: EMITTERS[1] }],
+        /address not in the filter/u,
+      ],
     ] as const) {
       proxy.inject({ type: 'result', method: 'eth_getLogs', result });
-      const error = await client.getLogs({ ...range, address: EMITTERS[0] }).catch((e: unknown) => e);
+      const error = await client
+        .getLogs({ ...range, address: EMITTERS[0] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TransportError);
       expect((error as Error).message).toMatch(fault);
       proxy.clearFaults();
@@ -217,7 +367,10 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   it('pages come in ascending order and concatenate to the reference', async () => {
     const client = createRpcClient({ url: proxy.url });
     const pages: RpcLog[][] = [];
-    for await (const page of client.getLogsPages({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) })) {
+    for await (const page of client.getLogsPages({
+      fromBlock: hex(seed.fromBlock),
+      toBlock: hex(seed.toBlock),
+    })) {
       expect(page.length).toBeLessThanOrEqual(10_000);
       pages.push(page);
     }
@@ -228,21 +381,40 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   it('a query-timeout -32005 (cost model) also makes the adapter split, same result', async () => {
     proxy.options.costPerBlockMs = 100; // more than 100 blocks "takes" over 10 s
     const client = createRpcClient({ url: proxy.url });
-    const logs = await client.getLogs({ address: EMITTERS[1], fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) });
-    expectSameLogs(logs, reference.filter((l) => l.address === EMITTERS[1]));
-    expect(proxy.stats.methods.eth_getLogs).toBeGreaterThanOrEqual(Math.ceil(Number(seed.toBlock - seed.fromBlock + 1n) / 100));
+    const logs = await client.getLogs({
+      address: EMITTERS[1],
+      fromBlock: hex(seed.fromBlock),
+      toBlock: hex(seed.toBlock),
+    });
+    expectSameLogs(
+      logs,
+      reference.filter((l) => l.address === EMITTERS[1]),
+    );
+    expect(proxy.stats.methods.eth_getLogs).toBeGreaterThanOrEqual(
+      Math.ceil(Number(seed.toBlock - seed.fromBlock + 1n) / 100),
+    );
   });
 
   it('resolves block tags once, in one round trip, before splitting', async () => {
     const client = createRpcClient({ url: proxy.url });
-    const logs = await client.getLogs({ fromBlock: 'earliest', toBlock: 'latest', topics: [TOPICS[1]] });
-    expectSameLogs(logs, reference.filter((l) => l.topics[0] === TOPICS[1]));
+    const logs = await client.getLogs({
+      fromBlock: 'earliest',
+      toBlock: 'latest',
+      topics: [TOPICS[1]],
+    });
+    expectSameLogs(
+      logs,
+      reference.filter((l) => l.topics[0] === TOPICS[1]),
+    );
     expect(proxy.stats.methods.eth_getBlockByNumber).toBe(1);
     expect(proxy.stats.methods.eth_blockNumber ?? 0).toBe(0);
   });
 
   it('splits a filter above 5,000 parameters (addresses) and merges in order, in one round trip', async () => {
-    const filler = Array.from({ length: 5200 }, (_, i) => `0x${(0xa11ce000 + i).toString(16).padStart(40, '0')}` as const);
+    const filler = Array.from(
+      { length: 5200 },
+      (_, i) => `0x${(0xa11ce000 + i).toString(16).padStart(40, '0')}` as const,
+    );
     const wire = countingFetch();
     const client = createRpcClient({ url: proxy.url, fetch: wire.fetch });
     const logs = await client.getLogs({
@@ -250,19 +422,40 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
       fromBlock: hex(seed.fromBlock),
       toBlock: hex(seed.fromBlock + 199n),
     });
-    expectSameLogs(logs, reference.filter((l) => BigInt(l.blockNumber!) <= seed.fromBlock + 199n));
+    expectSameLogs(
+      logs,
+      reference.filter((l) => BigInt(l.blockNumber!) <= seed.fromBlock + 199n),
+    );
     expect(wire.stats.roundTrips).toBe(1);
-    expect(proxy.stats.getLogsFilters.every((f) => (f.address as string[]).length <= 5000)).toBe(true);
+    expect(
+      proxy.stats.getLogsFilters.every(
+        (f) => (f.address as string[]).length <= 5000,
+      ),
+    ).toBe(true);
   });
 
   it('splits topic alternatives above the cap (3 addresses + alternatives count together)', async () => {
-    const alternatives = Array.from({ length: 5000 }, (_, i) => `0x${i.toString(16).padStart(64, '0')}` as const);
-    const client = createRpcClient({ url: proxy.url });
-    const range = { fromBlock: hex(seed.denseBlocks[0]), toBlock: hex(seed.denseBlocks[0] + 400n) };
-    const logs = await client.getLogs({ ...range, address: [...EMITTERS, `0x${'0'.repeat(39)}9`], topics: [null, alternatives] });
-    const expected = (await referenceLogs(anvil.url, seed.denseBlocks[0], seed.denseBlocks[0] + 400n)).filter(
-      (l) => BigInt(l.topics[1]) < 5000n,
+    const alternatives = Array.from(
+      { length: 5000 },
+      (_, i) => `0x${i.toString(16).padStart(64, '0')}` as const,
     );
+    const client = createRpcClient({ url: proxy.url });
+    const range = {
+      fromBlock: hex(seed.denseBlocks[0]),
+      toBlock: hex(seed.denseBlocks[0] + 400n),
+    };
+    const logs = await client.getLogs({
+      ...range,
+      address: [...EMITTERS, `0x${'0'.repeat(39)}9`],
+      topics: [null, alternatives],
+    });
+    const expected = (
+      await referenceLogs(
+        anvil.url,
+        seed.denseBlocks[0],
+        seed.denseBlocks[0] + 400n,
+      )
+    ).filter((l) => BigInt(l.topics[1]) < 5000n);
     expect(expected.length).toBeGreaterThan(10_000);
     expectSameLogs(logs, expected);
     expect(proxy.stats.methods.eth_getLogs).toBeGreaterThanOrEqual(4);
@@ -272,7 +465,9 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     proxy.options.maxResults = 1000;
     const client = createRpcClient({ url: proxy.url });
     const dense = seed.denseBlocks[0];
-    const error = await client.getLogs({ fromBlock: hex(dense - 3n), toBlock: hex(dense + 3n) }).catch((e: unknown) => e);
+    const error = await client
+      .getLogs({ fromBlock: hex(dense - 3n), toBlock: hex(dense + 3n) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LimitExceededError);
     const limit = error as LimitExceededError;
     expect(limit.code).toBe(-32005);
@@ -281,8 +476,13 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     expect(limit.message).toContain(`block ${dense}`);
     expect(limit.message).toMatch(/narrow the topics|single contract address/u);
 
-    const block = await rpc(anvil.url, 'eth_getBlockByNumber', [hex(dense), false]);
-    const byHash = await client.getLogs({ blockHash: block.hash }).catch((e: unknown) => e);
+    const block = await rpc(anvil.url, 'eth_getBlockByNumber', [
+      hex(dense),
+      false,
+    ]);
+    const byHash = await client
+      .getLogs({ blockHash: block.hash })
+      .catch((e: unknown) => e);
     expect(byHash).toBeInstanceOf(LimitExceededError);
     expect((byHash as Error).message).toContain(block.hash);
   });
@@ -290,7 +490,12 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   it('a timeout on a single block gives LimitExceededError with reason timeout', async () => {
     proxy.options.costPerResultMs = 2; // 6,000 logs "take" 12 s
     const client = createRpcClient({ url: proxy.url });
-    const error = await client.getLogs({ fromBlock: hex(seed.denseBlocks[0]), toBlock: hex(seed.denseBlocks[0]) }).catch((e: unknown) => e);
+    const error = await client
+      .getLogs({
+        fromBlock: hex(seed.denseBlocks[0]),
+        toBlock: hex(seed.denseBlocks[0]),
+      })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LimitExceededError);
     expect((error as LimitExceededError).reason).toBe('timeout');
     expect((error as LimitExceededError).block).toBe(seed.denseBlocks[0]);
@@ -298,22 +503,51 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
 
   it('blockHash gives that block only', async () => {
     const client = createRpcClient({ url: proxy.url });
-    const block = await rpc(anvil.url, 'eth_getBlockByNumber', [hex(seed.denseBlocks[1]), false]);
-    const logs = await client.getLogs({ blockhash: block.hash, address: EMITTERS[0] });
-    expectSameLogs(logs, reference.filter((l) => l.blockHash === block.hash && l.address === EMITTERS[0]));
+    const block = await rpc(anvil.url, 'eth_getBlockByNumber', [
+      hex(seed.denseBlocks[1]),
+      false,
+    ]);
+    const logs = await client.getLogs({
+      blockhash: block.hash,
+      address: EMITTERS[0],
+    });
+    expectSameLogs(
+      logs,
+      reference.filter(
+        (l) => l.blockHash === block.hash && l.address === EMITTERS[0],
+      ),
+    );
     expect(logs.length).toBeGreaterThan(0);
   });
 
   it.each([
-    ['blockHash with fromBlock', { blockHash: `0x${'1'.repeat(64)}`, fromBlock: '0x1' }, /blockHash excludes/u],
-    ['five topic positions', { topics: [null, null, null, null, null] }, /at most 4 topic positions/u],
+    [
+      'blockHash with fromBlock',
+      { blockHash: `0x${'1'.repeat(64)}`, fromBlock: '0x1' },
+      /blockHash excludes/u,
+    ],
+    [
+      'five topic positions',
+      { topics: [null, null, null, null, null] },
+      /at most 4 topic positions/u,
+    ],
     ['a short topic', { topics: [`0x${'a'.repeat(62)}`] }, /32-byte/u],
     ['a bad address', { address: '0x1234' }, /20-byte/u],
-    ['a bad tag', { fromBlock: 'newest' }, /latest, earliest, pending, safe, finalized/u],
-    ['fromBlock after toBlock', { fromBlock: '0x10', toBlock: '0x5' }, /after toBlock/u],
+    [
+      'a bad tag',
+      { fromBlock: 'newest' },
+      /latest, earliest, pending, safe, finalized/u,
+    ],
+    [
+      'fromBlock after toBlock',
+      { fromBlock: '0x10', toBlock: '0x5' },
+      /after toBlock/u,
+    ],
   ])('refuses %s before sending', async (_name, filter, message) => {
     const client = createRpcClient({ url: proxy.url });
-    const error = await client.getLogs(filter as never).catch((e: unknown) => e);
+    const error = await client
+      .getLogs(filter as never)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidParamsError);
     expect((error as InvalidParamsError).code).toBe(-32602);
     expect((error as Error).message).toMatch(message);
@@ -322,8 +556,15 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
 
   it('the proxy itself enforces the 5,000-parameter cap', async () => {
     const client = createRpcClient({ url: proxy.url });
-    const addresses = Array.from({ length: 5001 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
-    await expect(client.request('eth_getLogs', [{ address: addresses, fromBlock: '0x1', toBlock: '0x1' }])).rejects.toMatchObject({
+    const addresses = Array.from(
+      { length: 5001 },
+      (_, i) => `0x${i.toString(16).padStart(40, '0')}`,
+    );
+    await expect(
+      client.request('eth_getLogs', [
+        { address: addresses, fromBlock: '0x1', toBlock: '0x1' },
+      ]),
+    ).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining('5000'),
     });

@@ -8,39 +8,64 @@ import { createRpcClient, type RpcLog } from '../../src/chain';
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
 import { countingFetch } from '../fixtures/round-trips';
-import { LAYOUTS, referenceLogs, seedLayout, type SeedResult } from '../fixtures/seed-logs';
+import {
+  LAYOUTS,
+  referenceLogs,
+  seedLayout,
+  type SeedResult,
+} from '../fixtures/seed-logs';
 
 jest.setTimeout(300_000);
 
 const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
 
-describe.each(['uniform', 'uneven', 'sparse'] as const)('getLogs round trips, %s layout', (name) => {
-  let anvil: Anvil;
-  let proxy: LimitsProxy;
-  let seed: SeedResult;
-  let expected: RpcLog[];
+describe.each(['uniform', 'uneven', 'sparse'] as const)(
+  'getLogs round trips, %s layout',
+  (name) => {
+    let anvil: Anvil;
+    let proxy: LimitsProxy;
+    let seed: SeedResult;
+    let expected: RpcLog[];
 
-  beforeAll(async () => {
-    anvil = await startAnvil();
-    seed = await seedLayout(anvil.url, LAYOUTS[name]);
-    expected = await referenceLogs(anvil.url, seed.fromBlock, seed.toBlock, {}, seed.toBlock - seed.fromBlock + 1n);
-    proxy = await startLimitsProxy({ upstream: anvil.url });
-  });
+    beforeAll(async () => {
+      anvil = await startAnvil();
+      seed = await seedLayout(anvil.url, LAYOUTS[name]);
+      expected = await referenceLogs(
+        anvil.url,
+        seed.fromBlock,
+        seed.toBlock,
+        {},
+        seed.toBlock - seed.fromBlock + 1n,
+      );
+      proxy = await startLimitsProxy({ upstream: anvil.url });
+    });
 
-  afterAll(async () => {
-    await proxy?.close();
-    await anvil?.stop();
-  });
+    afterAll(async () => {
+      await proxy?.close();
+      await anvil?.stop();
+    });
 
-  it.each(['none', 'data', 'message'] as const)('hint %s: exact, within ceil(N/10,000) + 2 round trips, at most 10 eth_getLogs per batch', async (hint) => {
-    expect(expected).toHaveLength(seed.totalLogs);
-    proxy.options.hint = hint;
-    proxy.resetStats();
-    const wire = countingFetch();
-    const logs = await createRpcClient({ url: proxy.url, fetch: wire.fetch }).getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) });
-    expect(logs.length).toBe(expected.length);
-    expect(JSON.stringify(logs) === JSON.stringify(expected)).toBe(true);
-    expect(wire.stats.roundTrips).toBeLessThanOrEqual(Math.ceil(seed.totalLogs / 10_000) + 2);
-    expect(proxy.stats.maxLogsPerRequest).toBeLessThanOrEqual(10);
-  });
-});
+    it.each(['none', 'data', 'message'] as const)(
+      'hint %s: exact, within ceil(N/10,000) + 2 round trips, at most 10 eth_getLogs per batch',
+      async (hint) => {
+        expect(expected).toHaveLength(seed.totalLogs);
+        proxy.options.hint = hint;
+        proxy.resetStats();
+        const wire = countingFetch();
+        const logs = await createRpcClient({
+          url: proxy.url,
+          fetch: wire.fetch,
+        }).getLogs({
+          fromBlock: hex(seed.fromBlock),
+          toBlock: hex(seed.toBlock),
+        });
+        expect(logs.length).toBe(expected.length);
+        expect(JSON.stringify(logs) === JSON.stringify(expected)).toBe(true);
+        expect(wire.stats.roundTrips).toBeLessThanOrEqual(
+          Math.ceil(seed.totalLogs / 10_000) + 2,
+        );
+        expect(proxy.stats.maxLogsPerRequest).toBeLessThanOrEqual(10);
+      },
+    );
+  },
+);

@@ -23,76 +23,182 @@ import {
 import { afterRefusal, planRound } from '../../src/chain/logPlan';
 import { checkLogFilter } from '../../src/chain/validation';
 
-const addr = (i: number): `0x${string}` => `0x${i.toString(16).padStart(40, '0')}`;
-const topic = (i: number): `0x${string}` => `0x${i.toString(16).padStart(64, '0')}`;
+const addr = (i: number): `0x${string}` =>
+  `0x${i.toString(16).padStart(40, '0')}`;
+const topic = (i: number): `0x${string}` =>
+  `0x${i.toString(16).padStart(64, '0')}`;
 
 describe('chain adapter: pure helpers', () => {
   it('counts parameters as Infura does: 3 addresses + 2 alternatives = 5', () => {
-    const filter = checkLogFilter({ address: [addr(1), addr(2), addr(3)], topics: [null, [topic(1), topic(2)]] });
+    const filter = checkLogFilter({
+      address: [addr(1), addr(2), addr(3)],
+      topics: [null, [topic(1), topic(2)]],
+    });
     expect(countParams(filter)).toBe(5);
   });
 
   it('splits the largest list so each part fits, covering every value once', () => {
-    const filter = checkLogFilter({ address: [addr(1), addr(2), addr(3)], topics: [[topic(9)], Array.from({ length: 12 }, (_, i) => topic(i))] });
+    const filter = checkLogFilter({
+      address: [addr(1), addr(2), addr(3)],
+      topics: [[topic(9)], Array.from({ length: 12 }, (_, i) => topic(i))],
+    });
     const parts = splitByParams(filter, 6);
     expect(parts.every((p) => countParams(p) <= 6)).toBe(true);
     expect(parts.flatMap((p) => p.topics[1])).toEqual(filter.topics[1]);
     expect(parts.every((p) => p.addresses?.length === 3)).toBe(true);
-    const wide = checkLogFilter({ address: Array.from({ length: 9 }, (_, i) => addr(i + 1)), topics: [Array.from({ length: 9 }, (_, i) => topic(i))] });
+    const wide = checkLogFilter({
+      address: Array.from({ length: 9 }, (_, i) => addr(i + 1)),
+      topics: [Array.from({ length: 9 }, (_, i) => topic(i))],
+    });
     const wideParts = splitByParams(wide, 5);
     expect(wideParts.every((p) => countParams(p) <= 5)).toBe(true);
-    const combos = new Set(wideParts.flatMap((p) => p.addresses!.flatMap((a) => p.topics[0]!.map((t) => `${a}${t}`))));
+    const combos = new Set(
+      wideParts.flatMap((p) =>
+        p.addresses!.flatMap((a) => p.topics[0]!.map((t) => `${a}${t}`)),
+      ),
+    );
     expect(combos.size).toBe(81);
   });
 
   it('orders logs by (blockNumber, logIndex) and drops duplicates', () => {
     const log = (block: number, index: number, tx = '0x01'): RpcLog =>
-      ({ blockNumber: `0x${block.toString(16)}`, logIndex: `0x${index.toString(16)}`, blockHash: `0xb${block}`, transactionHash: tx }) as RpcLog;
-    const sorted = sortUniqueLogs([log(0x10, 2), log(2, 0x10), log(0x10, 1), log(2, 0x10), log(2, 3)]);
-    expect(sorted.map((l) => `${l.blockNumber}:${l.logIndex}`)).toEqual(['0x2:0x3', '0x2:0x10', '0x10:0x1', '0x10:0x2']);
+      ({
+        blockNumber: `0x${block.toString(16)}`,
+        logIndex: `0x${index.toString(16)}`,
+        blockHash: `0xb${block}`,
+        transactionHash: tx,
+      }) as RpcLog;
+    const sorted = sortUniqueLogs([
+      log(0x10, 2),
+      log(2, 0x10),
+      log(0x10, 1),
+      log(2, 0x10),
+      log(2, 3),
+    ]);
+    expect(sorted.map((l) => `${l.blockNumber}:${l.logIndex}`)).toEqual([
+      '0x2:0x3',
+      '0x2:0x10',
+      '0x10:0x1',
+      '0x10:0x2',
+    ]);
   });
 
   it('never merges pending logs (null block hash and index) and refuses two hashes for one block', () => {
-    const pending = (data: string): RpcLog => ({ blockNumber: null, logIndex: null, blockHash: null, transactionHash: null, data }) as unknown as RpcLog;
-    const mined = { blockNumber: '0x1', logIndex: '0x0', blockHash: `0x${'1'.repeat(64)}`, transactionHash: null, data: '0x' } as unknown as RpcLog;
-    expect(sortUniqueLogs([pending('0x01'), mined, pending('0x02'), { ...mined }]).map((l) => l.data)).toEqual(['0x', '0x01', '0x02']);
-    const other = { ...mined, logIndex: '0x1', blockHash: `0x${'2'.repeat(64)}` } as RpcLog;
+    const pending = (data: string): RpcLog =>
+      ({
+        blockNumber: null,
+        logIndex: null,
+        blockHash: null,
+        transactionHash: null,
+        data,
+      }) as unknown as RpcLog;
+    const mined = {
+      blockNumber: '0x1',
+      logIndex: '0x0',
+      blockHash: `0x${'1'.repeat(64)}`,
+      transactionHash: null,
+      data: '0x',
+    } as unknown as RpcLog;
+    expect(
+      sortUniqueLogs([
+        pending('0x01'),
+        mined,
+        pending('0x02'),
+        { ...mined },
+      ]).map((l) => l.data),
+    ).toEqual(['0x', '0x01', '0x02']);
+    const other = {
+      ...mined,
+      logIndex: '0x1',
+      blockHash: `0x${'2'.repeat(64)}`,
+    } as RpcLog;
     expect(() => sortUniqueLogs([mined, other])).toThrow(RemovedLogsError);
   });
 
   it('reads a null among topic alternatives as "any" (as geth does), and refuses blockHash and blockhash that differ', () => {
-    expect(checkLogFilter({ topics: [[topic(1), null] as never, [topic(2)]] }).topics).toEqual([null, [topic(2)]]);
+    expect(
+      checkLogFilter({ topics: [[topic(1), null] as never, [topic(2)]] })
+        .topics,
+    ).toEqual([null, [topic(2)]]);
     const hash = `0x${'ab'.repeat(32)}` as const;
-    expect(() => checkLogFilter({ blockHash: hash, blockhash: `0x${'cd'.repeat(32)}` })).toThrow(InvalidParamsError);
-    expect(checkLogFilter({ blockHash: hash, blockhash: hash.toUpperCase().replace('0X', '0x') as `0x${string}` }).blockHash).toBe(hash);
+    expect(() =>
+      checkLogFilter({ blockHash: hash, blockhash: `0x${'cd'.repeat(32)}` }),
+    ).toThrow(InvalidParamsError);
+    expect(
+      checkLogFilter({
+        blockHash: hash,
+        blockhash: hash.toUpperCase().replace('0X', '0x') as `0x${string}`,
+      }).blockHash,
+    ).toBe(hash);
   });
 
   it('classifies -32005 and reads the range a provider suggests', () => {
-    expect(classifyLimit('query returned more than 10000 results')).toBe('results');
+    expect(classifyLimit('query returned more than 10000 results')).toBe(
+      'results',
+    );
     expect(classifyLimit('query timeout exceeded')).toBe('timeout');
     expect(classifyLimit('project ID request rate exceeded')).toBe('rate');
-    expect(classifyLimit('daily request count exceeded, request rate limited')).toBe('rate');
-    expect(parseRangeHint('query returned more than 10000 results', { from: '0x10', to: '0x1f', limit: 10000 })).toEqual({ from: 16n, to: 31n });
-    expect(parseRangeHint('Log response size exceeded. ... this block range should work: [0x1d4e1e7, 0x1d4e2a5]', undefined)).toEqual({ from: 0x1d4e1e7n, to: 0x1d4e2a5n });
-    expect(parseRangeHint('Try with this block range [0x5, 0x2].', undefined)).toBeUndefined();
+    expect(
+      classifyLimit('daily request count exceeded, request rate limited'),
+    ).toBe('rate');
+    expect(
+      parseRangeHint('query returned more than 10000 results', {
+        from: '0x10',
+        to: '0x1f',
+        limit: 10000,
+      }),
+    ).toEqual({ from: 16n, to: 31n });
+    expect(
+      parseRangeHint(
+        'Log response size exceeded. ... this block range should work: [0x1d4e1e7, 0x1d4e2a5]',
+        undefined,
+      ),
+    ).toEqual({ from: 0x1d4e1e7n, to: 0x1d4e2a5n });
+    expect(
+      parseRangeHint('Try with this block range [0x5, 0x2].', undefined),
+    ).toBeUndefined();
     expect(parseRangeHint('no hint', { from: 'x', to: '0x1' })).toBeUndefined();
   });
 
   it('plans a first query over the whole batch, cuts refused ranges, asks for a suggested range as is', () => {
-    const context = { slots: 10, target: 6000, cap: 10_000, density: () => undefined };
-    expect(planRound([{ lane: 0, from: 0n, to: 999n }], context).pieces).toHaveLength(10);
-    expect(planRound([{ lane: 0, from: 0n, to: 3n }], context).pieces).toHaveLength(4);
-    const refused = afterRefusal({ lane: 0, from: 100n, to: 199n }, { from: 100n, to: 120n });
-    expect(refused).toEqual([{ lane: 0, from: 100n, to: 120n, fits: true }, { lane: 0, from: 121n, to: 199n }]);
-    expect(afterRefusal({ lane: 0, from: 100n, to: 199n }, { from: 100n, to: 199n })).toEqual([{ lane: 0, from: 100n, to: 199n, over: true }]);
-    expect(afterRefusal({ lane: 0, from: 100n, to: 199n }, { from: 150n, to: 250n })).toEqual([{ lane: 0, from: 100n, to: 199n, over: true }]);
+    const context = {
+      slots: 10,
+      target: 6000,
+      cap: 10_000,
+      density: () => undefined,
+    };
+    expect(
+      planRound([{ lane: 0, from: 0n, to: 999n }], context).pieces,
+    ).toHaveLength(10);
+    expect(
+      planRound([{ lane: 0, from: 0n, to: 3n }], context).pieces,
+    ).toHaveLength(4);
+    const refused = afterRefusal(
+      { lane: 0, from: 100n, to: 199n },
+      { from: 100n, to: 120n },
+    );
+    expect(refused).toEqual([
+      { lane: 0, from: 100n, to: 120n, fits: true },
+      { lane: 0, from: 121n, to: 199n },
+    ]);
+    expect(
+      afterRefusal({ lane: 0, from: 100n, to: 199n }, { from: 100n, to: 199n }),
+    ).toEqual([{ lane: 0, from: 100n, to: 199n, over: true }]);
+    expect(
+      afterRefusal({ lane: 0, from: 100n, to: 199n }, { from: 150n, to: 250n }),
+    ).toEqual([{ lane: 0, from: 100n, to: 199n, over: true }]);
     const known = { ...context, density: () => 1 };
     const { pieces } = planRound(refused, known);
     expect(pieces[0]).toEqual({ lane: 0, from: 100n, to: 120n });
     expect(pieces).toHaveLength(2);
     // never more pieces than slots; what does not fit stays pending
     const many = planRound(
-      Array.from({ length: 8 }, (_, i) => ({ lane: 0, from: BigInt(i * 100), to: BigInt(i * 100 + 99), over: true })),
+      Array.from({ length: 8 }, (_, i) => ({
+        lane: 0,
+        from: BigInt(i * 100),
+        to: BigInt(i * 100 + 99),
+        over: true,
+      })),
       known,
     );
     expect(many.pieces).toHaveLength(10);
@@ -104,21 +210,37 @@ describe('chain adapter: pure helpers', () => {
     for (const bad of ['0x', '0x01', '12', 12, null, `0x${'f'.repeat(65)}`]) {
       expect(() => readQuantity(bad, 'x')).toThrow(TransportError);
     }
-    expect(readGasEstimate('0x5208', 'eth_estimateGas', 300_000_000n)).toBe(21_000n);
-    expect(() => readGasEstimate('0x0', 'eth_estimateGas', 300_000_000n)).toThrow(/outside/u);
-    expect(() => readGasEstimate(`0x${'f'.repeat(64)}`, 'eth_estimateGas', 300_000_000n)).toThrow(/outside/u);
-    expect(readUintWord(`0x${'0'.repeat(63)}7`, 'nonce', 2n ** 64n - 1n)).toBe(7n);
-    expect(() => readUintWord(`0x${'f'.repeat(64)}`, 'nonce', 2n ** 64n - 1n)).toThrow(TransportError);
-    expect(() => readUintWord('0x07', 'nonce', 2n ** 64n - 1n)).toThrow(/1 bytes instead of 32/u);
+    expect(readGasEstimate('0x5208', 'eth_estimateGas', 300_000_000n)).toBe(
+      21_000n,
+    );
+    expect(() =>
+      readGasEstimate('0x0', 'eth_estimateGas', 300_000_000n),
+    ).toThrow(/outside/u);
+    expect(() =>
+      readGasEstimate(`0x${'f'.repeat(64)}`, 'eth_estimateGas', 300_000_000n),
+    ).toThrow(/outside/u);
+    expect(readUintWord(`0x${'0'.repeat(63)}7`, 'nonce', 2n ** 64n - 1n)).toBe(
+      7n,
+    );
+    expect(() =>
+      readUintWord(`0x${'f'.repeat(64)}`, 'nonce', 2n ** 64n - 1n),
+    ).toThrow(TransportError);
+    expect(() => readUintWord('0x07', 'nonce', 2n ** 64n - 1n)).toThrow(
+      /1 bytes instead of 32/u,
+    );
   });
 
   it('decodes revert payloads', () => {
     expect(decodeRevertData('0x').kind).toBe('empty');
-    expect(decodeRevertData(`0x4e487b71${encodeAbiParameters([{ type: 'uint256' }], [0x32n]).slice(2)}`).reason).toBe(
-      'Panic(0x32): array index out of bounds',
-    );
+    expect(
+      decodeRevertData(
+        `0x4e487b71${encodeAbiParameters([{ type: 'uint256' }], [0x32n]).slice(2)}`,
+      ).reason,
+    ).toBe('Panic(0x32): array index out of bounds');
     expect(decodeRevertData('0x08c379a0ff').kind).toBe('custom');
-    expect(decodeRevertData('0x12345678').reason).toBe('custom error 0x12345678');
+    expect(decodeRevertData('0x12345678').reason).toBe(
+      'custom error 0x12345678',
+    );
   });
 
   it('masks the whole path, query and credentials of a keyed URL, whatever the provider shape', () => {
@@ -134,9 +256,13 @@ describe('chain adapter: pure helpers', () => {
     ]) {
       expect(maskUrl(url)).toBe('https://sepolia.example.io/***');
       expect(originOf(url)).toBe('https://sepolia.example.io');
-      expect(redact(`failed to reach ${url} (key ${key})`, url)).toBe('failed to reach https://sepolia.example.io (key ***)');
+      expect(redact(`failed to reach ${url} (key ${key})`, url)).toBe(
+        'failed to reach https://sepolia.example.io (key ***)',
+      );
     }
-    expect(maskUrl('https://sepolia.example.io')).toBe('https://sepolia.example.io/');
+    expect(maskUrl('https://sepolia.example.io')).toBe(
+      'https://sepolia.example.io/',
+    );
     expect(maskUrl('http://127.0.0.1:8545/')).toBe('http://127.0.0.1:8545/');
     expect(maskUrl('not a url abcdef0123456789')).toBe('***');
     expect(originOf('not a url abcdef0123456789')).toBe('(invalid URL)');
@@ -147,10 +273,21 @@ describe('chain adapter: pure helpers', () => {
       url: 'https://x.io/v3/k',
       fetch: async (_url, init) => {
         const { id } = JSON.parse(init.body) as { id: number };
-        return { ok: false, status: 400, text: async () => JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message: 'bad request' } }) };
+        return {
+          ok: false,
+          status: 400,
+          text: async () =>
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id,
+              error: { code: -32600, message: 'bad request' },
+            }),
+        };
       },
     });
-    const error = (await client.chainId().catch((e: unknown) => e)) as JsonRpcError;
+    const error = (await client
+      .chainId()
+      .catch((e: unknown) => e)) as JsonRpcError;
     expect(error).toBeInstanceOf(JsonRpcError);
     expect(error.code).toBe(-32600);
   });

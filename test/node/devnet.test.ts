@@ -9,7 +9,10 @@
  */
 import { readFileSync } from 'node:fs';
 
-import { toSimpleSmartAccount, type ToSimpleSmartAccountReturnType } from 'permissionless/accounts';
+import {
+  toSimpleSmartAccount,
+  type ToSimpleSmartAccountReturnType,
+} from 'permissionless/accounts';
 import {
   concat,
   createPublicClient,
@@ -38,7 +41,13 @@ import {
 import { startDevnet, type Devnet } from '../fixtures/devnet';
 import { devnetChain, ERC4337_ABI } from '../fixtures/erc4337';
 import { PAYMASTER_ERRORS } from '../fixtures/paymaster-service';
-import { installRecorder, readRecord, recordCalldata, recordTopics, RECORDERS } from '../fixtures/targets';
+import {
+  installRecorder,
+  readRecord,
+  recordCalldata,
+  recordTopics,
+  RECORDERS,
+} from '../fixtures/targets';
 
 jest.setTimeout(90_000);
 
@@ -63,8 +72,17 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
   beforeAll(async () => {
     devnet = await startDevnet();
     const chain = devnetChain(devnet.chainId, devnet.rpcUrl);
-    publicClient = createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 100 });
-    bundler = createBundlerClient({ chain, client: publicClient, transport: http(devnet.bundlerUrl), pollingInterval: 100 });
+    publicClient = createPublicClient({
+      chain,
+      transport: http(devnet.rpcUrl),
+      pollingInterval: 100,
+    });
+    bundler = createBundlerClient({
+      chain,
+      client: publicClient,
+      transport: http(devnet.bundlerUrl),
+      pollingInterval: 100,
+    });
     paymaster = createPaymasterClient({ transport: http(devnet.paymasterUrl) });
     account = await toSimpleSmartAccount({
       client: publicClient,
@@ -88,17 +106,25 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
    * Build, sponsor and sign one user operation for `calls` — the snap's prepare → patch → sign,
    * done here by the reference libraries.
    */
-  async function sponsoredUserOperation(calls: Call[]): Promise<UserOperationV06> {
+  async function sponsoredUserOperation(
+    calls: Call[],
+  ): Promise<UserOperationV06> {
     const { entryPoint } = devnet.contracts;
     // prepare: call data, initCode iff the account has no code, sequential nonce (key 0), fees.
-    const deployed = (await publicClient.getCode({ address: account.address })) !== undefined;
+    const deployed =
+      (await publicClient.getCode({ address: account.address })) !== undefined;
     const { factory, factoryData } = await account.getFactoryArgs();
     const fees = await publicClient.estimateFeesPerGas();
     let op: UserOperationV06 = {
       sender: account.address,
       nonce: await account.getNonce({ key: 0n }),
-      initCode: deployed || !factory || !factoryData ? '0x' : concat([factory, factoryData]),
-      callData: await account.encodeCalls(calls.map((call) => ({ ...call, value: 0n }))),
+      initCode:
+        deployed || !factory || !factoryData
+          ? '0x'
+          : concat([factory, factoryData]),
+      callData: await account.encodeCalls(
+        calls.map((call) => ({ ...call, value: 0n })),
+      ),
       callGasLimit: 0n,
       verificationGasLimit: 0n,
       preVerificationGas: 0n,
@@ -108,7 +134,11 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
       signature: (await account.getStubSignature()) as Hex,
     };
     // patch, step 1: stub paymaster data of the final length, so the gas estimate is right.
-    const stub = await paymaster.getPaymasterStubData({ ...op, entryPointAddress: entryPoint, chainId: devnet.chainId });
+    const stub = await paymaster.getPaymasterStubData({
+      ...op,
+      entryPointAddress: entryPoint,
+      chainId: devnet.chainId,
+    });
     op = { ...op, paymasterAndData: stub.paymasterAndData as Hex };
     const gas = await bundler.request({
       method: 'eth_estimateUserOperationGas',
@@ -121,10 +151,20 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
       preVerificationGas: BigInt(gas.preVerificationGas),
     };
     // patch, step 2: the paymaster signs the final gas values.
-    const sponsored = await paymaster.getPaymasterData({ ...op, entryPointAddress: entryPoint, chainId: devnet.chainId });
+    const sponsored = await paymaster.getPaymasterData({
+      ...op,
+      entryPointAddress: entryPoint,
+      chainId: devnet.chainId,
+    });
     op = { ...op, paymasterAndData: sponsored.paymasterAndData as Hex };
     // sign: the owner signs EntryPoint.getUserOpHash(op) (EIP-191), as SimpleAccount v0.6 validates.
-    return { ...op, signature: await account.signUserOperation({ ...op, chainId: devnet.chainId }) };
+    return {
+      ...op,
+      signature: await account.signUserOperation({
+        ...op,
+        chainId: devnet.chainId,
+      }),
+    };
   }
 
   async function send(op: UserOperationV06): Promise<Hex> {
@@ -134,7 +174,10 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
     });
   }
 
-  async function events(name: 'UserOperationEvent' | 'AccountDeployed', userOpHash?: Hex) {
+  async function events(
+    name: 'UserOperationEvent' | 'AccountDeployed',
+    userOpHash?: Hex,
+  ) {
     return publicClient.getContractEvents({
       address: devnet.contracts.entryPoint,
       abi: ERC4337_ABI.entryPoint,
@@ -149,27 +192,45 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
       expect(new URL(url).hostname).toBe('127.0.0.1');
     }
     // /proc/net/tcp{,6}: "sl local_address rem_address st ..." with hex address:port; st 0A = LISTEN.
-    const portHex = devnet.alto.port.toString(16).toUpperCase().padStart(4, '0');
+    const portHex = devnet.alto.port
+      .toString(16)
+      .toUpperCase()
+      .padStart(4, '0');
     const listening = ['/proc/net/tcp', '/proc/net/tcp6']
       .flatMap((file) => readFileSync(file, 'utf8').split('\n').slice(1))
       .map((line) => line.trim().split(/\s+/u))
-      .filter((fields) => fields[1]?.endsWith(`:${portHex}`) && fields[3] === '0A')
+      .filter(
+        (fields) => fields[1]?.endsWith(`:${portHex}`) && fields[3] === '0A',
+      )
       .map((fields) => fields[1].split(':')[0]);
     expect(listening).toEqual(['0100007F']);
   });
 
   it('deployed the contracts: factory wired to the EntryPoint, paymaster funded and signed for by the fixture key', async () => {
     const { contracts } = devnet;
-    const implementation = await publicClient.readContract({ address: contracts.accountFactory, abi: ERC4337_ABI.factory, functionName: 'accountImplementation' });
+    const implementation = await publicClient.readContract({
+      address: contracts.accountFactory,
+      abi: ERC4337_ABI.factory,
+      functionName: 'accountImplementation',
+    });
     expect(implementation).toBe(contracts.simpleAccountImplementation);
-    const signer = await publicClient.readContract({ address: contracts.verifyingPaymaster, abi: ERC4337_ABI.paymaster, functionName: 'verifyingSigner' });
+    const signer = await publicClient.readContract({
+      address: contracts.verifyingPaymaster,
+      abi: ERC4337_ABI.paymaster,
+      functionName: 'verifyingSigner',
+    });
     expect(signer).toBe(privateKeyToAccount(contracts.paymasterSigner).address);
-    const info = await publicClient.readContract({ address: contracts.entryPoint, abi: ERC4337_ABI.entryPoint, functionName: 'getDepositInfo', args: [contracts.verifyingPaymaster] });
+    const info = await publicClient.readContract({
+      address: contracts.entryPoint,
+      abi: ERC4337_ABI.entryPoint,
+      functionName: 'getDepositInfo',
+      args: [contracts.verifyingPaymaster],
+    });
     expect(info.deposit).toBeGreaterThan(10n ** 18n);
     expect(info.staked).toBe(true);
   });
 
-  it("computes the counterfactual address exactly as SimpleAccountFactory.getAddress (permissionless agrees)", async () => {
+  it('computes the counterfactual address exactly as SimpleAccountFactory.getAddress (permissionless agrees)', async () => {
     const expected = await publicClient.readContract({
       address: devnet.contracts.accountFactory,
       abi: ERC4337_ABI.factory,
@@ -177,7 +238,9 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
       args: [owner.address, 0n],
     });
     expect(account.address).toBe(expected);
-    expect(await publicClient.getCode({ address: account.address })).toBeUndefined();
+    expect(
+      await publicClient.getCode({ address: account.address }),
+    ).toBeUndefined();
   });
 
   it('refuses foreign entry points, chain ids and methods with JSON-RPC errors', async () => {
@@ -188,23 +251,61 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
       });
-      return (await response.json()) as { id: number; error?: { code: number; message: string } };
+      return (await response.json()) as {
+        id: number;
+        error?: { code: number; message: string };
+      };
     };
     const chainHex = `0x${devnet.chainId.toString(16)}`;
-    const otherEntryPoint = await ask('pm_getPaymasterStubData', [op, '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789', chainHex, {}]);
-    expect(otherEntryPoint.error).toMatchObject({ code: PAYMASTER_ERRORS.invalidParams, message: expect.stringContaining('entry point') });
-    const otherChain = await ask('pm_getPaymasterData', [op, devnet.contracts.entryPoint, '0x1', {}]);
-    expect(otherChain.error).toMatchObject({ code: PAYMASTER_ERRORS.invalidParams, message: expect.stringContaining('chain id') });
-    const missingGas = await ask('pm_getPaymasterData', [op, devnet.contracts.entryPoint, chainHex, {}]);
-    expect(missingGas.error).toMatchObject({ code: PAYMASTER_ERRORS.invalidParams, message: 'userOp.callGasLimit is required' });
-    const unknown = await ask('pm_sponsorUserOperation', [op, devnet.contracts.entryPoint]);
-    expect(unknown).toMatchObject({ id: 7, error: { code: PAYMASTER_ERRORS.methodNotFound } });
+    const otherEntryPoint = await ask('pm_getPaymasterStubData', [
+      op,
+      '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+      chainHex,
+      {},
+    ]);
+    expect(otherEntryPoint.error).toMatchObject({
+      code: PAYMASTER_ERRORS.invalidParams,
+      message: expect.stringContaining('entry point'),
+    });
+    const otherChain = await ask('pm_getPaymasterData', [
+      op,
+      devnet.contracts.entryPoint,
+      '0x1',
+      {},
+    ]);
+    expect(otherChain.error).toMatchObject({
+      code: PAYMASTER_ERRORS.invalidParams,
+      message: expect.stringContaining('chain id'),
+    });
+    const missingGas = await ask('pm_getPaymasterData', [
+      op,
+      devnet.contracts.entryPoint,
+      chainHex,
+      {},
+    ]);
+    expect(missingGas.error).toMatchObject({
+      code: PAYMASTER_ERRORS.invalidParams,
+      message: 'userOp.callGasLimit is required',
+    });
+    const unknown = await ask('pm_sponsorUserOperation', [
+      op,
+      devnet.contracts.entryPoint,
+    ]);
+    expect(unknown).toMatchObject({
+      id: 7,
+      error: { code: PAYMASTER_ERRORS.methodNotFound },
+    });
     expect(devnet.paymaster.stats).toMatchObject({ requests: 4, errors: 4 });
   });
 
   it('bundles a sponsored, deploying user operation with two intents (executeBatch)', async () => {
     const { entryPoint, verifyingPaymaster } = devnet.contracts;
-    const depositBefore = await publicClient.readContract({ address: entryPoint, abi: ERC4337_ABI.entryPoint, functionName: 'balanceOf', args: [verifyingPaymaster] });
+    const depositBefore = await publicClient.readContract({
+      address: entryPoint,
+      abi: ERC4337_ABI.entryPoint,
+      functionName: 'balanceOf',
+      args: [verifyingPaymaster],
+    });
     const calls: Call[] = [
       { to: RECORDERS[0], data: recordCalldata(1, 0xa1) },
       { to: RECORDERS[1], data: recordCalldata(2, 0xb2) },
@@ -212,69 +313,144 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
 
     const op = await sponsoredUserOperation(calls);
     expect(op.nonce).toBe(0n);
-    expect(slice(op.initCode, 0, 20).toLowerCase()).toBe(devnet.contracts.accountFactory.toLowerCase());
-    expect(decodeFunctionData({ abi: SIMPLE_ACCOUNT_ABI, data: op.callData })).toEqual({
+    expect(slice(op.initCode, 0, 20).toLowerCase()).toBe(
+      devnet.contracts.accountFactory.toLowerCase(),
+    );
+    expect(
+      decodeFunctionData({ abi: SIMPLE_ACCOUNT_ABI, data: op.callData }),
+    ).toEqual({
       functionName: 'executeBatch',
       args: [calls.map((call) => call.to), calls.map((call) => call.data)],
     });
     expect(size(op.paymasterAndData)).toBe(20 + 64 + 65);
-    expect(slice(op.paymasterAndData, 0, 20).toLowerCase()).toBe(verifyingPaymaster.toLowerCase());
-    expect(devnet.paymaster.stats.byMethod).toEqual({ pm_getPaymasterStubData: 1, pm_getPaymasterData: 1 });
+    expect(slice(op.paymasterAndData, 0, 20).toLowerCase()).toBe(
+      verifyingPaymaster.toLowerCase(),
+    );
+    expect(devnet.paymaster.stats.byMethod).toEqual({
+      pm_getPaymasterStubData: 1,
+      pm_getPaymasterData: 1,
+    });
 
     // The hash three ways: the EntryPoint itself, viem, and what Alto returns.
-    const onChainHash = await publicClient.readContract({ address: entryPoint, abi: entryPoint06Abi, functionName: 'getUserOpHash', args: [op] });
-    expect(getUserOperationHash({ userOperation: op, entryPointAddress: entryPoint, entryPointVersion: '0.6', chainId: devnet.chainId })).toBe(onChainHash);
+    const onChainHash = await publicClient.readContract({
+      address: entryPoint,
+      abi: entryPoint06Abi,
+      functionName: 'getUserOpHash',
+      args: [op],
+    });
+    expect(
+      getUserOperationHash({
+        userOperation: op,
+        entryPointAddress: entryPoint,
+        entryPointVersion: '0.6',
+        chainId: devnet.chainId,
+      }),
+    ).toBe(onChainHash);
     const sentAt = Date.now();
     const userOpHash = await send(op);
     expect(userOpHash).toBe(onChainHash);
 
-    const receipt = await bundler.waitForUserOperationReceipt({ hash: userOpHash, timeout: 30_000, pollingInterval: 100 });
-    console.log(`first user operation: sent → receipt in ${Date.now() - sentAt} ms`);
+    const receipt = await bundler.waitForUserOperationReceipt({
+      hash: userOpHash,
+      timeout: 30_000,
+      pollingInterval: 100,
+    });
+    console.log(
+      `first user operation: sent → receipt in ${Date.now() - sentAt} ms`,
+    );
     expect(receipt.success).toBe(true);
     expect(isAddressEqual(receipt.paymaster!, verifyingPaymaster)).toBe(true);
-    const raw = await bundler.request({ method: 'eth_getUserOperationReceipt', params: [userOpHash] });
+    const raw = await bundler.request({
+      method: 'eth_getUserOperationReceipt',
+      params: [userOpHash],
+    });
     expect(raw).toMatchObject({ userOpHash, success: true });
 
     // On chain: UserOperationEvent success, AccountDeployed once, both intents' effects, made by the account.
     const [event] = await events('UserOperationEvent', userOpHash);
-    expect(event.args).toMatchObject({ sender: account.address, paymaster: verifyingPaymaster, nonce: 0n, success: true });
+    expect(event.args).toMatchObject({
+      sender: account.address,
+      paymaster: verifyingPaymaster,
+      nonce: 0n,
+      success: true,
+    });
     const deployedEvents = await events('AccountDeployed');
     expect(deployedEvents).toHaveLength(1);
-    expect(deployedEvents[0].args).toMatchObject({ userOpHash, factory: devnet.contracts.accountFactory, paymaster: verifyingPaymaster });
+    expect(deployedEvents[0].args).toMatchObject({
+      userOpHash,
+      factory: devnet.contracts.accountFactory,
+      paymaster: verifyingPaymaster,
+    });
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(0xa1n);
     expect(await readRecord(devnet.rpcUrl, RECORDERS[1], 2)).toBe(0xb2n);
-    const logs = await publicClient.getLogs({ blockHash: receipt.receipt.blockHash });
-    const recorded = logs.filter((log) => RECORDERS.some((recorder) => isAddressEqual(log.address, recorder)));
-    expect(recorded.map((log) => log.topics)).toEqual([recordTopics(1, account.address), recordTopics(2, account.address)]);
+    const logs = await publicClient.getLogs({
+      blockHash: receipt.receipt.blockHash,
+    });
+    const recorded = logs.filter((log) =>
+      RECORDERS.some((recorder) => isAddressEqual(log.address, recorder)),
+    );
+    expect(recorded.map((log) => log.topics)).toEqual([
+      recordTopics(1, account.address),
+      recordTopics(2, account.address),
+    ]);
 
     // Sponsored: the account holds no ETH; the paymaster's deposit paid exactly actualGasCost.
-    expect(await publicClient.getBalance({ address: account.address })).toBe(0n);
-    const depositAfter = await publicClient.readContract({ address: entryPoint, abi: ERC4337_ABI.entryPoint, functionName: 'balanceOf', args: [verifyingPaymaster] });
+    expect(await publicClient.getBalance({ address: account.address })).toBe(
+      0n,
+    );
+    const depositAfter = await publicClient.readContract({
+      address: entryPoint,
+      abi: ERC4337_ABI.entryPoint,
+      functionName: 'balanceOf',
+      args: [verifyingPaymaster],
+    });
     expect(depositBefore - depositAfter).toBe(receipt.actualGasCost);
   });
 
   it('bundles a second operation from the deployed account with initCode 0x and nonce 1', async () => {
-    const op = await sponsoredUserOperation([{ to: RECORDERS[0], data: recordCalldata(1, 0xc3) }]);
+    const op = await sponsoredUserOperation([
+      { to: RECORDERS[0], data: recordCalldata(1, 0xc3) },
+    ]);
     expect(op.initCode).toBe('0x');
     expect(op.nonce).toBe(1n);
-    expect(decodeFunctionData({ abi: SIMPLE_ACCOUNT_ABI, data: op.callData }).functionName).toBe('execute');
+    expect(
+      decodeFunctionData({ abi: SIMPLE_ACCOUNT_ABI, data: op.callData })
+        .functionName,
+    ).toBe('execute');
 
     const userOpHash = await send(op);
-    const receipt = await bundler.waitForUserOperationReceipt({ hash: userOpHash, timeout: 30_000, pollingInterval: 100 });
+    const receipt = await bundler.waitForUserOperationReceipt({
+      hash: userOpHash,
+      timeout: 30_000,
+      pollingInterval: 100,
+    });
     expect(receipt.success).toBe(true);
     // viem 2.53.1 types receipt.nonce as bigint but passes Alto's hex string through: normalise.
     expect(BigInt(receipt.nonce)).toBe(1n);
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(0xc3n);
     expect(await events('AccountDeployed')).toHaveLength(1);
     expect(await events('UserOperationEvent')).toHaveLength(2);
-    const nonce = await publicClient.readContract({ address: devnet.contracts.entryPoint, abi: entryPoint06Abi, functionName: 'getNonce', args: [account.address, 0n] });
+    const nonce = await publicClient.readContract({
+      address: devnet.contracts.entryPoint,
+      abi: entryPoint06Abi,
+      functionName: 'getNonce',
+      args: [account.address, 0n],
+    });
     expect(nonce).toBe(2n);
   });
 
   it('rejects an operation changed after the paymaster signed it (the paymaster signature is really checked)', async () => {
-    const op = await sponsoredUserOperation([{ to: RECORDERS[1], data: recordCalldata(9, 0xdd) }]);
+    const op = await sponsoredUserOperation([
+      { to: RECORDERS[1], data: recordCalldata(9, 0xdd) },
+    ]);
     const tampered = { ...op, callGasLimit: op.callGasLimit + 1n };
-    const resigned = { ...tampered, signature: await account.signUserOperation({ ...tampered, chainId: devnet.chainId }) };
+    const resigned = {
+      ...tampered,
+      signature: await account.signUserOperation({
+        ...tampered,
+        chainId: devnet.chainId,
+      }),
+    };
     await expect(send(resigned)).rejects.toThrow(/AA34|paymaster signature/iu);
     expect(await readRecord(devnet.rpcUrl, RECORDERS[1], 9)).toBe(0n);
   });

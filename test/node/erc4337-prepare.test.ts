@@ -6,14 +6,24 @@ import { encodeFunctionData, numberToHex, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { createRpcClient } from '../../src/chain';
-import { computeAccountAddress, prepareUserOperation, type SmartAccountChain } from '../../src/accounts/erc4337/prepare';
+import {
+  computeAccountAddress,
+  prepareUserOperation,
+  type SmartAccountChain,
+} from '../../src/accounts/erc4337/prepare';
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
-import { installRecorder, recordCalldata, RECORDERS } from '../fixtures/targets';
+import {
+  installRecorder,
+  recordCalldata,
+  RECORDERS,
+} from '../fixtures/targets';
 import { sendAndMine } from '../fixtures/json-rpc';
 
-const OWNER = privateKeyToAddress('0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba');
+const OWNER = privateKeyToAddress(
+  '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',
+);
 
 describe('prepareUserOperation on anvil with EntryPoint v0.6', () => {
   let anvil: Anvil;
@@ -32,8 +42,21 @@ describe('prepareUserOperation on anvil with EntryPoint v0.6', () => {
     await installRecorder(anvil.url, RECORDERS[1]);
     proxy = await startLimitsProxy({ upstream: anvil.url });
     const client = createRpcClient({ url: proxy.url });
-    const { address, implementation } = await computeAccountAddress(client, contracts.accountFactory, OWNER);
-    chain = { client, chainId: 31337n, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory, implementation, owner: OWNER, sender: address, bundlerUrl: 'http://127.0.0.1:1' };
+    const { address, implementation } = await computeAccountAddress(
+      client,
+      contracts.accountFactory,
+      OWNER,
+    );
+    chain = {
+      client,
+      chainId: 31337n,
+      entryPoint: contracts.entryPoint,
+      accountFactory: contracts.accountFactory,
+      implementation,
+      owner: OWNER,
+      sender: address,
+      bundlerUrl: 'http://127.0.0.1:1',
+    };
   });
 
   afterAll(async () => {
@@ -50,7 +73,9 @@ describe('prepareUserOperation on anvil with EntryPoint v0.6', () => {
     expect(prepared.initCode.startsWith(contracts.accountFactory)).toBe(true);
     expect(prepared.nonce).toBe('0x0');
     undeployedCallGas = BigInt(prepared.gasLimits?.callGasLimit as string);
-    expect(BigInt(prepared.gasLimits?.verificationGasLimit as string)).toBeGreaterThan(200_000n);
+    expect(
+      BigInt(prepared.gasLimits?.verificationGasLimit as string),
+    ).toBeGreaterThan(200_000n);
   });
 
   it('a provider that refuses state overrides costs a second round trip and still gives a sufficient estimate', async () => {
@@ -60,17 +85,39 @@ describe('prepareUserOperation on anvil with EntryPoint v0.6', () => {
       proxy.options.refuseStateOverride = false;
     });
     expect(proxy.stats.httpRequests).toBe(2);
-    expect(BigInt(prepared.gasLimits?.callGasLimit as string)).toBeGreaterThanOrEqual(undeployedCallGas);
+    expect(
+      BigInt(prepared.gasLimits?.callGasLimit as string),
+    ).toBeGreaterThanOrEqual(undeployedCallGas);
   });
 
   it('after deployment: initCode 0x, one round trip, and the same callGasLimit the override predicted (checked by a plain estimate)', async () => {
-    const { receipt } = await sendAndMine(anvil.url, { from: contracts.deployer, to: contracts.accountFactory, data: encodeFunctionData({ abi: [{ type: 'function', name: 'createAccount', stateMutability: 'nonpayable', inputs: [{ type: 'address' }, { type: 'uint256' }], outputs: [{ type: 'address' }] }], functionName: 'createAccount', args: [OWNER, 0n] }) });
+    const { receipt } = await sendAndMine(anvil.url, {
+      from: contracts.deployer,
+      to: contracts.accountFactory,
+      data: encodeFunctionData({
+        abi: [
+          {
+            type: 'function',
+            name: 'createAccount',
+            stateMutability: 'nonpayable',
+            inputs: [{ type: 'address' }, { type: 'uint256' }],
+            outputs: [{ type: 'address' }],
+          },
+        ],
+        functionName: 'createAccount',
+        args: [OWNER, 0n],
+      }),
+    });
     expect(receipt.status).toBe('0x1');
     proxy.resetStats();
     const prepared = await prepareUserOperation(chain, intents);
     expect(proxy.stats.httpRequests).toBe(1);
     expect(prepared.initCode).toBe('0x');
-    const direct = await createRpcClient({ url: anvil.url }).estimateGas({ from: contracts.entryPoint, to: chain.sender, data: prepared.callData as Hex });
+    const direct = await createRpcClient({ url: anvil.url }).estimateGas({
+      from: contracts.entryPoint,
+      to: chain.sender,
+      data: prepared.callData as Hex,
+    });
     expect(BigInt(prepared.gasLimits?.callGasLimit as string)).toBe(direct);
     expect(undeployedCallGas).toBe(direct);
     expect(numberToHex(direct)).toBe(prepared.gasLimits?.callGasLimit);

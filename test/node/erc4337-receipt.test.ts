@@ -3,19 +3,41 @@
  * an operation prepared and signed by the snap's code is handed to EntryPoint.handleOps directly
  * (no bundler), then looked up through a counting proxy that records every eth_getLogs range.
  */
-import { encodeFunctionData, numberToHex, parseAbi, parseEther, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
+import {
+  encodeFunctionData,
+  numberToHex,
+  parseAbi,
+  parseEther,
+  type Hex,
+} from 'viem';
+import {
+  generatePrivateKey,
+  privateKeyToAccount,
+  privateKeyToAddress,
+} from 'viem/accounts';
 
 import { lookupUserOperationReceipt } from '../../src/accounts/erc4337/receipt';
-import { computeAccountAddress, prepareUserOperation, type SmartAccountChain } from '../../src/accounts/erc4337/prepare';
-import { signUserOperation, userOpHash } from '../../src/accounts/erc4337/userop';
+import {
+  computeAccountAddress,
+  prepareUserOperation,
+  type SmartAccountChain,
+} from '../../src/accounts/erc4337/prepare';
+import {
+  signUserOperation,
+  userOpHash,
+} from '../../src/accounts/erc4337/userop';
 import { createRpcClient } from '../../src/chain';
 import { ANVIL_KEYS, startAnvil, type Anvil } from '../fixtures/anvil';
 import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
 import { freePort } from '../fixtures/ports';
 import { jsonRpc, sendAndMine } from '../fixtures/json-rpc';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
-import { installRecorder, readRecord, recordCalldata, RECORDERS } from '../fixtures/targets';
+import {
+  installRecorder,
+  readRecord,
+  recordCalldata,
+  RECORDERS,
+} from '../fixtures/targets';
 
 const HANDLE_OPS = parseAbi([
   'function handleOps((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature)[] ops, address beneficiary)',
@@ -31,7 +53,9 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
   let deadBundler: string;
 
   const logRanges = (): bigint[] =>
-    proxy.stats.calls.filter((call) => call.method === 'eth_getLogs').map(({ params }) => BigInt((params[0] as { fromBlock: Hex }).fromBlock));
+    proxy.stats.calls
+      .filter((call) => call.method === 'eth_getLogs')
+      .map(({ params }) => BigInt((params[0] as { fromBlock: Hex }).fromBlock));
 
   beforeAll(async () => {
     anvil = await startAnvil();
@@ -42,29 +66,78 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
 
     const ownerKey = generatePrivateKey();
     const client = createRpcClient({ url: anvil.url });
-    const { address, implementation } = await computeAccountAddress(client, contracts.accountFactory, privateKeyToAddress(ownerKey));
-    const chain: SmartAccountChain = { client, chainId: 31337n, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory, implementation, owner: privateKeyToAddress(ownerKey), sender: address, bundlerUrl: deadBundler };
-    await jsonRpc(anvil.url, 'anvil_setBalance', [address, numberToHex(parseEther('1'))]);
-    const prepared = await prepareUserOperation(chain, [{ to: RECORDERS[0], value: 0n, data: recordCalldata(9, 99) }]);
+    const { address, implementation } = await computeAccountAddress(
+      client,
+      contracts.accountFactory,
+      privateKeyToAddress(ownerKey),
+    );
+    const chain: SmartAccountChain = {
+      client,
+      chainId: 31337n,
+      entryPoint: contracts.entryPoint,
+      accountFactory: contracts.accountFactory,
+      implementation,
+      owner: privateKeyToAddress(ownerKey),
+      sender: address,
+      bundlerUrl: deadBundler,
+    };
+    await jsonRpc(anvil.url, 'anvil_setBalance', [
+      address,
+      numberToHex(parseEther('1')),
+    ]);
+    const prepared = await prepareUserOperation(chain, [
+      { to: RECORDERS[0], value: 0n, data: recordCalldata(9, 99) },
+    ]);
     const block = await client.getBlockByNumber('latest');
     const op = {
       sender: address,
       nonce: prepared.nonce,
       initCode: prepared.initCode,
       callData: prepared.callData,
-      ...(prepared.gasLimits as Record<'callGasLimit' | 'verificationGasLimit' | 'preVerificationGas', string>),
-      maxFeePerGas: numberToHex(BigInt(block?.baseFeePerGas ?? '0x0') * 2n + 10n ** 9n),
+      ...(prepared.gasLimits as Record<
+        'callGasLimit' | 'verificationGasLimit' | 'preVerificationGas',
+        string
+      >),
+      maxFeePerGas: numberToHex(
+        BigInt(block?.baseFeePerGas ?? '0x0') * 2n + 10n ** 9n,
+      ),
       maxPriorityFeePerGas: numberToHex(10n ** 9n),
       paymasterAndData: '0x',
       signature: prepared.dummySignature,
     };
-    op.signature = await signUserOperation(ownerKey, op, contracts.entryPoint, 31337n);
+    op.signature = await signUserOperation(
+      ownerKey,
+      op,
+      contracts.entryPoint,
+      31337n,
+    );
     hash = userOpHash(op, contracts.entryPoint, 31337n);
     sentAt = await client.blockNumber();
     const beneficiary = privateKeyToAccount(ANVIL_KEYS[0]).address;
-    const quantities = ['nonce', 'callGasLimit', 'verificationGasLimit', 'preVerificationGas', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const;
-    const args = { ...op, ...Object.fromEntries(quantities.map((field) => [field, BigInt(op[field])])) };
-    const { receipt } = await sendAndMine(anvil.url, { from: beneficiary, to: contracts.entryPoint, gas: '0x2dc6c0', data: encodeFunctionData({ abi: HANDLE_OPS, functionName: 'handleOps', args: [[args as never], beneficiary] }) });
+    const quantities = [
+      'nonce',
+      'callGasLimit',
+      'verificationGasLimit',
+      'preVerificationGas',
+      'maxFeePerGas',
+      'maxPriorityFeePerGas',
+    ] as const;
+    const args = {
+      ...op,
+      ...Object.fromEntries(
+        quantities.map((field) => [field, BigInt(op[field])]),
+      ),
+    };
+    const { receipt } = await sendAndMine(anvil.url, {
+      from: beneficiary,
+      to: contracts.entryPoint,
+      gas: '0x2dc6c0',
+      data: encodeFunctionData({
+        abi: HANDLE_OPS,
+        functionName: 'handleOps',
+        args: [[args as never], beneficiary],
+      }),
+    });
     expect(receipt.status).toBe('0x1');
     minedIn = BigInt(receipt.blockNumber);
     expect(await readRecord(anvil.url, RECORDERS[0], 9)).toBe(99n);
@@ -77,8 +150,23 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
 
   it('an operation the snap did not send: found in the recent window, the logs searched from latest - window + 1 only', async () => {
     proxy.resetStats();
-    const receipt = await lookupUserOperationReceipt({ rpcUrl: proxy.url, entryPoints: [contracts.entryPoint], bundlerUrls: [deadBundler] }, hash, 5n);
-    expect(receipt).toEqual(expect.objectContaining({ userOpHash: hash, success: true, nonce: '0x0', blockNumber: numberToHex(minedIn) }));
+    const receipt = await lookupUserOperationReceipt(
+      {
+        rpcUrl: proxy.url,
+        entryPoints: [contracts.entryPoint],
+        bundlerUrls: [deadBundler],
+      },
+      hash,
+      5n,
+    );
+    expect(receipt).toEqual(
+      expect.objectContaining({
+        userOpHash: hash,
+        success: true,
+        nonce: '0x0',
+        blockNumber: numberToHex(minedIn),
+      }),
+    );
     const latest = BigInt(await jsonRpc<Hex>(anvil.url, 'eth_blockNumber', []));
     expect(lowest(logRanges())).toBe(latest - 4n); // the adapter may split the window; nothing before it is queried
   });
@@ -87,16 +175,45 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
     await jsonRpc(anvil.url, 'anvil_mine', ['0xa']);
     const latest = BigInt(await jsonRpc<Hex>(anvil.url, 'eth_blockNumber', []));
     proxy.resetStats();
-    expect(await lookupUserOperationReceipt({ rpcUrl: proxy.url, entryPoints: [contracts.entryPoint], bundlerUrls: [deadBundler] }, hash, 5n)).toBeNull();
+    expect(
+      await lookupUserOperationReceipt(
+        {
+          rpcUrl: proxy.url,
+          entryPoints: [contracts.entryPoint],
+          bundlerUrls: [deadBundler],
+        },
+        hash,
+        5n,
+      ),
+    ).toBeNull();
     expect(lowest(logRanges())).toBe(latest - 4n); // the adapter may split the window; nothing before it is queried
     expect(latest - 4n).toBeGreaterThan(minedIn);
   });
 
   it('an operation the snap sent is found from the block remembered at send time, whatever the window, when its bundler cannot answer', async () => {
     proxy.resetStats();
-    const sent = { bundlerUrl: deadBundler, fromBlock: numberToHex(sentAt), entryPoint: contracts.entryPoint };
-    const receipt = await lookupUserOperationReceipt({ rpcUrl: proxy.url, entryPoints: [contracts.entryPoint], bundlerUrls: [], sent }, hash, 5n);
-    expect(receipt).toEqual(expect.objectContaining({ userOpHash: hash, success: true, blockNumber: numberToHex(minedIn) }));
+    const sent = {
+      bundlerUrl: deadBundler,
+      fromBlock: numberToHex(sentAt),
+      entryPoint: contracts.entryPoint,
+    };
+    const receipt = await lookupUserOperationReceipt(
+      {
+        rpcUrl: proxy.url,
+        entryPoints: [contracts.entryPoint],
+        bundlerUrls: [],
+        sent,
+      },
+      hash,
+      5n,
+    );
+    expect(receipt).toEqual(
+      expect.objectContaining({
+        userOpHash: hash,
+        success: true,
+        blockNumber: numberToHex(minedIn),
+      }),
+    );
     expect(logRanges().every((from) => from >= sentAt)).toBe(true);
     expect(logRanges()[0]).toBe(sentAt);
   });
@@ -104,5 +221,7 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
 
 /** The lowest of the fromBlock values queried. */
 function lowest(values: bigint[]): bigint | undefined {
-  return values.length === 0 ? undefined : values.reduce((low, value) => (value < low ? value : low));
+  return values.length === 0
+    ? undefined
+    : values.reduce((low, value) => (value < low ? value : low));
 }

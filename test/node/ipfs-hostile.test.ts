@@ -36,16 +36,33 @@ import {
  * for the configured limits.
  */
 
-const SECRETS = { apiKey: 'hostile-key-3f9a1', apiKeySecret: 'hostile-secret-b27c4' };
-const HEADER = Buffer.from(`${SECRETS.apiKey}:${SECRETS.apiKeySecret}`).toString('base64');
-const LIMITS = { maxBytes: 4096, maxNodes: 64, deadlineMs: 120, timeoutMs: 80, cacheBytes: 0 } satisfies Partial<IpfsClientOptions>;
+const SECRETS = {
+  apiKey: 'hostile-key-3f9a1',
+  apiKeySecret: 'hostile-secret-b27c4',
+};
+const HEADER = Buffer.from(
+  `${SECRETS.apiKey}:${SECRETS.apiKeySecret}`,
+).toString('base64');
+const LIMITS = {
+  maxBytes: 4096,
+  maxNodes: 64,
+  deadlineMs: 120,
+  timeoutMs: 80,
+  cacheBytes: 0,
+} satisfies Partial<IpfsClientOptions>;
 /** Bytes the client may pull from one reply: 2 x (maxBytes + 4 KiB framing), plus one chunk read ahead. */
 const PER_REQUEST_BYTES = 2 * (LIMITS.maxBytes + 4096) + 4096;
 /** A liveness guard only (a read that never ends fails the property); no timing is asserted. */
 const HANG_GUARD_MS = 5_000;
 
 const RUNS = { dag: 300, json: 300 };
-type Figures = { cases: number; requests: number; faults: Record<string, number>; outcomes: Record<string, number>; verifiedValues: number };
+type Figures = {
+  cases: number;
+  requests: number;
+  faults: Record<string, number>;
+  outcomes: Record<string, number>;
+  verifiedValues: number;
+};
 const allFigures: Record<string, Figures> = {};
 let figures: Figures;
 
@@ -55,7 +72,13 @@ let figures: Figures;
  * @param name - The property.
  */
 function countFor(name: string): void {
-  figures = { cases: 0, requests: 0, faults: {}, outcomes: {}, verifiedValues: 0 };
+  figures = {
+    cases: 0,
+    requests: 0,
+    faults: {},
+    outcomes: {},
+    verifiedValues: 0,
+  };
   allFigures[name] = figures;
 }
 
@@ -109,14 +132,25 @@ const faultArb = fc.record({
  * @param within - Request indexes they hit.
  * @returns The arbitrary.
  */
-const faultsArb = (faulty: number, max: number, within: number): fc.Arbitrary<Fault[]> =>
+const faultsArb = (
+  faulty: number,
+  max: number,
+  within: number,
+): fc.Arbitrary<Fault[]> =>
   fc.oneof(
     { weight: 1, arbitrary: fc.constant<Fault[]>([]) },
-    { weight: faulty, arbitrary: fc.array(faultArb.map((fault) => ({ ...fault, at: fault.at % within })), { minLength: 1, maxLength: max }) },
+    {
+      weight: faulty,
+      arbitrary: fc.array(
+        faultArb.map((fault) => ({ ...fault, at: fault.at % within })),
+        { minLength: 1, maxLength: max },
+      ),
+    },
   );
 
 /** Deterministic pseudo-random bytes. */
-const noise = (n: number, length: number): Uint8Array => Uint8Array.from({ length }, (_, i) => (n * 31 + i * 17) % 256);
+const noise = (n: number, length: number): Uint8Array =>
+  Uint8Array.from({ length }, (_, i) => (n * 31 + i * 17) % 256);
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 
 /** Wrongly typed `object/get` replies (and other JSON a Kubo command would not send). */
@@ -135,7 +169,11 @@ const WRONG_TYPES: unknown[] = [
 ];
 
 /** A reply body: bytes in chunks, or a stream the client pulls (counted). */
-type Body = { status: number; chunks: Uint8Array[] | 'endless' | 'not-bytes'; slowMs?: number };
+type Body = {
+  status: number;
+  chunks: Uint8Array[] | 'endless' | 'not-bytes';
+  slowMs?: number;
+};
 
 /**
  * An in-process IPFS HTTP API serving `store` honestly except for the planned faults.
@@ -171,7 +209,12 @@ class HostileNode {
   constructor(
     store: Map<string, Uint8Array>,
     faults: Fault[],
-    options: { blockGetStatus: 200 | 404 | 405; pretty: boolean; chunk: number; extra?: Map<string, Body> },
+    options: {
+      blockGetStatus: 200 | 404 | 405;
+      pretty: boolean;
+      chunk: number;
+      extra?: Map<string, Body>;
+    },
   ) {
     this.#store = store;
     this.#faults = faults;
@@ -194,7 +237,9 @@ class HostileNode {
         return new Promise<never>(() => undefined); // ignores the abort signal too
       }
       if (fault.kind === 'throw') {
-        throw new Error(`connection reset by ${SECRETS.apiKey}:${SECRETS.apiKeySecret}`);
+        throw new Error(
+          `connection reset by ${SECRETS.apiKey}:${SECRETS.apiKeySecret}`,
+        );
       }
     }
     const honest = this.#honest(command, searchParams.get('arg') ?? '');
@@ -214,12 +259,22 @@ class HostileNode {
       return extra;
     }
     if (command === 'block/get' && this.#blockGetStatus !== 200) {
-      return { status: this.#blockGetStatus, chunks: [text('404 page not found\n')] };
+      return {
+        status: this.#blockGetStatus,
+        chunks: [text('404 page not found\n')],
+      };
     }
     const cid = CID.parse(arg);
     const block = this.#store.get(cid.toV1().toString());
     if (!block) {
-      return { status: 500, chunks: [text('{"Message":"block was not found locally","Code":0,"Type":"error"}\n')] };
+      return {
+        status: 500,
+        chunks: [
+          text(
+            '{"Message":"block was not found locally","Code":0,"Type":"error"}\n',
+          ),
+        ],
+      };
     }
     if (command === 'block/get' || (command === 'cat' && cid.code === 0x55)) {
       return { status: 200, chunks: [block] };
@@ -227,7 +282,12 @@ class HostileNode {
     if (command === 'object/get' && cid.code === DAG_PB) {
       return { status: 200, chunks: [text(this.#objectJson(block))] };
     }
-    return { status: 500, chunks: [text('{"Message":"not served by this node","Code":0,"Type":"error"}\n')] };
+    return {
+      status: 500,
+      chunks: [
+        text('{"Message":"not served by this node","Code":0,"Type":"error"}\n'),
+      ],
+    };
   }
 
   /**
@@ -239,7 +299,11 @@ class HostileNode {
   #objectJson(block: Uint8Array): string {
     const node = decode(block);
     const value = {
-      Links: node.Links.map((link) => ({ Name: link.Name ?? '', Hash: link.Hash.toString(), Size: link.Tsize ?? 0 })),
+      Links: node.Links.map((link) => ({
+        Name: link.Name ?? '',
+        Hash: link.Hash.toString(),
+        Size: link.Tsize ?? 0,
+      })),
       Data: Buffer.from(node.Data ?? new Uint8Array()).toString('base64'),
     };
     return `${JSON.stringify(value, null, this.#pretty ? 2 : undefined)}\n`;
@@ -253,7 +317,9 @@ class HostileNode {
    * @returns The faulty reply.
    */
   #faulty(fault: Fault, honest: Body): Body {
-    const whole = Array.isArray(honest.chunks) ? Buffer.concat(honest.chunks) : new Uint8Array();
+    const whole = Array.isArray(honest.chunks)
+      ? Buffer.concat(honest.chunks)
+      : new Uint8Array();
     const blocks = [...this.#store.values()];
     const secretMessage = `denied for ${SECRETS.apiKey} / ${SECRETS.apiKeySecret} / Basic ${HEADER}`;
     switch (fault.kind) {
@@ -262,23 +328,50 @@ class HostileNode {
       case 'random-bytes':
         return { status: 200, chunks: [noise(fault.n, fault.n % 3000)] };
       case 'truncate':
-        return { ...honest, chunks: [whole.subarray(0, whole.length === 0 ? 0 : fault.n % whole.length)] };
+        return {
+          ...honest,
+          chunks: [
+            whole.subarray(0, whole.length === 0 ? 0 : fault.n % whole.length),
+          ],
+        };
       case 'endless':
         return { status: 200, chunks: 'endless' };
       case 'slow':
         return { ...honest, slowMs: 10 + (fault.n % 30) };
       case 'status-500':
-        return { status: 500, chunks: [text(`{"Message":"${secretMessage}","Code":0,"Type":"error"}\n`)] };
+        return {
+          status: 500,
+          chunks: [
+            text(`{"Message":"${secretMessage}","Code":0,"Type":"error"}\n`),
+          ],
+        };
       case 'status-404':
-        return { status: 404, chunks: [text(`404 page not found ${secretMessage}\n`)] };
+        return {
+          status: 404,
+          chunks: [text(`404 page not found ${secretMessage}\n`)],
+        };
       case 'status-405':
         return { status: 405, chunks: [] };
       case 'error-object':
-        return { status: 200, chunks: [whole.subarray(0, fault.n % (whole.length + 1)), text(`\n{"Message":"${secretMessage}","Type":"error"}\n`)] };
+        return {
+          status: 200,
+          chunks: [
+            whole.subarray(0, fault.n % (whole.length + 1)),
+            text(`\n{"Message":"${secretMessage}","Type":"error"}\n`),
+          ],
+        };
       case 'deep-json':
-        return { status: 200, chunks: [text(`{"Links":${'['.repeat(5000 + (fault.n % 5000))}`)] };
+        return {
+          status: 200,
+          chunks: [text(`{"Links":${'['.repeat(5000 + (fault.n % 5000))}`)],
+        };
       case 'wrong-types':
-        return { status: 200, chunks: [text(JSON.stringify(WRONG_TYPES[fault.n % WRONG_TYPES.length]))] };
+        return {
+          status: 200,
+          chunks: [
+            text(JSON.stringify(WRONG_TYPES[fault.n % WRONG_TYPES.length])),
+          ],
+        };
       case 'other-object': {
         const nodes = blocks.filter((block) => {
           try {
@@ -288,7 +381,12 @@ class HostileNode {
             return false;
           }
         });
-        return nodes.length === 0 ? honest : { status: 200, chunks: [text(this.#objectJson(nodes[fault.n % nodes.length]))] };
+        return nodes.length === 0
+          ? honest
+          : {
+              status: 200,
+              chunks: [text(this.#objectJson(nodes[fault.n % nodes.length]))],
+            };
       }
       case 'not-bytes':
         return { status: 200, chunks: 'not-bytes' };
@@ -367,15 +465,24 @@ type DagSpec = {
  * @param oneIn - One value in this many draws.
  * @returns The arbitrary.
  */
-const rarely = <T>(arb: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | null> =>
-  fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: arb });
+const rarely = <T>(
+  arb: fc.Arbitrary<T>,
+  oneIn: number,
+): fc.Arbitrary<T | null> =>
+  fc.oneof(
+    { weight: oneIn - 1, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: arb },
+  );
 
 const randomDagArb: fc.Arbitrary<DagSpec> = fc.record({
   leaves: fc.array(
     fc.record({
       bytes: fc.oneof(
         { weight: 5, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 4 }) },
-        { weight: 4, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 400 }) },
+        {
+          weight: 4,
+          arbitrary: fc.uint8Array({ minLength: 1, maxLength: 400 }),
+        },
         { weight: 1, arbitrary: fc.constant(new Uint8Array()) },
       ),
       codec: fc.constantFrom<'raw' | 'pb'>('raw', 'raw', 'pb'),
@@ -385,15 +492,32 @@ const randomDagArb: fc.Arbitrary<DagSpec> = fc.record({
   nodes: fc.array(
     fc.record({
       children: fc.array(fc.nat(), { minLength: 1, maxLength: 10 }),
-      data: fc.oneof({ weight: 3, arbitrary: fc.constant(new Uint8Array()) }, { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }) }),
-      lie: rarely(fc.record({ link: fc.nat(), delta: fc.integer({ min: -3, max: 3 }) }), 8),
+      data: fc.oneof(
+        { weight: 3, arbitrary: fc.constant(new Uint8Array()) },
+        { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }) },
+      ),
+      lie: rarely(
+        fc.record({ link: fc.nat(), delta: fc.integer({ min: -3, max: 3 }) }),
+        8,
+      ),
       zeroTsize: rarely(fc.nat(), 15),
-      type: fc.constantFrom<'file' | 'raw' | 'directory'>('file', 'file', 'file', 'file', 'file', 'raw', 'directory'),
+      type: fc.constantFrom<'file' | 'raw' | 'directory'>(
+        'file',
+        'file',
+        'file',
+        'file',
+        'file',
+        'raw',
+        'directory',
+      ),
       v0: fc.boolean(),
     }),
     { maxLength: 8 },
   ),
-  target: fc.oneof({ weight: 3, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat() }), // -1: the root
+  target: fc.oneof(
+    { weight: 3, arbitrary: fc.constant(-1) },
+    { weight: 1, arbitrary: fc.nat() },
+  ), // -1: the root
 });
 
 /** The fan-out shape: `levels` file nodes, each linking `fan` times to the one below, over one small leaf. */
@@ -418,7 +542,10 @@ const fanOutDagArb: fc.Arbitrary<DagSpec> = fc
     target: -1,
   }));
 
-const dagArb = fc.oneof({ weight: 3, arbitrary: randomDagArb }, { weight: 1, arbitrary: fanOutDagArb });
+const dagArb = fc.oneof(
+  { weight: 3, arbitrary: randomDagArb },
+  { weight: 1, arbitrary: fanOutDagArb },
+);
 
 /** A built DAG: honest blocks, the CIDs in build order, and whether any node lies. */
 type Dag = { store: Map<string, Uint8Array>; cids: CID[]; honest: boolean };
@@ -433,15 +560,27 @@ async function buildDag(spec: DagSpec): Promise<Dag> {
   const store = new Map<string, Uint8Array>();
   const built: { cid: CID; length: bigint; tsize: number }[] = [];
   let honest = true;
-  const put = async (codec: number, block: Uint8Array, v0 = false): Promise<CID> => {
+  const put = async (
+    codec: number,
+    block: Uint8Array,
+    v0 = false,
+  ): Promise<CID> => {
     const digest = await sha256.digest(block);
-    const cid = v0 && codec === DAG_PB ? CID.createV0(digest) : CID.createV1(codec, digest);
+    const cid =
+      v0 && codec === DAG_PB
+        ? CID.createV0(digest)
+        : CID.createV1(codec, digest);
     store.set(cid.toV1().toString(), block);
     return cid;
   };
   for (const leaf of spec.leaves) {
     const block =
-      leaf.codec === 'raw' ? leaf.bytes : encode({ Data: new UnixFS({ type: 'file', data: leaf.bytes }).marshal(), Links: [] });
+      leaf.codec === 'raw'
+        ? leaf.bytes
+        : encode({
+            Data: new UnixFS({ type: 'file', data: leaf.bytes }).marshal(),
+            Links: [],
+          });
     const cid = await put(leaf.codec === 'raw' ? 0x55 : DAG_PB, block);
     built.push({ cid, length: BigInt(leaf.bytes.length), tsize: block.length });
   }
@@ -461,12 +600,26 @@ async function buildDag(spec: DagSpec): Promise<Dag> {
       honest = false;
     }
     honest &&= node.type !== 'directory' && sizes.every((size) => size > 0n);
-    const unixfs = new UnixFS({ type: node.type, data: node.type === 'directory' ? undefined : node.data, blockSizes: sizes });
-    const links: PBLink[] = children.map((child, i) => ({ Hash: child.cid, Name: '', Tsize: tsizes[i] }));
+    const unixfs = new UnixFS({
+      type: node.type,
+      data: node.type === 'directory' ? undefined : node.data,
+      blockSizes: sizes,
+    });
+    const links: PBLink[] = children.map((child, i) => ({
+      Hash: child.cid,
+      Name: '',
+      Tsize: tsizes[i],
+    }));
     const block = encode({ Data: unixfs.marshal(), Links: links });
     const cid = await put(DAG_PB, block, node.v0);
-    const length = BigInt(node.type === 'directory' ? 0 : node.data.length) + children.reduce((sum, child) => sum + child.length, 0n);
-    built.push({ cid, length, tsize: block.length + tsizes.reduce((sum, size) => sum + size, 0) });
+    const length =
+      BigInt(node.type === 'directory' ? 0 : node.data.length) +
+      children.reduce((sum, child) => sum + child.length, 0n);
+    built.push({
+      cid,
+      length,
+      tsize: block.length + tsizes.reduce((sum, size) => sum + size, 0),
+    });
   }
   return { store, cids: built.map((entry) => entry.cid), honest };
 }
@@ -478,7 +631,10 @@ async function buildDag(spec: DagSpec): Promise<Dag> {
  * @param store - Honest blocks.
  * @returns The bytes.
  */
-async function reference(cid: CID, store: Map<string, Uint8Array>): Promise<Uint8Array> {
+async function reference(
+  cid: CID,
+  store: Map<string, Uint8Array>,
+): Promise<Uint8Array> {
   const blockstore = {
     get: async function* get(key: CID): AsyncGenerator<Uint8Array> {
       const block = store.get(key.toV1().toString());
@@ -505,10 +661,15 @@ async function reference(cid: CID, store: Map<string, Uint8Array>): Promise<Uint
  * @param read - The read.
  * @returns `{ value }` or `{ error }`.
  */
-async function settle(read: () => Promise<unknown>): Promise<{ value?: unknown; error?: unknown }> {
+async function settle(
+  read: () => Promise<unknown>,
+): Promise<{ value?: unknown; error?: unknown }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const guard = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`read did not end within ${HANG_GUARD_MS} ms`)), HANG_GUARD_MS);
+    timer = setTimeout(
+      () => reject(new Error(`read did not end within ${HANG_GUARD_MS} ms`)),
+      HANG_GUARD_MS,
+    );
   });
   try {
     return { value: await Promise.race([read(), guard]) };
@@ -532,7 +693,10 @@ async function settle(read: () => Promise<unknown>): Promise<{ value?: unknown; 
 function checkCommon(outcome: { error?: unknown }, node: HostileNode): void {
   figures.cases += 1;
   figures.requests += node.requests;
-  const name = outcome.error === undefined ? 'value' : ((outcome.error as Error)?.name ?? typeof outcome.error);
+  const name =
+    outcome.error === undefined
+      ? 'value'
+      : ((outcome.error as Error)?.name ?? typeof outcome.error);
   figures.outcomes[name] = (figures.outcomes[name] ?? 0) + 1;
   if (outcome.error !== undefined) {
     expect(outcome.error).toBeInstanceOf(IpfsError);
@@ -554,17 +718,25 @@ function checkCommon(outcome: { error?: unknown }, node: HostileNode): void {
 function expectedObject(block: Uint8Array): unknown {
   const node = decode(block);
   return {
-    Links: node.Links.map((link) => ({ Name: link.Name ?? '', Hash: link.Hash.toString(), Size: link.Tsize ?? 0 })),
+    Links: node.Links.map((link) => ({
+      Name: link.Name ?? '',
+      Hash: link.Hash.toString(),
+      Size: link.Tsize ?? 0,
+    })),
     Data: Buffer.from(node.Data ?? new Uint8Array()).toString('base64'),
   };
 }
 
-const sha256Of = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
+const sha256Of = (bytes: Uint8Array): Buffer =>
+  createHash('sha256').update(bytes).digest();
 
 afterAll(() => {
   // Figures for the report: how much hostile input the properties covered.
   for (const [name, counted] of Object.entries(allFigures)) {
-    const faults = Object.values(counted.faults).reduce((sum, count) => sum + count, 0);
+    const faults = Object.values(counted.faults).reduce(
+      (sum, count) => sum + count,
+      0,
+    );
     console.log(
       `IPFS hostile node, ${name}: ${counted.cases} cases, ${counted.requests} requests, ${faults} faults injected ` +
         `${JSON.stringify(counted.faults)}; outcomes ${JSON.stringify(counted.outcomes)}; ` +
@@ -586,9 +758,23 @@ describe('hostile node, property-based', () => {
         fc.constantFrom('cat', 'cat', 'getJson', 'objectGet', 'blockGet'),
         async (spec, faults, blockGetStatus, pretty, chunk, operation) => {
           const dag = await buildDag(spec);
-          const target = dag.cids[spec.target < 0 ? dag.cids.length - 1 : spec.target % dag.cids.length];
-          const node = new HostileNode(dag.store, faults, { blockGetStatus, pretty, chunk });
-          const client = createIpfsClient({ apiUrl: 'http://127.0.0.1:5001', ...SECRETS, ...LIMITS, fetch: node.fetch });
+          const target =
+            dag.cids[
+              spec.target < 0
+                ? dag.cids.length - 1
+                : spec.target % dag.cids.length
+            ];
+          const node = new HostileNode(dag.store, faults, {
+            blockGetStatus,
+            pretty,
+            chunk,
+          });
+          const client = createIpfsClient({
+            apiUrl: 'http://127.0.0.1:5001',
+            ...SECRETS,
+            ...LIMITS,
+            fetch: node.fetch,
+          });
           const read = {
             cat: async () => client.cat(target.toString()),
             getJson: async () => client.getJson(target.toString()),
@@ -603,15 +789,23 @@ describe('hostile node, property-based', () => {
           if (outcome.error === undefined) {
             figures.verifiedValues += 1;
             if (operation === 'blockGet') {
-              expect(sha256Of(outcome.value as Uint8Array)).toStrictEqual(Buffer.from(target.multihash.digest));
+              expect(sha256Of(outcome.value as Uint8Array)).toStrictEqual(
+                Buffer.from(target.multihash.digest),
+              );
             } else if (operation === 'objectGet') {
               expect(outcome.value).toStrictEqual(expectedObject(block));
             } else {
               const bytes = await reference(target, dag.store);
               if (operation === 'cat') {
-                expect(Buffer.from(outcome.value as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+                expect(
+                  Buffer.from(outcome.value as Uint8Array).equals(
+                    Buffer.from(bytes),
+                  ),
+                ).toBe(true);
               } else {
-                expect(outcome.value).toStrictEqual(JSON.parse(Buffer.from(bytes).toString('utf8')));
+                expect(outcome.value).toStrictEqual(
+                  JSON.parse(Buffer.from(bytes).toString('utf8')),
+                );
               }
             }
           } else if (node.injected === 0 && dag.honest) {
@@ -623,7 +817,10 @@ describe('hostile node, property-based', () => {
               error instanceof ResponseTooLargeError ||
               (operation === 'getJson' && /JSON/u.test(error.message)) ||
               (operation === 'objectGet' && target.code !== DAG_PB);
-            expect({ allowed, error: `${error.name}: ${error.message}` }).toMatchObject({ allowed: true });
+            expect({
+              allowed,
+              error: `${error.name}: ${error.message}`,
+            }).toMatchObject({ allowed: true });
           }
         },
       ),
@@ -635,34 +832,75 @@ describe('hostile node, property-based', () => {
     countFor('JSON (requestJson, streamNdjson, getJson)');
     type JsonBody = { value?: unknown; text: string; depth: number };
     const bodyArb: fc.Arbitrary<JsonBody> = fc.oneof(
-      fc.jsonValue({ maxDepth: 4 }).map((value) => ({ value, text: JSON.stringify(value), depth: 4 })),
-      fc.jsonValue({ maxDepth: 4 }).map((value) => ({ value, text: JSON.stringify(value, null, 2), depth: 4 })),
-      fc.nat({ max: 200 }).map((depth) => ({ text: `${'['.repeat(depth)}${']'.repeat(depth)}`, depth })),
-      fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 2, maxLength: 4 }).map((items) => ({
-        text: items.map((item) => JSON.stringify(item)).join('\n'),
-        depth: 2,
-      })),
-      fc.string({ maxLength: 200 }).map((garbage) => ({ text: garbage, depth: 0 })),
+      fc
+        .jsonValue({ maxDepth: 4 })
+        .map((value) => ({ value, text: JSON.stringify(value), depth: 4 })),
+      fc
+        .jsonValue({ maxDepth: 4 })
+        .map((value) => ({
+          value,
+          text: JSON.stringify(value, null, 2),
+          depth: 4,
+        })),
+      fc
+        .nat({ max: 200 })
+        .map((depth) => ({
+          text: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+          depth,
+        })),
+      fc
+        .array(fc.jsonValue({ maxDepth: 2 }), { minLength: 2, maxLength: 4 })
+        .map((items) => ({
+          text: items.map((item) => JSON.stringify(item)).join('\n'),
+          depth: 2,
+        })),
+      fc
+        .string({ maxLength: 200 })
+        .map((garbage) => ({ text: garbage, depth: 0 })),
     );
     await fc.assert(
       fc.asyncProperty(
         bodyArb,
         faultsArb(2, 2, 2),
         fc.integer({ min: 1, max: 300 }),
-        fc.constantFrom('requestJson', 'streamNdjson', 'getJson-raw', 'getJson-v0'),
+        fc.constantFrom(
+          'requestJson',
+          'streamNdjson',
+          'getJson-raw',
+          'getJson-v0',
+        ),
         async (body, faults, chunk, operation) => {
           const bytes = text(body.text);
           const store = new Map<string, Uint8Array>();
           let target: CID | undefined;
           if (operation.startsWith('getJson')) {
             const v0 = operation === 'getJson-v0';
-            const block = v0 ? encode({ Data: new UnixFS({ type: 'file', data: bytes }).marshal(), Links: [] }) : bytes;
-            target = v0 ? CID.createV0(await sha256.digest(block)) : CID.createV1(0x55, await sha256.digest(block));
+            const block = v0
+              ? encode({
+                  Data: new UnixFS({ type: 'file', data: bytes }).marshal(),
+                  Links: [],
+                })
+              : bytes;
+            target = v0
+              ? CID.createV0(await sha256.digest(block))
+              : CID.createV1(0x55, await sha256.digest(block));
             store.set(target.toV1().toString(), block);
           }
-          const extra = new Map<string, Body>([['x', { status: 200, chunks: [bytes] }]]);
-          const node = new HostileNode(store, faults, { blockGetStatus: 200, pretty: false, chunk, extra });
-          const client = createIpfsClient({ apiUrl: 'https://ipfs.example.com', ...SECRETS, ...LIMITS, fetch: node.fetch });
+          const extra = new Map<string, Body>([
+            ['x', { status: 200, chunks: [bytes] }],
+          ]);
+          const node = new HostileNode(store, faults, {
+            blockGetStatus: 200,
+            pretty: false,
+            chunk,
+            extra,
+          });
+          const client = createIpfsClient({
+            apiUrl: 'https://ipfs.example.com',
+            ...SECRETS,
+            ...LIMITS,
+            fetch: node.fetch,
+          });
           const outcome = await settle(async () => {
             if (operation === 'requestJson') {
               return client.requestJson('x');
@@ -679,13 +917,24 @@ describe('hostile node, property-based', () => {
           checkCommon(outcome, node);
           expect(node.requests).toBeLessThanOrEqual(2);
           if (outcome.error !== undefined) {
-            if (node.injected === 0 && body.value !== undefined && operation !== 'streamNdjson') {
+            if (
+              node.injected === 0 &&
+              body.value !== undefined &&
+              operation !== 'streamNdjson'
+            ) {
               // A valid single JSON value served honestly is refused only when too large, or (a reply) when it is an error object.
               const error = outcome.error as Error;
-              const errorObject = operation === 'requestJson' && (body.value as { Type?: unknown })?.Type === 'error';
+              const errorObject =
+                operation === 'requestJson' &&
+                (body.value as { Type?: unknown })?.Type === 'error';
               const allowed =
-                error instanceof ResponseTooLargeError || error.name === 'IpfsTimeoutError' || (errorObject && error instanceof IpfsApiError);
-              expect({ allowed, error: `${error.name}: ${error.message}` }).toMatchObject({ allowed: true });
+                error instanceof ResponseTooLargeError ||
+                error.name === 'IpfsTimeoutError' ||
+                (errorObject && error instanceof IpfsApiError);
+              expect({
+                allowed,
+                error: `${error.name}: ${error.message}`,
+              }).toMatchObject({ allowed: true });
             }
             return;
           }
@@ -693,8 +942,12 @@ describe('hostile node, property-based', () => {
           if (operation === 'streamNdjson') {
             // Every item returned is a line of what was sent (faults change what was sent; verified against it only when none hit).
             if (node.injected === 0) {
-              const lines = body.text.split('\n').filter((line) => line.trim() !== '');
-              expect(outcome.value).toStrictEqual(lines.map((line) => JSON.parse(line) as unknown));
+              const lines = body.text
+                .split('\n')
+                .filter((line) => line.trim() !== '');
+              expect(outcome.value).toStrictEqual(
+                lines.map((line) => JSON.parse(line) as unknown),
+              );
             }
             return;
           }
@@ -712,18 +965,50 @@ describe('hostile node, property-based', () => {
 
   it('harness sanity: an honest node serves what the reference reader reads; an endless body is cut at the cap', async () => {
     const dag = await buildDag({
-      leaves: [{ bytes: text('hello '), codec: 'raw' }, { bytes: text('world'), codec: 'pb' }],
-      nodes: [{ children: [0, 1, 0], data: new Uint8Array(), lie: null, zeroTsize: null, type: 'file', v0: true }],
+      leaves: [
+        { bytes: text('hello '), codec: 'raw' },
+        { bytes: text('world'), codec: 'pb' },
+      ],
+      nodes: [
+        {
+          children: [0, 1, 0],
+          data: new Uint8Array(),
+          lie: null,
+          zeroTsize: null,
+          type: 'file',
+          v0: true,
+        },
+      ],
       target: 2,
     });
     for (const blockGetStatus of [200, 404] as const) {
-      const node = new HostileNode(dag.store, [], { blockGetStatus, pretty: true, chunk: 3 });
-      const client = createIpfsClient({ apiUrl: 'http://127.0.0.1:5001', ...LIMITS, fetch: node.fetch });
-      expect(Buffer.from(await client.cat(dag.cids[2].toString())).toString()).toBe('hello worldhello ');
-      expect(Buffer.from(await reference(dag.cids[2], dag.store)).toString()).toBe('hello worldhello ');
+      const node = new HostileNode(dag.store, [], {
+        blockGetStatus,
+        pretty: true,
+        chunk: 3,
+      });
+      const client = createIpfsClient({
+        apiUrl: 'http://127.0.0.1:5001',
+        ...LIMITS,
+        fetch: node.fetch,
+      });
+      expect(
+        Buffer.from(await client.cat(dag.cids[2].toString())).toString(),
+      ).toBe('hello worldhello ');
+      expect(
+        Buffer.from(await reference(dag.cids[2], dag.store)).toString(),
+      ).toBe('hello worldhello ');
     }
-    const endless = new HostileNode(dag.store, [{ at: 0, kind: 'endless', n: 0 }], { blockGetStatus: 200, pretty: false, chunk: 1 });
-    const error = await createIpfsClient({ apiUrl: 'http://127.0.0.1:5001', ...LIMITS, fetch: endless.fetch })
+    const endless = new HostileNode(
+      dag.store,
+      [{ at: 0, kind: 'endless', n: 0 }],
+      { blockGetStatus: 200, pretty: false, chunk: 1 },
+    );
+    const error = await createIpfsClient({
+      apiUrl: 'http://127.0.0.1:5001',
+      ...LIMITS,
+      fetch: endless.fetch,
+    })
       .cat(dag.cids[2].toString())
       .catch((caught: Error) => caught);
     expect(error).toBeInstanceOf(ResponseTooLargeError);

@@ -2,7 +2,12 @@ import { request } from 'node:http';
 
 import { create, type KuboRPCClient } from 'kubo-rpc-client';
 
-import { addJson, bigFile, startIpfsNode, type IpfsNode } from '../fixtures/ipfs-node';
+import {
+  addJson,
+  bigFile,
+  startIpfsNode,
+  type IpfsNode,
+} from '../fixtures/ipfs-node';
 
 /**
  * The embedded IPFS node (test/fixtures/ipfs-node.ts) speaks the IPFS HTTP API
@@ -46,16 +51,30 @@ async function raw(
   path: string,
   method = 'POST',
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: Buffer; trailers: NodeJS.Dict<string>; headers: NodeJS.Dict<string | string[]> }> {
+): Promise<{
+  status: number;
+  body: Buffer;
+  trailers: NodeJS.Dict<string>;
+  headers: NodeJS.Dict<string | string[]>;
+}> {
   return new Promise((resolve, reject) => {
-    const req = request(`${node.apiUrl}${path}`, { method, headers, timeout: 30_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), trailers: res.trailers, headers: res.headers }),
-      );
-      res.on('error', reject);
-    });
+    const req = request(
+      `${node.apiUrl}${path}`,
+      { method, headers, timeout: 30_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks),
+            trailers: res.trailers,
+            headers: res.headers,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end();
@@ -64,20 +83,31 @@ async function raw(
 
 describe('kubo-rpc-client against the embedded node', () => {
   it('adds with Kubo-identical CIDs and cats them back', async () => {
-    const { cid, size } = await kubo.add('hello world', { cidVersion: 0, rawLeaves: false });
-    expect(cid.toString()).toBe('Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD');
+    const { cid, size } = await kubo.add('hello world', {
+      cidVersion: 0,
+      rawLeaves: false,
+    });
+    expect(cid.toString()).toBe(
+      'Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD',
+    );
     expect(size).toBe(19);
-    expect(new TextDecoder().decode(await collect(kubo.cat(cid)))).toBe('hello world');
+    expect(new TextDecoder().decode(await collect(kubo.cat(cid)))).toBe(
+      'hello world',
+    );
 
     const v1 = await kubo.add('hello world', { cidVersion: 1 });
-    expect(v1.cid.toString()).toBe('bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e');
+    expect(v1.cid.toString()).toBe(
+      'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e',
+    );
   });
 
   it('adds a multi-block file (256 KiB chunks) and reads it back by cat and block.get', async () => {
     const big = bigFile();
     const { cid } = await kubo.add(big, { cidVersion: 0, rawLeaves: false });
     expect(cid.toString()).toBe(await node.add(big));
-    expect(Buffer.from(await collect(kubo.cat(cid))).equals(Buffer.from(big))).toBe(true);
+    expect(
+      Buffer.from(await collect(kubo.cat(cid))).equals(Buffer.from(big)),
+    ).toBe(true);
     const root = await kubo.block.get(cid);
     expect(root.length).toBeLessThan(300); // links only: the data is in 3 leaves
   });
@@ -88,12 +118,16 @@ describe('kubo-rpc-client against the embedded node', () => {
     const v1 = await addJson(node, doc, 'v1-raw');
     expect(v0).toMatch(/^Qm/u);
     expect(v1).toMatch(/^bafkrei/u);
-    expect(JSON.parse(new TextDecoder().decode(await collect(kubo.cat(v1))))).toStrictEqual(doc);
+    expect(
+      JSON.parse(new TextDecoder().decode(await collect(kubo.cat(v1)))),
+    ).toStrictEqual(doc);
   });
 
   it('surfaces the server message of a 500 through kubo-rpc-client', async () => {
     const missing = 'QmZ4tDuvesekSs4qM5ZBKpXiZGun7S2CYtEZRB3DYXkjGx';
-    await expect(collect(kubo.cat(missing))).rejects.toThrow(/not found locally/u);
+    await expect(collect(kubo.cat(missing))).rejects.toThrow(
+      /not found locally/u,
+    );
   });
 });
 
@@ -103,8 +137,13 @@ describe('statuses and streaming of the embedded node (Kubo RPC API)', () => {
     expect((await raw('/api/v0/no/such/command')).status).toBe(404);
     const bad = await raw('/api/v0/cat?arg=not-a-cid');
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body.toString())).toMatchObject({ Type: 'error', Message: expect.stringContaining('not-a-cid') });
-    const missing = await raw('/api/v0/block/get?arg=QmZ4tDuvesekSs4qM5ZBKpXiZGun7S2CYtEZRB3DYXkjGx');
+    expect(JSON.parse(bad.body.toString())).toMatchObject({
+      Type: 'error',
+      Message: expect.stringContaining('not-a-cid'),
+    });
+    const missing = await raw(
+      '/api/v0/block/get?arg=QmZ4tDuvesekSs4qM5ZBKpXiZGun7S2CYtEZRB3DYXkjGx',
+    );
     expect(missing.status).toBe(500);
     expect(JSON.parse(missing.body.toString())).toStrictEqual({
       Message: expect.stringContaining('not found locally'),
@@ -121,8 +160,15 @@ describe('statuses and streaming of the embedded node (Kubo RPC API)', () => {
         authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
       });
       expect((await raw(`/api/v0/cat?arg=${cid}`)).status).toBe(403);
-      expect((await raw(`/api/v0/cat?arg=${cid}`, 'POST', basic('key', 'wrong'))).status).toBe(403);
-      const ok = await raw(`/api/v0/cat?arg=${cid}`, 'POST', basic('key', 'secret'));
+      expect(
+        (await raw(`/api/v0/cat?arg=${cid}`, 'POST', basic('key', 'wrong')))
+          .status,
+      ).toBe(403);
+      const ok = await raw(
+        `/api/v0/cat?arg=${cid}`,
+        'POST',
+        basic('key', 'secret'),
+      );
       expect(ok.status).toBe(200);
       expect(ok.body.toString()).toBe('guarded');
     } finally {
@@ -150,7 +196,11 @@ describe('statuses and streaming of the embedded node (Kubo RPC API)', () => {
     const failed = await raw(`/api/v0/refs?arg=${cid}`);
     expect(failed.status).toBe(200);
     const lines = failed.body.toString().trim().split('\n');
-    expect(JSON.parse(lines[lines.length - 1])).toStrictEqual({ Message: 'walk failed', Code: 0, Type: 'error' });
+    expect(JSON.parse(lines[lines.length - 1])).toStrictEqual({
+      Message: 'walk failed',
+      Code: 0,
+      Type: 'error',
+    });
     expect(failed.trailers['x-stream-error']).toBe('walk failed');
   });
 });

@@ -28,11 +28,18 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
  * @param fan - Links per node.
  * @returns The root CID.
  */
-async function fanOut(stub: StubNode, leaf: Uint8Array, levels: number, fan = 20): Promise<CID> {
+async function fanOut(
+  stub: StubNode,
+  leaf: Uint8Array,
+  levels: number,
+  fan = 20,
+): Promise<CID> {
   let cid = await stub.put(RAW, leaf);
   let size = BigInt(leaf.length);
   for (let level = 0; level < levels; level += 1) {
-    cid = await stub.file({ children: Array.from({ length: fan }, () => ({ cid, size })) });
+    cid = await stub.file({
+      children: Array.from({ length: fan }, () => ({ cid, size })),
+    });
     size *= BigInt(fan);
   }
   return cid;
@@ -59,9 +66,16 @@ describe('fan-out DAGs (20 links per node to one repeated child)', () => {
       const stub = new StubNode();
       const root = await fanOut(stub, new Uint8Array(), levels);
       expect(stub.blocks.size).toBe(levels + 1);
-      const error = await caught(createIpfsClient({ apiUrl: 'http://127.0.0.1:1', fetch: stub.fetch }).cat(root.toString()));
+      const error = await caught(
+        createIpfsClient({
+          apiUrl: 'http://127.0.0.1:1',
+          fetch: stub.fetch,
+        }).cat(root.toString()),
+      );
       expect(error).toBeInstanceOf(ContentVerificationError);
-      expect((error as ContentVerificationError).reason).toBe('link 0 claims a size of 0 (an empty child holds no file data)');
+      expect((error as ContentVerificationError).reason).toBe(
+        'link 0 claims a size of 0 (an empty child holds no file data)',
+      );
       expect(stub.requests).toHaveLength(1);
     }
   });
@@ -69,31 +83,54 @@ describe('fan-out DAGs (20 links per node to one repeated child)', () => {
   it('refuses a link whose dag-pb Tsize is 0 even when blocksizes say otherwise', async () => {
     const stub = new StubNode();
     const leaf = await stub.put(RAW, bytes('x'));
-    const root = await stub.file({ children: [{ cid: leaf, size: 1n, tsize: 0 }] });
-    const error = await caught(createIpfsClient({ apiUrl: 'http://127.0.0.1:1', fetch: stub.fetch }).cat(root.toString()));
-    expect((error as ContentVerificationError).reason).toMatch(/link 0 claims a size of 0/u);
+    const root = await stub.file({
+      children: [{ cid: leaf, size: 1n, tsize: 0 }],
+    });
+    const error = await caught(
+      createIpfsClient({ apiUrl: 'http://127.0.0.1:1', fetch: stub.fetch }).cat(
+        root.toString(),
+      ),
+    );
+    expect((error as ContentVerificationError).reason).toMatch(
+      /link 0 claims a size of 0/u,
+    );
   });
 
   it('caps node visits (1-byte leaf, 4 levels: 168,421 visits for 160,000 bytes): DagLimitError after 5 requests', async () => {
     const stub = new StubNode();
     const root = await fanOut(stub, bytes('x'), 4);
-    const client = createIpfsClient({ apiUrl: 'http://127.0.0.1:1', fetch: stub.fetch, cacheBytes: 0 });
+    const client = createIpfsClient({
+      apiUrl: 'http://127.0.0.1:1',
+      fetch: stub.fetch,
+      cacheBytes: 0,
+    });
     const error = await caught(client.cat(root.toString()));
     expect(error).toBeInstanceOf(DagLimitError);
     expect(error).toMatchObject({ limit: 'nodes', max: DEFAULT_MAX_NODES });
-    expect(error.message).toBe(`${root.toString()}: DAG has more than ${DEFAULT_MAX_NODES} nodes to visit`);
+    expect(error.message).toBe(
+      `${root.toString()}: DAG has more than ${DEFAULT_MAX_NODES} nodes to visit`,
+    );
     expect(stub.requests).toHaveLength(5); // each distinct block once, even with the cache off
     // Within the cap, the same DAG reads: 3 levels = 8,421 visits, 8,000 bytes.
     const small = await fanOut(stub, bytes('x'), 3);
-    expect(await client.cat(small.toString())).toStrictEqual(new Uint8Array(8000).fill(0x78));
+    expect(await client.cat(small.toString())).toStrictEqual(
+      new Uint8Array(8000).fill(0x78),
+    );
   });
 
   it('fetches a repeated child once per read but counts its bytes each time toward maxBytes', async () => {
     const stub = new StubNode();
     const leaf = await stub.put(RAW, bytes('abc'));
-    const root = await stub.file({ children: [0, 1, 2].map(() => ({ cid: leaf, size: 3n })) });
+    const root = await stub.file({
+      children: [0, 1, 2].map(() => ({ cid: leaf, size: 3n })),
+    });
     const read = async (maxBytes: number): Promise<Uint8Array> =>
-      createIpfsClient({ apiUrl: 'http://127.0.0.1:1', fetch: stub.fetch, cacheBytes: 0, maxBytes }).cat(root.toString());
+      createIpfsClient({
+        apiUrl: 'http://127.0.0.1:1',
+        fetch: stub.fetch,
+        cacheBytes: 0,
+        maxBytes,
+      }).cat(root.toString());
     expect(new TextDecoder().decode(await read(9))).toBe('abcabcabc');
     expect(stub.count('block/get')).toBe(2);
     const error = await caught(read(8));
@@ -104,27 +141,59 @@ describe('fan-out DAGs (20 links per node to one repeated child)', () => {
 describe('deadline of one read', () => {
   it('bounds all the requests of one cat, each within timeoutMs, by deadlineMs', async () => {
     const stub = new StubNode();
-    const leaves = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map(async (i) => stub.put(RAW, bytes(`leaf ${i}`))));
-    const root = await stub.file({ children: leaves.map((cid) => ({ cid, size: 6n })) });
+    const leaves = await Promise.all(
+      [0, 1, 2, 3, 4, 5, 6, 7].map(async (i) =>
+        stub.put(RAW, bytes(`leaf ${i}`)),
+      ),
+    );
+    const root = await stub.file({
+      children: leaves.map((cid) => ({ cid, size: 6n })),
+    });
     stub.delayMs = 40; // 9 requests: 360 ms in all
-    const client = createIpfsClient({ apiUrl: 'http://127.0.0.1:1', fetch: stub.fetch, timeoutMs: 10_000, deadlineMs: 150 });
+    const client = createIpfsClient({
+      apiUrl: 'http://127.0.0.1:1',
+      fetch: stub.fetch,
+      timeoutMs: 10_000,
+      deadlineMs: 150,
+    });
     const error = await caught(client.cat(root.toString()));
     expect(error).toBeInstanceOf(IpfsDeadlineError);
     expect(error).toBeInstanceOf(IpfsTimeoutError); // callers mapping timeouts map this too
-    expect(error.message).toBe('IPFS cat did not finish within its 150 ms deadline');
+    expect(error.message).toBe(
+      'IPFS cat did not finish within its 150 ms deadline',
+    );
     expect(stub.requests.length).toBeLessThan(9);
-    const patient = createIpfsClient({ apiUrl: 'http://127.0.0.1:1', fetch: stub.fetch, deadlineMs: 10_000 });
-    expect(new TextDecoder().decode(await patient.cat(root.toString()))).toBe('leaf 0leaf 1leaf 2leaf 3leaf 4leaf 5leaf 6leaf 7');
+    const patient = createIpfsClient({
+      apiUrl: 'http://127.0.0.1:1',
+      fetch: stub.fetch,
+      deadlineMs: 10_000,
+    });
+    expect(new TextDecoder().decode(await patient.cat(root.toString()))).toBe(
+      'leaf 0leaf 1leaf 2leaf 3leaf 4leaf 5leaf 6leaf 7',
+    );
   });
 
   it('ends when fetch ignores the abort signal and never answers, or a body never ends', async () => {
     const never: FetchLike = async () => new Promise(() => undefined);
     const stalled: FetchLike = async () =>
-      new Response(new ReadableStream({ pull: async () => new Promise(() => undefined) }), { status: 200 });
+      new Response(
+        new ReadableStream({ pull: async () => new Promise(() => undefined) }),
+        { status: 200 },
+      );
     for (const fetch of [never, stalled]) {
-      const client = createIpfsClient({ apiUrl: 'http://127.0.0.1:1', fetch, deadlineMs: 50 });
-      await expect(client.cat('bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e')).rejects.toThrow(IpfsDeadlineError);
-      await expect(client.requestJson('version')).rejects.toThrow('IPFS version did not finish within its 50 ms deadline');
+      const client = createIpfsClient({
+        apiUrl: 'http://127.0.0.1:1',
+        fetch,
+        deadlineMs: 50,
+      });
+      await expect(
+        client.cat(
+          'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e',
+        ),
+      ).rejects.toThrow(IpfsDeadlineError);
+      await expect(client.requestJson('version')).rejects.toThrow(
+        'IPFS version did not finish within its 50 ms deadline',
+      );
     }
   });
 });

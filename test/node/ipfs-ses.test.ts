@@ -6,7 +6,12 @@ import { promisify } from 'node:util';
 
 import { build } from 'esbuild';
 
-import { addJson, bigFile, startIpfsNode, type IpfsNode } from '../fixtures/ipfs-node';
+import {
+  addJson,
+  bigFile,
+  startIpfsNode,
+  type IpfsNode,
+} from '../fixtures/ipfs-node';
 
 /**
  * src/ipfs in snap-like conditions: a browser build (so multiformats hashes
@@ -43,7 +48,12 @@ afterAll(async () => {
   }
 });
 
-type Result = { cid: string; ok: boolean; value?: unknown; error?: { name: string; message: string } };
+type Result = {
+  cid: string;
+  ok: boolean;
+  value?: unknown;
+  error?: { name: string; message: string };
+};
 
 it('reads and verifies CIDv0 and CIDv1 content under SES lockdown with browser crypto, with and without block/get', async () => {
   const big = bigFile();
@@ -60,15 +70,37 @@ it('reads and verifies CIDv0 and CIDv1 content under SES lockdown with browser c
     { cid: tampered, kind: 'json' },
     { cid: v0, kind: 'object' },
   ];
-  const { stdout } = await promisify(execFile)(process.execPath, [runner, bundle, node.apiUrl, JSON.stringify(reads)], {
-    timeout: 60_000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [runner, bundle, node.apiUrl, JSON.stringify(reads)],
+    {
+      timeout: 60_000,
+    },
+  );
   const results = JSON.parse(stdout) as Result[];
-  expect(results[0]).toStrictEqual({ cid: v0, ok: true, value: { length: 700_000, sum } });
-  expect(results[1]).toStrictEqual({ cid: v1, ok: true, value: { length: 700_000, sum } });
-  expect(results[2]).toStrictEqual({ cid: doc, ok: true, value: { version: 1, name: 'SES' } });
-  expect(results[3]).toMatchObject({ ok: false, error: { name: 'ContentVerificationError' } });
-  expect(results[4]).toMatchObject({ ok: true, value: { Links: [{ Size: 262158 }, { Size: 262158 }, { Size: 175726 }] } });
+  expect(results[0]).toStrictEqual({
+    cid: v0,
+    ok: true,
+    value: { length: 700_000, sum },
+  });
+  expect(results[1]).toStrictEqual({
+    cid: v1,
+    ok: true,
+    value: { length: 700_000, sum },
+  });
+  expect(results[2]).toStrictEqual({
+    cid: doc,
+    ok: true,
+    value: { version: 1, name: 'SES' },
+  });
+  expect(results[3]).toMatchObject({
+    ok: false,
+    error: { name: 'ContentVerificationError' },
+  });
+  expect(results[4]).toMatchObject({
+    ok: true,
+    value: { Links: [{ Size: 262158 }, { Size: 262158 }, { Size: 175726 }] },
+  });
 
   // A provider without block/get: dag-pb nodes through object/get (re-encoded, hashed), raw leaves through cat.
   await node.setBlockGetStatus(404);
@@ -79,8 +111,18 @@ it('reads and verifies CIDv0 and CIDv1 content under SES lockdown with browser c
       { timeout: 60_000 },
     );
     // The forged bytes of `tampered` are not dag-pb, so object/get serves its real node: the honest document.
-    const honest = { cid: tampered, ok: true, value: { version: 1, name: 'honest' } };
-    expect(JSON.parse(fallback)).toStrictEqual([results[0], results[1], results[2], honest, results[4]]);
+    const honest = {
+      cid: tampered,
+      ok: true,
+      value: { version: 1, name: 'honest' },
+    };
+    expect(JSON.parse(fallback)).toStrictEqual([
+      results[0],
+      results[1],
+      results[2],
+      honest,
+      results[4],
+    ]);
   } finally {
     await node.setBlockGetStatus(null);
   }

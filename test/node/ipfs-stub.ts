@@ -1,4 +1,10 @@
-import { code as DAG_PB, decode, encode, prepare, type PBLink } from '@ipld/dag-pb';
+import {
+  code as DAG_PB,
+  decode,
+  encode,
+  prepare,
+  type PBLink,
+} from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
@@ -38,9 +44,14 @@ export class StubNode {
    * @param version - 0 (dag-pb only) or 1.
    * @returns Its CID.
    */
-  async put(codec: number, bytes: Uint8Array, version: 0 | 1 = 1): Promise<CID> {
+  async put(
+    codec: number,
+    bytes: Uint8Array,
+    version: 0 | 1 = 1,
+  ): Promise<CID> {
     const digest = await sha256.digest(bytes);
-    const cid = version === 0 ? CID.createV0(digest) : CID.createV1(codec, digest);
+    const cid =
+      version === 0 ? CID.createV0(digest) : CID.createV1(codec, digest);
     this.blocks.set(cid.toV1().toString(), bytes);
     return cid;
   }
@@ -54,16 +65,33 @@ export class StubNode {
    * @param options.version - CID version (default 1).
    * @returns Its CID.
    */
-  async file(options: { data?: Uint8Array; children?: { cid: CID; size: bigint; tsize?: number }[]; version?: 0 | 1 }): Promise<CID> {
+  async file(options: {
+    data?: Uint8Array;
+    children?: { cid: CID; size: bigint; tsize?: number }[];
+    version?: 0 | 1;
+  }): Promise<CID> {
     const children = options.children ?? [];
-    const unixfs = new UnixFS({ type: 'file', data: options.data, blockSizes: children.map((child) => child.size) });
-    const links: PBLink[] = children.map((child) => ({ Hash: child.cid, Name: '', Tsize: child.tsize ?? Number(child.size) }));
-    return this.put(DAG_PB, encode(prepare({ Data: unixfs.marshal(), Links: links })), options.version ?? 1);
+    const unixfs = new UnixFS({
+      type: 'file',
+      data: options.data,
+      blockSizes: children.map((child) => child.size),
+    });
+    const links: PBLink[] = children.map((child) => ({
+      Hash: child.cid,
+      Name: '',
+      Tsize: child.tsize ?? Number(child.size),
+    }));
+    return this.put(
+      DAG_PB,
+      encode(prepare({ Data: unixfs.marshal(), Links: links })),
+      options.version ?? 1,
+    );
   }
 
   /** Number of requests of a command. */
   count(command: string): number {
-    return this.requests.filter((request) => request.startsWith(`${command} `)).length;
+    return this.requests.filter((request) => request.startsWith(`${command} `))
+      .length;
   }
 
   /** The `fetch` to give the client. */
@@ -76,12 +104,17 @@ export class StubNode {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     }
     if (command === 'block/get' && this.blockGetStatus) {
-      return new Response('404 page not found\n', { status: this.blockGetStatus });
+      return new Response('404 page not found\n', {
+        status: this.blockGetStatus,
+      });
     }
     const cid = CID.parse(arg);
     const block = this.blocks.get(cid.toV1().toString());
     if (!block) {
-      return new Response('{"Message":"block not found","Code":0,"Type":"error"}\n', { status: 500 });
+      return new Response(
+        '{"Message":"block not found","Code":0,"Type":"error"}\n',
+        { status: 500 },
+      );
     }
     if (command === 'block/get' || (command === 'cat' && cid.code === RAW)) {
       return new Response(new Uint8Array(block), { status: 200 });
@@ -89,7 +122,11 @@ export class StubNode {
     if (command === 'object/get' && cid.code === DAG_PB) {
       const node = decode(block);
       const json = {
-        Links: node.Links.map((link) => ({ Name: link.Name ?? '', Hash: link.Hash.toString(), Size: link.Tsize ?? 0 })),
+        Links: node.Links.map((link) => ({
+          Name: link.Name ?? '',
+          Hash: link.Hash.toString(),
+          Size: link.Tsize ?? 0,
+        })),
         Data: Buffer.from(node.Data ?? new Uint8Array()).toString('base64'),
       };
       return new Response(`${JSON.stringify(json)}\n`, { status: 200 });

@@ -10,15 +10,32 @@ const ROOT = path.join(__dirname, '../..');
 
 describe('package', () => {
   it('npm pack holds exactly dist/bundle.js, images, the manifest, README, LICENSE and package.json', () => {
-    const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(
+      'npm',
+      ['pack', '--dry-run', '--json', '--ignore-scripts'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(result.status).toBe(0);
     const [pack] = JSON.parse(result.stdout) as [{ files: { path: string }[] }];
-    expect(pack.files.map((file) => file.path).sort()).toEqual(['LICENSE', 'README.md', 'dist/bundle.js', 'images/icon.svg', 'package.json', 'snap.manifest.json']);
+    expect(pack.files.map((file) => file.path).sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'dist/bundle.js',
+      'images/icon.svg',
+      'package.json',
+      'snap.manifest.json',
+    ]);
   });
 
   it('the manifest shasum matches the built bundle', () => {
-    const result = spawnSync('node', ['scripts/with-tmpdir.mjs', 'npx', 'mm-snap', 'manifest'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-    expect(`${result.stdout}${result.stderr}`).toContain('The Snap manifest file is valid');
+    const result = spawnSync(
+      'node',
+      ['scripts/with-tmpdir.mjs', 'npx', 'mm-snap', 'manifest'],
+      { cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
+    );
+    expect(`${result.stdout}${result.stderr}`).toContain(
+      'The Snap manifest file is valid',
+    );
     expect(result.status).toBe(0);
   });
 });

@@ -10,7 +10,10 @@ import { numberToHex, type Hex } from 'viem';
 import { patchUserOperation } from '../../src/accounts/erc4337/paymaster';
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
-import { startPaymasterService, type PaymasterService } from '../fixtures/paymaster-service';
+import {
+  startPaymasterService,
+  type PaymasterService,
+} from '../fixtures/paymaster-service';
 
 const OTHER_PAYMASTER = '0x1111111111111111111111111111111111111111';
 
@@ -33,18 +36,46 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
     paymasterAndData,
     signature: `0x${'ff'.repeat(65)}`,
   });
-  const patch = async (paymasterAndData: string) => patchUserOperation(service.url, op(paymasterAndData), contracts.entryPoint, 31337n);
-  const refusal = async (paymasterAndData: string) => patch(paymasterAndData).then(() => undefined, (error: { code: number; message: string }) => ({ code: error.code, message: error.message }));
+  const patch = async (paymasterAndData: string) =>
+    patchUserOperation(
+      service.url,
+      op(paymasterAndData),
+      contracts.entryPoint,
+      31337n,
+    );
+  const refusal = async (paymasterAndData: string) =>
+    patch(paymasterAndData).then(
+      () => undefined,
+      (error: { code: number; message: string }) => ({
+        code: error.code,
+        message: error.message,
+      }),
+    );
 
   beforeAll(async () => {
     anvil = await startAnvil();
     contracts = await deployErc4337(anvil.url);
-    service = await startPaymasterService({ rpcUrl: anvil.url, verifyingPaymaster: contracts.verifyingPaymaster, signerKey: contracts.paymasterSigner, entryPoint: contracts.entryPoint, chainId: 31337 });
-    stub = (await fetch(service.url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pm_getPaymasterStubData', params: [op('0x'), contracts.entryPoint, '0x7a69', {}] }),
-    }).then(async (response) => response.json()) as { result: { paymasterAndData: Hex } }).result.paymasterAndData;
+    service = await startPaymasterService({
+      rpcUrl: anvil.url,
+      verifyingPaymaster: contracts.verifyingPaymaster,
+      signerKey: contracts.paymasterSigner,
+      entryPoint: contracts.entryPoint,
+      chainId: 31337,
+    });
+    stub = (
+      (await fetch(service.url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'pm_getPaymasterStubData',
+          params: [op('0x'), contracts.entryPoint, '0x7a69', {}],
+        }),
+      }).then(async (response) => response.json())) as {
+        result: { paymasterAndData: Hex };
+      }
+    ).result.paymasterAndData;
   });
 
   afterEach(() => {
@@ -60,42 +91,91 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
   it('an honest service: the signed paymasterAndData of the stub’s paymaster, no gas field', async () => {
     const result = await patch(stub);
     expect(Object.keys(result)).toEqual(['paymasterAndData']);
-    expect(result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(contracts.verifyingPaymaster.toLowerCase());
+    expect(result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(
+      contracts.verifyingPaymaster.toLowerCase(),
+    );
     expect(result.paymasterAndData).toHaveLength(stub.length);
     expect(service.stats.signed).toHaveLength(1);
   });
 
   it('without the stub in the operation (0x), asks for the stub again to learn the paymaster', async () => {
     const result = await patch('0x');
-    expect(result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(contracts.verifyingPaymaster.toLowerCase());
-    expect(service.stats.byMethod).toEqual({ pm_getPaymasterStubData: 1, pm_getPaymasterData: 1 });
+    expect(result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(
+      contracts.verifyingPaymaster.toLowerCase(),
+    );
+    expect(service.stats.byMethod).toEqual({
+      pm_getPaymasterStubData: 1,
+      pm_getPaymasterData: 1,
+    });
   });
 
   it.each([
     ['0x (the user would pay)', () => ({ paymasterAndData: '0x' })],
-    ['another paymaster than the stub named', (signed: Hex) => ({ paymasterAndData: `${OTHER_PAYMASTER}${signed.slice(42)}` })],
-    ['a paymasterAndData shorter than an address', () => ({ paymasterAndData: '0x1234' })],
-    ['an oversized paymasterAndData', (signed: Hex) => ({ paymasterAndData: `${signed}${'00'.repeat(4096)}` })],
+    [
+      'another paymaster than the stub named',
+      (signed: Hex) => ({
+        paymasterAndData: `${OTHER_PAYMASTER}${signed.slice(42)}`,
+      }),
+    ],
+    [
+      'a paymasterAndData shorter than an address',
+      () => ({ paymasterAndData: '0x1234' }),
+    ],
+    [
+      'an oversized paymasterAndData',
+      (signed: Hex) => ({ paymasterAndData: `${signed}${'00'.repeat(4096)}` }),
+    ],
   ])('refuses %s (-32602 naming paymasterAndData)', async (_name, tampered) => {
-    service.options.tamper = (method, result) => (method === 'pm_getPaymasterData' ? tampered(result.paymasterAndData) : result);
+    service.options.tamper = (method, result) =>
+      method === 'pm_getPaymasterData'
+        ? tampered(result.paymasterAndData)
+        : result;
     const error = await refusal(stub);
-    expect(error).toEqual({ code: -32602, message: expect.stringMatching(/^Invalid paymaster service reply \(pm_getPaymasterData\) at paymasterAndData: /u) });
+    expect(error).toEqual({
+      code: -32602,
+      message: expect.stringMatching(
+        /^Invalid paymaster service reply \(pm_getPaymasterData\) at paymasterAndData: /u,
+      ),
+    });
   });
 
   it('refuses a final paymasterAndData naming another paymaster than the stub it gave when asked again', async () => {
-    service.options.tamper = (method, result) => (method === 'pm_getPaymasterData' ? { paymasterAndData: `${OTHER_PAYMASTER}${result.paymasterAndData.slice(42)}` } : result);
-    expect((await refusal('0x'))?.message).toMatch(/at paymasterAndData: names another paymaster than its stub data/u);
+    service.options.tamper = (method, result) =>
+      method === 'pm_getPaymasterData'
+        ? {
+            paymasterAndData: `${OTHER_PAYMASTER}${result.paymasterAndData.slice(42)}`,
+          }
+        : result;
+    expect((await refusal('0x'))?.message).toMatch(
+      /at paymasterAndData: names another paymaster than its stub data/u,
+    );
   });
 
   it('refuses an operation whose paymasterAndData is not 0x and shorter than an address (-32602)', async () => {
-    expect(await refusal('0xabcd')).toEqual({ code: -32602, message: expect.stringMatching(/params\[0\]\.paymasterAndData: expected 0x or a paymaster address/u) });
+    expect(await refusal('0xabcd')).toEqual({
+      code: -32602,
+      message: expect.stringMatching(
+        /params\[0\]\.paymasterAndData: expected 0x or a paymaster address/u,
+      ),
+    });
   });
 
-  describe.each(['callGasLimit', 'verificationGasLimit', 'preVerificationGas'] as const)('%s from the service', (field) => {
-    const own = { callGasLimit: 100_000n, verificationGasLimit: 150_000n, preVerificationGas: 50_000n }[field];
+  describe.each([
+    'callGasLimit',
+    'verificationGasLimit',
+    'preVerificationGas',
+  ] as const)('%s from the service', (field) => {
+    const own = {
+      callGasLimit: 100_000n,
+      verificationGasLimit: 150_000n,
+      preVerificationGas: 50_000n,
+    }[field];
     const cap = own + own / 10n + 10_000n;
     const withGas = (value: unknown) => {
-      service.options.tamper = (method, result) => (method === 'pm_getPaymasterData' ? { ...result, [field]: value } : result);
+      service.options.tamper = (method, result) =>
+        method === 'pm_getPaymasterData'
+          ? { ...result, [field]: value }
+          : result;
     };
 
     it('is accepted up to the operation’s own value + 10% + 10,000 gas, as a canonical quantity', async () => {
@@ -106,18 +186,38 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
     });
 
     it.each([
-      ['one gas above the cap', () => numberToHex(cap + 1n), /above the operation's own value \+ 10% \+ 10000 gas/u],
-      ['ten times the operation’s value', () => numberToHex(own * 10n), /above the operation's own value/u],
+      [
+        'one gas above the cap',
+        () => numberToHex(cap + 1n),
+        /above the operation's own value \+ 10% \+ 10000 gas/u,
+      ],
+      [
+        'ten times the operation’s value',
+        () => numberToHex(own * 10n),
+        /above the operation's own value/u,
+      ],
       ['0', () => '0x0', /expected a non-zero hex quantity/u],
       ['not hex', () => 'lots', /expected a non-zero hex quantity/u],
       ['a JSON number', () => 100, /expected a non-zero hex quantity/u],
-      ['more than 256 bits', () => `0x1${'0'.repeat(64)}`, /expected a non-zero hex quantity/u],
-    ])('is refused when %s (-32602 naming the field)', async (_name, value, message) => {
-      withGas(value());
-      const error = await refusal(stub);
-      expect(error?.code).toBe(-32602);
-      expect(error?.message).toMatch(new RegExp(`^Invalid paymaster service reply \\(pm_getPaymasterData\\) at ${field}: `, 'u'));
-      expect(error?.message).toMatch(message);
-    });
+      [
+        'more than 256 bits',
+        () => `0x1${'0'.repeat(64)}`,
+        /expected a non-zero hex quantity/u,
+      ],
+    ])(
+      'is refused when %s (-32602 naming the field)',
+      async (_name, value, message) => {
+        withGas(value());
+        const error = await refusal(stub);
+        expect(error?.code).toBe(-32602);
+        expect(error?.message).toMatch(
+          new RegExp(
+            `^Invalid paymaster service reply \\(pm_getPaymasterData\\) at ${field}: `,
+            'u',
+          ),
+        );
+        expect(error?.message).toMatch(message);
+      },
+    );
   });
 });

@@ -21,14 +21,18 @@ beforeAll(async () => {
     });
     request.on('end', () => {
       const { id } = JSON.parse(body) as { id: number };
-      response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x7a69' }));
+      response
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x7a69' }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
 
-afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(
+  async () => new Promise<void>((resolve) => server.close(() => resolve())),
+);
 
 function domain() {
   const saved: KeyringState[] = [];
@@ -42,23 +46,34 @@ function domain() {
       throw new Error('not used');
     },
   };
-  return { ...createDomain(defaultState(), platform, () => ({ message: 'approve' })), saved };
+  return {
+    ...createDomain(defaultState(), platform, () => ({ message: 'approve' })),
+    saved,
+  };
 }
 
 describe('Settings', () => {
   it('an edit that sends the masked URL back keeps the stored keyed URL', async () => {
     const { settings, saved } = domain();
     const keyed = `${base}/v3/SECRETKEY123`;
-    const shown = await settings.setChainConfig({ scope: 'eip155:31337', rpcUrl: keyed });
+    const shown = await settings.setChainConfig({
+      scope: 'eip155:31337',
+      rpcUrl: keyed,
+    });
     expect(JSON.stringify(shown)).not.toContain('SECRETKEY123');
-    await settings.setChainConfig({ scope: 'eip155:31337', rpcUrl: shown.rpcUrl });
+    await settings.setChainConfig({
+      scope: 'eip155:31337',
+      rpcUrl: shown.rpcUrl,
+    });
     expect(saved.at(-1)?.chains['eip155:31337']?.rpcUrl).toBe(keyed);
     expect(paths.at(-1)).toBe('/v3/SECRETKEY123');
   });
 
   it('a config whose rpcUrl serves another chain is refused and nothing is saved', async () => {
     const { settings, saved } = domain();
-    await expect(settings.setChainConfig({ scope: 'eip155:1', rpcUrl: base })).rejects.toThrow(/serves chain 31337, not eip155:1/u);
+    await expect(
+      settings.setChainConfig({ scope: 'eip155:1', rpcUrl: base }),
+    ).rejects.toThrow(/serves chain 31337, not eip155:1/u);
     expect(saved).toEqual([]);
     expect(settings.chainConfigs()).toEqual([]);
   });

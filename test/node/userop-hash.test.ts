@@ -21,10 +21,17 @@ const GET_USER_OP_HASH = parseAbi([
   'function getUserOpHash((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp) view returns (bytes32)',
 ]);
 
-const hexBytes = (max: number) => fc.uint8Array({ maxLength: max }).map((bytes) => `0x${Buffer.from(bytes).toString('hex')}` as Hex);
-const quantity = fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }).map((value) => numberToHex(value));
+const hexBytes = (max: number) =>
+  fc
+    .uint8Array({ maxLength: max })
+    .map((bytes) => `0x${Buffer.from(bytes).toString('hex')}` as Hex);
+const quantity = fc
+  .bigInt({ min: 0n, max: 2n ** 256n - 1n })
+  .map((value) => numberToHex(value));
 const userOperation: fc.Arbitrary<EthUserOperation> = fc.record({
-  sender: fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => `0x${Buffer.from(bytes).toString('hex')}`),
+  sender: fc
+    .uint8Array({ minLength: 20, maxLength: 20 })
+    .map((bytes) => `0x${Buffer.from(bytes).toString('hex')}`),
   nonce: quantity,
   initCode: hexBytes(120),
   callData: hexBytes(300),
@@ -58,7 +65,9 @@ describe('userOpHash equals EntryPoint v0.6 getUserOpHash', () => {
 
   beforeAll(async () => {
     anvil = await startAnvil({ chainId: BIG_CHAIN_ID });
-    expect(BigInt(await jsonRpc<Hex>(anvil.url, 'eth_chainId', []))).toBe(BIG_CHAIN_ID);
+    expect(BigInt(await jsonRpc<Hex>(anvil.url, 'eth_chainId', []))).toBe(
+      BIG_CHAIN_ID,
+    );
   });
 
   afterAll(async () => {
@@ -68,8 +77,16 @@ describe('userOpHash equals EntryPoint v0.6 getUserOpHash', () => {
   it(`on a chain with id 2^53 + 1 (${BIG_CHAIN_ID}), for random operations`, async () => {
     await fc.assert(
       fc.asyncProperty(userOperation, async (op) => {
-        const data = encodeFunctionData({ abi: GET_USER_OP_HASH, functionName: 'getUserOpHash', args: [asTuple(op)] });
-        const onChain = await jsonRpc<Hex>(anvil.url, 'eth_call', [{ to: ENTRY_POINT, data }, 'latest', { [ENTRY_POINT]: { code: runtime } }]);
+        const data = encodeFunctionData({
+          abi: GET_USER_OP_HASH,
+          functionName: 'getUserOpHash',
+          args: [asTuple(op)],
+        });
+        const onChain = await jsonRpc<Hex>(anvil.url, 'eth_call', [
+          { to: ENTRY_POINT, data },
+          'latest',
+          { [ENTRY_POINT]: { code: runtime } },
+        ]);
         expect(userOpHash(op, ENTRY_POINT, BIG_CHAIN_ID)).toBe(onChain);
       }),
       { numRuns: 60 },
@@ -78,10 +95,19 @@ describe('userOpHash equals EntryPoint v0.6 getUserOpHash', () => {
 
   it('equals viem’s v0.6 hash for random chain ids below 2^53', () => {
     fc.assert(
-      fc.property(userOperation, fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), (op, chainId) => {
-        const reference = getUserOperationHash({ chainId, entryPointAddress: ENTRY_POINT, entryPointVersion: '0.6', userOperation: asTuple(op) });
-        expect(userOpHash(op, ENTRY_POINT, BigInt(chainId))).toBe(reference);
-      }),
+      fc.property(
+        userOperation,
+        fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+        (op, chainId) => {
+          const reference = getUserOperationHash({
+            chainId,
+            entryPointAddress: ENTRY_POINT,
+            entryPointVersion: '0.6',
+            userOperation: asTuple(op),
+          });
+          expect(userOpHash(op, ENTRY_POINT, BigInt(chainId))).toBe(reference);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -1,6 +1,14 @@
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { createTx } from '@ethereumjs/tx';
-import { bytesToHex, createPublicClient, defineChain, http, numberToHex, parseEther, type Hex } from 'viem';
+import {
+  bytesToHex,
+  createPublicClient,
+  defineChain,
+  http,
+  numberToHex,
+  parseEther,
+  type Hex,
+} from 'viem';
 
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { installKeyringSnap } from './harness';
@@ -17,35 +25,74 @@ describe('a transaction signed by the snap is accepted by a real node (anvil)', 
   });
 
   it.each([
-    ['EIP-1559', { type: '0x2', maxFeePerGas: numberToHex(parseEther('0.00000005')), maxPriorityFeePerGas: '0x3b9aca00' }],
-    ['legacy (EIP-155)', { type: '0x0', gasPrice: numberToHex(parseEther('0.00000005')) }],
-  ])('%s: eth_sendRawTransaction of the rebuilt transaction moves the value', async (_name, fees) => {
-    const chain = defineChain({ id: anvil.chainId, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.url] } } });
-    const client = createPublicClient({ chain, transport: http(anvil.url) });
-    const h = await installKeyringSnap();
-    const sender = await h.createAccount({ privateKey: bytesToHex(crypto.getRandomValues(new Uint8Array(32))) });
-    const recipient = '0x000000000000000000000000000000000000bEEF';
-    await client.request({ method: 'anvil_setBalance' as never, params: [sender.address, numberToHex(parseEther('1'))] as never });
-    const before = await client.getBalance({ address: recipient });
+    [
+      'EIP-1559',
+      {
+        type: '0x2',
+        maxFeePerGas: numberToHex(parseEther('0.00000005')),
+        maxPriorityFeePerGas: '0x3b9aca00',
+      },
+    ],
+    [
+      'legacy (EIP-155)',
+      { type: '0x0', gasPrice: numberToHex(parseEther('0.00000005')) },
+    ],
+  ])(
+    '%s: eth_sendRawTransaction of the rebuilt transaction moves the value',
+    async (_name, fees) => {
+      const chain = defineChain({
+        id: anvil.chainId,
+        name: 'anvil',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [anvil.url] } },
+      });
+      const client = createPublicClient({ chain, transport: http(anvil.url) });
+      const h = await installKeyringSnap();
+      const sender = await h.createAccount({
+        privateKey: bytesToHex(crypto.getRandomValues(new Uint8Array(32))),
+      });
+      const recipient = '0x000000000000000000000000000000000000bEEF';
+      await client.request({
+        method: 'anvil_setBalance' as never,
+        params: [sender.address, numberToHex(parseEther('1'))] as never,
+      });
+      const before = await client.getBalance({ address: recipient });
 
-    const tx = {
-      ...fees,
-      from: sender.address,
-      to: recipient,
-      chainId: numberToHex(anvil.chainId),
-      nonce: numberToHex(await client.getTransactionCount({ address: sender.address })),
-      gasLimit: '0x5208',
-      value: numberToHex(parseEther('0.25')),
-      data: '0x',
-    };
-    const { result } = await h.submit(sender, 'eth_signTransaction', [tx], `eip155:${anvil.chainId}`);
-    const common = createCustomCommon({ chainId: anvil.chainId }, Mainnet);
-    const raw = bytesToHex(createTx({ ...tx, ...result } as never, { common }).serialize()) as Hex;
+      const tx = {
+        ...fees,
+        from: sender.address,
+        to: recipient,
+        chainId: numberToHex(anvil.chainId),
+        nonce: numberToHex(
+          await client.getTransactionCount({ address: sender.address }),
+        ),
+        gasLimit: '0x5208',
+        value: numberToHex(parseEther('0.25')),
+        data: '0x',
+      };
+      const { result } = await h.submit(
+        sender,
+        'eth_signTransaction',
+        [tx],
+        `eip155:${anvil.chainId}`,
+      );
+      const common = createCustomCommon({ chainId: anvil.chainId }, Mainnet);
+      const raw = bytesToHex(
+        createTx({ ...tx, ...result } as never, { common }).serialize(),
+      ) as Hex;
 
-    const hash = await client.sendRawTransaction({ serializedTransaction: raw });
-    const receipt = await client.waitForTransactionReceipt({ hash, timeout: 10_000 });
-    expect(receipt.status).toBe('success');
-    expect(receipt.from.toLowerCase()).toBe(sender.address.toLowerCase());
-    expect((await client.getBalance({ address: recipient })) - before).toBe(parseEther('0.25'));
-  });
+      const hash = await client.sendRawTransaction({
+        serializedTransaction: raw,
+      });
+      const receipt = await client.waitForTransactionReceipt({
+        hash,
+        timeout: 10_000,
+      });
+      expect(receipt.status).toBe('success');
+      expect(receipt.from.toLowerCase()).toBe(sender.address.toLowerCase());
+      expect((await client.getBalance({ address: recipient })) - before).toBe(
+        parseEther('0.25'),
+      );
+    },
+  );
 });

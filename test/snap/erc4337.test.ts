@@ -4,7 +4,11 @@
  * behind an ERC-7677 service, and the Alto bundler. permissionless is the independent reference
  * for the account's address and call data; the EntryPoint itself computes the userOpHash.
  */
-import { EthBaseUserOperationStruct, EthErc4337AccountStruct, EthUserOperationPatchStruct } from '@metamask/keyring-api';
+import {
+  EthBaseUserOperationStruct,
+  EthErc4337AccountStruct,
+  EthUserOperationPatchStruct,
+} from '@metamask/keyring-api';
 import { is } from '@metamask/superstruct';
 import { toSimpleSmartAccount } from 'permissionless/accounts';
 import {
@@ -27,11 +31,31 @@ import { startDevnet, type Devnet } from '../fixtures/devnet';
 import { jsonRpc } from '../fixtures/json-rpc';
 import { startLimitsProxy } from '../fixtures/limits-proxy';
 import { devnetChain, ERC4337_ABI } from '../fixtures/erc4337';
-import { installRecorder, installReverter, readRecord, recordCalldata, RECORDERS, REVERTER } from '../fixtures/targets';
+import {
+  installRecorder,
+  installReverter,
+  readRecord,
+  recordCalldata,
+  RECORDERS,
+  REVERTER,
+} from '../fixtures/targets';
 import { ERC1967_PROXY_RUNTIME_CODE } from '../../src/accounts/erc4337/constants';
-import { COMPANION, installKeyringSnap, type KeyringHarness, rejection } from './harness';
+import {
+  COMPANION,
+  installKeyringSnap,
+  type KeyringHarness,
+  rejection,
+} from './harness';
 
-const BASE_USER_OPERATION_FIELDS = ['bundlerUrl', 'callData', 'dummyPaymasterAndData', 'dummySignature', 'gasLimits', 'initCode', 'nonce'];
+const BASE_USER_OPERATION_FIELDS = [
+  'bundlerUrl',
+  'callData',
+  'dummyPaymasterAndData',
+  'dummySignature',
+  'gasLimits',
+  'initCode',
+  'nonce',
+];
 
 describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto, ERC-7677 paymaster)', () => {
   let devnet: Devnet;
@@ -41,8 +65,12 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
   let ownerKey: Hex;
 
   /** prepare → fill fees → patch → sign, as MetaMask's bridge drives it; returns the signed operation. */
-  async function buildUserOperation(intents: { to: Address; value: Hex; data: Hex }[]) {
-    const prepared = (await h.submit(account, 'eth_prepareUserOperation', intents, devnet.scope)).result;
+  async function buildUserOperation(
+    intents: { to: Address; value: Hex; data: Hex }[],
+  ) {
+    const prepared = (
+      await h.submit(account, 'eth_prepareUserOperation', intents, devnet.scope)
+    ).result;
     const block = await client.getBlock();
     const tip = 1_000_000_000n;
     const userOp = {
@@ -56,16 +84,26 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
       paymasterAndData: prepared.dummyPaymasterAndData,
       signature: prepared.dummySignature,
     };
-    const patch = (await h.submit(account, 'eth_patchUserOperation', [userOp], devnet.scope)).result;
+    const patch = (
+      await h.submit(account, 'eth_patchUserOperation', [userOp], devnet.scope)
+    ).result;
     Object.assign(userOp, patch);
-    userOp.signature = (await h.submit(account, 'eth_signUserOperation', [userOp], devnet.scope)).result;
+    userOp.signature = (
+      await h.submit(account, 'eth_signUserOperation', [userOp], devnet.scope)
+    ).result;
     return { prepared, patch, userOp };
   }
 
   async function sendAndWait(userOp: Record<string, string>): Promise<Hex> {
-    const hash = await jsonRpc<Hex>(devnet.bundlerUrl, 'eth_sendUserOperation', [userOp, devnet.contracts.entryPoint]);
+    const hash = await jsonRpc<Hex>(
+      devnet.bundlerUrl,
+      'eth_sendUserOperation',
+      [userOp, devnet.contracts.entryPoint],
+    );
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      if (await jsonRpc(devnet.bundlerUrl, 'eth_getUserOperationReceipt', [hash])) {
+      if (
+        await jsonRpc(devnet.bundlerUrl, 'eth_getUserOperationReceipt', [hash])
+      ) {
         return hash;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -75,7 +113,10 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
 
   beforeAll(async () => {
     devnet = await startDevnet();
-    client = createPublicClient({ chain: devnetChain(devnet.chainId, devnet.rpcUrl), transport: http(devnet.rpcUrl) }) as PublicClient;
+    client = createPublicClient({
+      chain: devnetChain(devnet.chainId, devnet.rpcUrl),
+      transport: http(devnet.rpcUrl),
+    }) as PublicClient;
     await installRecorder(devnet.rpcUrl, RECORDERS[0]);
     await installRecorder(devnet.rpcUrl, RECORDERS[1]);
     await installReverter(devnet.rpcUrl);
@@ -88,21 +129,43 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
   });
 
   it('creates a SimpleAccount at the factory’s counterfactual address, the same one permissionless computes', async () => {
-    account = await h.createAccount({ type: 'eip155:erc4337', scopes: [devnet.scope] });
+    account = await h.createAccount({
+      type: 'eip155:erc4337',
+      scopes: [devnet.scope],
+    });
     expect(account.type).toBe('eip155:erc4337');
     expect(account.scopes).toEqual([devnet.scope]);
-    expect(account.methods).toEqual(['eth_prepareUserOperation', 'eth_patchUserOperation', 'eth_signUserOperation']);
+    expect(account.methods).toEqual([
+      'eth_prepareUserOperation',
+      'eth_patchUserOperation',
+      'eth_signUserOperation',
+    ]);
     expect(h.events.at(-1)?.params.account).toEqual(account);
     expect(is(account, EthErc4337AccountStruct)).toBe(true);
 
-    const exported = h.snap.onKeyringRequest({ origin: COMPANION, method: 'keyring_exportAccount', params: { id: account.id } });
+    const exported = h.snap.onKeyringRequest({
+      origin: COMPANION,
+      method: 'keyring_exportAccount',
+      params: { id: account.id },
+    });
     await ((await exported.getInterface()) as any).ok();
     ownerKey = ((await exported).response as any).result.privateKey;
     const owner = privateKeyToAccount(ownerKey);
 
-    const fromFactory = await client.readContract({ address: devnet.contracts.accountFactory, abi: ERC4337_ABI.factory, functionName: 'getAddress', args: [owner.address, 0n] });
+    const fromFactory = await client.readContract({
+      address: devnet.contracts.accountFactory,
+      abi: ERC4337_ABI.factory,
+      functionName: 'getAddress',
+      args: [owner.address, 0n],
+    });
     expect(account.address).toBe(fromFactory);
-    const reference = await toSimpleSmartAccount({ client, owner, entryPoint: { address: devnet.contracts.entryPoint, version: '0.6' }, factoryAddress: devnet.contracts.accountFactory, index: 0n });
+    const reference = await toSimpleSmartAccount({
+      client,
+      owner,
+      entryPoint: { address: devnet.contracts.entryPoint, version: '0.6' },
+      factoryAddress: devnet.contracts.accountFactory,
+      index: 0n,
+    });
     expect(account.address).toBe(reference.address);
     expect(await client.getCode({ address: account.address })).toBeUndefined();
   });
@@ -118,80 +181,279 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     // the bridge checks replies strictly against keyring-api's structs: no extra field
     expect(is(prepared, EthBaseUserOperationStruct)).toBe(true);
     expect(is(patch, EthUserOperationPatchStruct)).toBe(true);
-    expect(Object.keys(prepared.gasLimits).sort()).toEqual(['callGasLimit', 'preVerificationGas', 'verificationGasLimit']);
+    expect(Object.keys(prepared.gasLimits).sort()).toEqual([
+      'callGasLimit',
+      'preVerificationGas',
+      'verificationGasLimit',
+    ]);
     expect(prepared.nonce).toBe('0x0');
-    expect((slice(prepared.initCode, 0, 20) as Hex).toLowerCase()).toBe(devnet.contracts.accountFactory.toLowerCase());
+    expect((slice(prepared.initCode, 0, 20) as Hex).toLowerCase()).toBe(
+      devnet.contracts.accountFactory.toLowerCase(),
+    );
     expect(prepared.bundlerUrl).toBe(devnet.bundlerUrl);
-    const reference = await toSimpleSmartAccount({ client, owner: privateKeyToAccount(ownerKey), entryPoint: { address: devnet.contracts.entryPoint, version: '0.6' }, factoryAddress: devnet.contracts.accountFactory, index: 0n });
-    expect(prepared.callData).toBe(await reference.encodeCalls(intents.map(({ to, data }) => ({ to, data, value: 0n }))));
+    const reference = await toSimpleSmartAccount({
+      client,
+      owner: privateKeyToAccount(ownerKey),
+      entryPoint: { address: devnet.contracts.entryPoint, version: '0.6' },
+      factoryAddress: devnet.contracts.accountFactory,
+      index: 0n,
+    });
+    expect(prepared.callData).toBe(
+      await reference.encodeCalls(
+        intents.map(({ to, data }) => ({ to, data, value: 0n })),
+      ),
+    );
     expect(Object.keys(patch)).toEqual(['paymasterAndData']);
-    expect((slice(patch.paymasterAndData, 0, 20) as Hex).toLowerCase()).toBe(devnet.contracts.verifyingPaymaster.toLowerCase());
+    expect((slice(patch.paymasterAndData, 0, 20) as Hex).toLowerCase()).toBe(
+      devnet.contracts.verifyingPaymaster.toLowerCase(),
+    );
 
-    const onChainHash = await client.readContract({ address: devnet.contracts.entryPoint, abi: parseAbi(['function getUserOpHash((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp) view returns (bytes32)']), functionName: 'getUserOpHash', args: [{ ...userOp, nonce: BigInt(userOp.nonce), callGasLimit: BigInt(userOp.callGasLimit), verificationGasLimit: BigInt(userOp.verificationGasLimit), preVerificationGas: BigInt(userOp.preVerificationGas), maxFeePerGas: BigInt(userOp.maxFeePerGas), maxPriorityFeePerGas: BigInt(userOp.maxPriorityFeePerGas) } as never] });
-    expect(await recoverMessageAddress({ message: { raw: onChainHash }, signature: userOp.signature as Hex })).toBe(privateKeyToAccount(ownerKey).address);
-    const specForm = (await h.submit(account, 'eth_signUserOperation', [userOp, devnet.contracts.entryPoint], devnet.scope)).result;
+    const onChainHash = await client.readContract({
+      address: devnet.contracts.entryPoint,
+      abi: parseAbi([
+        'function getUserOpHash((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp) view returns (bytes32)',
+      ]),
+      functionName: 'getUserOpHash',
+      args: [
+        {
+          ...userOp,
+          nonce: BigInt(userOp.nonce),
+          callGasLimit: BigInt(userOp.callGasLimit),
+          verificationGasLimit: BigInt(userOp.verificationGasLimit),
+          preVerificationGas: BigInt(userOp.preVerificationGas),
+          maxFeePerGas: BigInt(userOp.maxFeePerGas),
+          maxPriorityFeePerGas: BigInt(userOp.maxPriorityFeePerGas),
+        } as never,
+      ],
+    });
+    expect(
+      await recoverMessageAddress({
+        message: { raw: onChainHash },
+        signature: userOp.signature as Hex,
+      }),
+    ).toBe(privateKeyToAccount(ownerKey).address);
+    const specForm = (
+      await h.submit(
+        account,
+        'eth_signUserOperation',
+        [userOp, devnet.contracts.entryPoint],
+        devnet.scope,
+      )
+    ).result;
     expect(specForm).toBe(userOp.signature);
 
     const userOpHash = await sendAndWait(userOp);
     expect(userOpHash).toBe(onChainHash);
-    const receipt = await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash });
-    expect(receipt).toEqual(expect.objectContaining({ userOpHash, sender: account.address, nonce: '0x0', success: true }));
+    const receipt = await h.rpc('getUserOperationReceipt', {
+      scope: devnet.scope,
+      userOpHash,
+    });
+    expect(receipt).toEqual(
+      expect.objectContaining({
+        userOpHash,
+        sender: account.address,
+        nonce: '0x0',
+        success: true,
+      }),
+    );
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(111n);
     // the code the snap's estimation override uses is exactly what the factory deployed
-    expect(await client.getCode({ address: account.address })).toBe(ERC1967_PROXY_RUNTIME_CODE);
+    expect(await client.getCode({ address: account.address })).toBe(
+      ERC1967_PROXY_RUNTIME_CODE,
+    );
     expect(await readRecord(devnet.rpcUrl, RECORDERS[1], 2)).toBe(222n);
-    const transaction = await client.getTransaction({ hash: receipt.transactionHash });
+    const transaction = await client.getTransaction({
+      hash: receipt.transactionHash,
+    });
     expect(numberToHex(transaction.blockNumber)).toBe(receipt.blockNumber);
   });
 
   it('a second operation from the deployed account has initCode 0x and nonce 1; AccountDeployed fired only once', async () => {
-    const { prepared, userOp } = await buildUserOperation([{ to: RECORDERS[0], value: '0x0', data: recordCalldata(3, 333) }]);
+    const { prepared, userOp } = await buildUserOperation([
+      { to: RECORDERS[0], value: '0x0', data: recordCalldata(3, 333) },
+    ]);
     expect(prepared.initCode).toBe('0x');
     expect(prepared.nonce).toBe('0x1');
-    expect(decodeFunctionData({ abi: parseAbi(['function execute(address dest, uint256 value, bytes func)']), data: prepared.callData }).functionName).toBe('execute');
+    expect(
+      decodeFunctionData({
+        abi: parseAbi([
+          'function execute(address dest, uint256 value, bytes func)',
+        ]),
+        data: prepared.callData,
+      }).functionName,
+    ).toBe('execute');
     const userOpHash = await sendAndWait(userOp);
-    expect((await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash })).success).toBe(true);
+    expect(
+      (
+        await h.rpc('getUserOperationReceipt', {
+          scope: devnet.scope,
+          userOpHash,
+        })
+      ).success,
+    ).toBe(true);
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 3)).toBe(333n);
     const deployed = await client.request({
       method: 'eth_getLogs',
-      params: [{ address: devnet.contracts.entryPoint, fromBlock: '0x0', toBlock: 'latest', topics: encodeEventTopics({ abi: ERC4337_ABI.entryPoint, eventName: 'AccountDeployed', args: { sender: account.address } }) }],
+      params: [
+        {
+          address: devnet.contracts.entryPoint,
+          fromBlock: '0x0',
+          toBlock: 'latest',
+          topics: encodeEventTopics({
+            abi: ERC4337_ABI.entryPoint,
+            eventName: 'AccountDeployed',
+            args: { sender: account.address },
+          }),
+        },
+      ],
     });
     expect(deployed).toHaveLength(1);
   });
 
   it('refuses bad operations with errors naming the field, and decodes a reverting intent', async () => {
     const zero = '0x0000000000000000000000000000000000000000';
-    expect((await rejection(h.submit(account, 'eth_prepareUserOperation', [{ to: null, value: '0x0', data: '0x60' }], devnet.scope))).message).toMatch(/to: null.*SimpleAccount v0.6 execute cannot deploy/u);
-    expect((await rejection(h.submit(account, 'eth_prepareUserOperation', [{ to: RECORDERS[0], value: '0x0', data: '0x' }, { to: RECORDERS[1], value: '0x1', data: '0x' }], devnet.scope))).message).toMatch(/at 1\.value: SimpleAccount v0.6 executeBatch cannot send value/u);
-    const reverting = await rejection(h.submit(account, 'eth_prepareUserOperation', [{ to: REVERTER, value: '0x0', data: encodeErrorResult({ abi: parseAbi(['error Error(string)']), errorName: 'Error', args: ['not today'] }) }], devnet.scope));
+    expect(
+      (
+        await rejection(
+          h.submit(
+            account,
+            'eth_prepareUserOperation',
+            [{ to: null, value: '0x0', data: '0x60' }],
+            devnet.scope,
+          ),
+        )
+      ).message,
+    ).toMatch(/to: null.*SimpleAccount v0.6 execute cannot deploy/u);
+    expect(
+      (
+        await rejection(
+          h.submit(
+            account,
+            'eth_prepareUserOperation',
+            [
+              { to: RECORDERS[0], value: '0x0', data: '0x' },
+              { to: RECORDERS[1], value: '0x1', data: '0x' },
+            ],
+            devnet.scope,
+          ),
+        )
+      ).message,
+    ).toMatch(
+      /at 1\.value: SimpleAccount v0.6 executeBatch cannot send value/u,
+    );
+    const reverting = await rejection(
+      h.submit(
+        account,
+        'eth_prepareUserOperation',
+        [
+          {
+            to: REVERTER,
+            value: '0x0',
+            data: encodeErrorResult({
+              abi: parseAbi(['error Error(string)']),
+              errorName: 'Error',
+              args: ['not today'],
+            }),
+          },
+        ],
+        devnet.scope,
+      ),
+    );
     expect(reverting.code).toBe(3);
     expect(reverting.message).toMatch(/not today/u);
-    const { userOp } = await buildUserOperation([{ to: RECORDERS[0], value: '0x0', data: recordCalldata(4, 4) }]);
-    expect((await rejection(h.submit(account, 'eth_signUserOperation', [{ ...userOp, sender: zero }], devnet.scope))).message).toMatch(/sender: not this account/u);
-    expect((await rejection(h.submit(account, 'eth_signUserOperation', [userOp, zero], devnet.scope))).message).toMatch(/params\[1\]: not this account's EntryPoint/u);
-    expect((await rejection(h.submit(account, 'eth_signUserOperation', [userOp], 'eip155:1'))).message).toMatch(/^Invalid scope: not one of this account's chains/u);
-    expect((await rejection(h.submit(account, 'eth_signUserOperation', [{ ...userOp, nonce: 'one' }], devnet.scope))).message).toMatch(/params\[0\] at nonce/u);
-    expect((await rejection(h.createAccount({ type: 'eip155:erc4337', scopes: ['eip155:5'] }))).message).toMatch(/No chain config for eip155:5/u);
-    expect(await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash: `0x${'ab'.repeat(32)}` })).toBeNull();
+    const { userOp } = await buildUserOperation([
+      { to: RECORDERS[0], value: '0x0', data: recordCalldata(4, 4) },
+    ]);
+    expect(
+      (
+        await rejection(
+          h.submit(
+            account,
+            'eth_signUserOperation',
+            [{ ...userOp, sender: zero }],
+            devnet.scope,
+          ),
+        )
+      ).message,
+    ).toMatch(/sender: not this account/u);
+    expect(
+      (
+        await rejection(
+          h.submit(
+            account,
+            'eth_signUserOperation',
+            [userOp, zero],
+            devnet.scope,
+          ),
+        )
+      ).message,
+    ).toMatch(/params\[1\]: not this account's EntryPoint/u);
+    expect(
+      (
+        await rejection(
+          h.submit(account, 'eth_signUserOperation', [userOp], 'eip155:1'),
+        )
+      ).message,
+    ).toMatch(/^Invalid scope: not one of this account's chains/u);
+    expect(
+      (
+        await rejection(
+          h.submit(
+            account,
+            'eth_signUserOperation',
+            [{ ...userOp, nonce: 'one' }],
+            devnet.scope,
+          ),
+        )
+      ).message,
+    ).toMatch(/params\[0\] at nonce/u);
+    expect(
+      (
+        await rejection(
+          h.createAccount({ type: 'eip155:erc4337', scopes: ['eip155:5'] }),
+        )
+      ).message,
+    ).toMatch(/No chain config for eip155:5/u);
+    expect(
+      await h.rpc('getUserOperationReceipt', {
+        scope: devnet.scope,
+        userOpHash: `0x${'ab'.repeat(32)}`,
+      }),
+    ).toBeNull();
   });
 
   it('masks the API key of a configured RPC URL and refuses a URL serving another chain', async () => {
-    const proxy = await startLimitsProxy({ upstream: devnet.rpcUrl, apiKey: 'sEcReT-kEy-4242' });
+    const proxy = await startLimitsProxy({
+      upstream: devnet.rpcUrl,
+      apiKey: 'sEcReT-kEy-4242',
+    });
     try {
-      const stored = await h.rpc('setChainConfig', { ...devnet.chainConfig, rpcUrl: proxy.url });
+      const stored = await h.rpc('setChainConfig', {
+        ...devnet.chainConfig,
+        rpcUrl: proxy.url,
+      });
       const configs = await h.rpc('getChainConfigs');
       expect(stored.rpcUrl).toBe(`${proxy.baseUrl}/***`);
       expect(configs).toEqual([stored]);
       expect(JSON.stringify([stored, configs])).not.toContain('sEcReT');
       // the snap still reaches the chain through the keyed URL
-      const prepared = (await h.submit(account, 'eth_prepareUserOperation', [{ to: RECORDERS[0], value: '0x0', data: recordCalldata(5, 5) }], devnet.scope)).result;
+      const prepared = (
+        await h.submit(
+          account,
+          'eth_prepareUserOperation',
+          [{ to: RECORDERS[0], value: '0x0', data: recordCalldata(5, 5) }],
+          devnet.scope,
+        )
+      ).result;
       expect(prepared.nonce).toBe('0x2');
       expect(proxy.stats.httpRequests).toBeGreaterThan(0);
     } finally {
       await h.rpc('setChainConfig', devnet.chainConfig);
       await proxy.close();
     }
-    const wrongChain = await rejection(h.rpc('setChainConfig', { scope: 'eip155:1', rpcUrl: devnet.rpcUrl }));
+    const wrongChain = await rejection(
+      h.rpc('setChainConfig', { scope: 'eip155:1', rpcUrl: devnet.rpcUrl }),
+    );
     expect(wrongChain.message).toMatch(/serves chain 31337, not eip155:1/u);
   });
 });

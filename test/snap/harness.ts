@@ -5,7 +5,8 @@ import type { Json } from '@metamask/utils';
 import manifest from '../../snap.manifest.json';
 
 /** The companion dapp origin, read from the shipped manifest (not repeated here). */
-export const COMPANION = manifest.initialPermissions['endowment:keyring'].allowedOrigins[0] as string;
+export const COMPANION = manifest.initialPermissions['endowment:keyring']
+  .allowedOrigins[0] as string;
 export const METAMASK = 'metamask';
 
 /** A keyring event the snap emitted through snap_manageAccounts. */
@@ -18,9 +19,17 @@ export type KeyringHarness = {
   snap: Snap;
   events: RecordedEvent[];
   /** Call a keyring method; resolve its result or reject with its `{ code, message }` error. */
-  keyring: (method: string, params?: Record<string, Json> | Json[], origin?: string) => Promise<any>;
+  keyring: (
+    method: string,
+    params?: Record<string, Json> | Json[],
+    origin?: string,
+  ) => Promise<any>;
   /** Call a snap RPC method (wallet_invokeSnap). */
-  rpc: (method: string, params?: Record<string, Json> | Json[], origin?: string) => Promise<any>;
+  rpc: (
+    method: string,
+    params?: Record<string, Json> | Json[],
+    origin?: string,
+  ) => Promise<any>;
   /** Create an account from the companion dapp. */
   createAccount: (options?: Record<string, Json>) => Promise<any>;
   /**
@@ -31,7 +40,12 @@ export type KeyringHarness = {
   answerDialogs: (...answers: Json[]) => void;
   dialogs: Record<string, any>[];
   /** `keyring_submitRequest` from MetaMask for `account`. */
-  submit: (account: { id: string }, method: string, params: Json, scope?: string) => Promise<any>;
+  submit: (
+    account: { id: string },
+    method: string,
+    params: Json,
+    scope?: string,
+  ) => Promise<any>;
 };
 
 /** Error thrown by the harness for an error reply, keeping code and message. */
@@ -44,9 +58,13 @@ export class SnapRpcError extends Error {
   }
 }
 
-function unwrap(response: { response: { result: Json } | { error: Json } }): any {
+function unwrap(response: {
+  response: { result: Json } | { error: Json };
+}): any {
   if ('error' in response.response) {
-    throw new SnapRpcError(response.response.error as { code: number; message: string });
+    throw new SnapRpcError(
+      response.response.error as { code: number; message: string },
+    );
   }
   return response.response.result;
 }
@@ -67,7 +85,9 @@ export type HarnessOptions = {
  * @param options - Fault injection and state observation (default: none).
  * @returns The harness.
  */
-export async function installKeyringSnap(options: HarnessOptions = {}): Promise<KeyringHarness> {
+export async function installKeyringSnap(
+  options: HarnessOptions = {},
+): Promise<KeyringHarness> {
   const snap = await installSnap();
   const events: RecordedEvent[] = [];
   const dialogs: Record<string, any>[] = [];
@@ -75,7 +95,9 @@ export async function installKeyringSnap(options: HarnessOptions = {}): Promise<
   snap.mockJsonRpc((request) => {
     if (request.method === 'snap_manageAccounts') {
       if (options.refuseEvent?.(request.params as RecordedEvent)) {
-        throw providerErrors.userRejectedRequest({ message: 'The user refused the keyring event' });
+        throw providerErrors.userRejectedRequest({
+          message: 'The user refused the keyring event',
+        });
       }
       events.push(request.params as RecordedEvent);
       return null;
@@ -84,15 +106,38 @@ export async function installKeyringSnap(options: HarnessOptions = {}): Promise<
       dialogs.push(request.params as Record<string, any>);
       return answers.shift() as Json;
     }
-    if (request.method === 'snap_manageState' && (request.params as { operation?: string }).operation === 'update') {
+    if (
+      request.method === 'snap_manageState' &&
+      (request.params as { operation?: string }).operation === 'update'
+    ) {
       options.onStateWrite?.((request.params as { newState: Json }).newState);
     }
     return undefined;
   });
-  const keyring = async (method: string, params?: Record<string, Json> | Json[], origin = COMPANION) =>
-    unwrap(await snap.onKeyringRequest({ origin, method, ...(params === undefined ? {} : { params }) }));
-  const rpc = async (method: string, params?: Record<string, Json> | Json[], origin = COMPANION) =>
-    unwrap(await snap.request({ origin, method, ...(params === undefined ? {} : { params }) }));
+  const keyring = async (
+    method: string,
+    params?: Record<string, Json> | Json[],
+    origin = COMPANION,
+  ) =>
+    unwrap(
+      await snap.onKeyringRequest({
+        origin,
+        method,
+        ...(params === undefined ? {} : { params }),
+      }),
+    );
+  const rpc = async (
+    method: string,
+    params?: Record<string, Json> | Json[],
+    origin = COMPANION,
+  ) =>
+    unwrap(
+      await snap.request({
+        origin,
+        method,
+        ...(params === undefined ? {} : { params }),
+      }),
+    );
   let requestCount = 0;
   return {
     snap,
@@ -103,7 +148,8 @@ export async function installKeyringSnap(options: HarnessOptions = {}): Promise<
     },
     keyring,
     rpc,
-    createAccount: async (options = {}) => keyring('keyring_createAccount', { options }),
+    createAccount: async (options = {}) =>
+      keyring('keyring_createAccount', { options }),
     submit: async (account, method, params, scope = 'eip155:1') => {
       requestCount += 1;
       return keyring(
@@ -127,7 +173,9 @@ export async function installKeyringSnap(options: HarnessOptions = {}): Promise<
  * @param promise - The call.
  * @returns The SnapRpcError it rejected with (the test fails if it resolved).
  */
-export async function rejection(promise: Promise<unknown>): Promise<SnapRpcError> {
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<SnapRpcError> {
   const error = await promise.then(
     () => undefined,
     (caught: unknown) => caught,
@@ -143,7 +191,14 @@ export async function rejection(promise: Promise<unknown>): Promise<SnapRpcError
  * @param code - JSON-RPC error code.
  * @param message - Pattern the message must match.
  */
-export async function expectError(promise: Promise<unknown>, code: number, message: RegExp): Promise<void> {
+export async function expectError(
+  promise: Promise<unknown>,
+  code: number,
+  message: RegExp,
+): Promise<void> {
   const error = await rejection(promise);
-  expect({ code: error.code, message: error.message }).toEqual({ code, message: expect.stringMatching(message) });
+  expect({ code: error.code, message: error.message }).toEqual({
+    code,
+    message: expect.stringMatching(message),
+  });
 }

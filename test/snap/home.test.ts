@@ -4,7 +4,10 @@
  * (keyring events, state read back through the RPC front doors, signatures recovered with viem),
  * and against the same action through the RPC path.
  */
-import { EthEoaAccountStruct, EthErc4337AccountStruct } from '@metamask/keyring-api';
+import {
+  EthEoaAccountStruct,
+  EthErc4337AccountStruct,
+} from '@metamask/keyring-api';
 import { is } from '@metamask/superstruct';
 import { recoverMessageAddress, stringToHex, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
@@ -13,9 +16,14 @@ import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
 import { installKeyringSnap, METAMASK, type KeyringHarness } from './harness';
 
-type Ui = Awaited<ReturnType<Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']>>;
+type Ui = Awaited<
+  ReturnType<
+    Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']
+  >
+>;
 
-const IMPORTED_KEY = '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
+const IMPORTED_KEY =
+  '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
 const IPFS_SECRET = 'ipfs-secret-never-shown-7f3a';
 
 describe('home page', () => {
@@ -41,9 +49,14 @@ describe('home page', () => {
     await action(ui);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('the page did not re-render')), 20_000);
+      timer = setTimeout(
+        () => reject(new Error('the page did not re-render')),
+        20_000,
+      );
     });
-    ui = (await Promise.race([next, timeout]).finally(() => clearTimeout(timer))) as Ui;
+    ui = (await Promise.race([next, timeout]).finally(() =>
+      clearTimeout(timer),
+    )) as Ui;
   }
 
   beforeAll(async () => {
@@ -68,13 +81,20 @@ describe('home page', () => {
     expect(accounts).toHaveLength(1);
     const [fromPage] = accounts;
     expect(is(fromPage, EthEoaAccountStruct)).toBe(true);
-    expect(h.events.at(-1)).toEqual({ method: 'notify:accountCreated', params: { account: fromPage, accountNameSuggestion: 'Keyring Account 1' } });
+    expect(h.events.at(-1)).toEqual({
+      method: 'notify:accountCreated',
+      params: { account: fromPage, accountNameSuggestion: 'Keyring Account 1' },
+    });
     ui = await (await h.snap.onHomePage()).getInterface();
     expect(page()).toContain(fromPage.address);
     expect(page()).toContain('index 0');
 
     const fromRpc = await h.createAccount();
-    expect({ ...fromRpc, id: undefined, address: undefined }).toEqual({ ...fromPage, id: undefined, address: undefined });
+    expect({ ...fromRpc, id: undefined, address: undefined }).toEqual({
+      ...fromPage,
+      id: undefined,
+      address: undefined,
+    });
     expect(fromRpc.address).not.toBe(fromPage.address);
   });
 
@@ -89,7 +109,9 @@ describe('home page', () => {
     await ui.typeInField('chain-scope', 'eip155:1');
     await ui.typeInField('chain-rpcUrl', anvil.url);
     await step((current) => current.clickElement('chain-form-submit'));
-    expect(findField(ui.content, 'chain-rpcUrl')).toMatch(/serves chain 31337, not eip155:1/u);
+    expect(findField(ui.content, 'chain-rpcUrl')).toMatch(
+      /serves chain 31337, not eip155:1/u,
+    );
     expect(await h.rpc('getChainConfigs')).toEqual([]);
 
     await ui.typeInField('chain-scope', 'eip155:31337');
@@ -97,14 +119,26 @@ describe('home page', () => {
     await ui.typeInField('chain-accountFactory', contracts.accountFactory);
     await step((current) => current.clickElement('chain-form-submit'));
     const stored = await h.rpc('getChainConfigs');
-    expect(stored).toEqual([{ scope: 'eip155:31337', rpcUrl: `${anvil.url}/`, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory }]);
+    expect(stored).toEqual([
+      {
+        scope: 'eip155:31337',
+        rpcUrl: `${anvil.url}/`,
+        entryPoint: contracts.entryPoint,
+        accountFactory: contracts.accountFactory,
+      },
+    ]);
     expect(page()).toContain('Saved eip155:31337');
   });
 
   it('edit shows the stored config masked; saving the masked URL unchanged keeps the stored one', async () => {
     const keyed = `${anvil.url}/?apikey=KEY-never-shown`;
     // The same config through the RPC path first, with a keyed URL (anvil answers on any query).
-    await h.rpc('setChainConfig', { scope: 'eip155:31337', rpcUrl: keyed, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory });
+    await h.rpc('setChainConfig', {
+      scope: 'eip155:31337',
+      rpcUrl: keyed,
+      entryPoint: contracts.entryPoint,
+      accountFactory: contracts.accountFactory,
+    });
     ui = await (await h.snap.onHomePage()).getInterface();
     expect(page()).not.toContain('KEY-never-shown');
     await step((current) => current.clickElement('chain-edit:eip155:31337'));
@@ -113,7 +147,12 @@ describe('home page', () => {
     await step((current) => current.clickElement('chain-form-submit'));
     expect(page()).toContain('Saved eip155:31337');
     // The snap still reaches the chain with the stored (unmasked) URL: a smart account resolves.
-    await h.rpc('setChainConfig', { scope: 'eip155:31337', rpcUrl: anvil.url, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory });
+    await h.rpc('setChainConfig', {
+      scope: 'eip155:31337',
+      rpcUrl: anvil.url,
+      entryPoint: contracts.entryPoint,
+      accountFactory: contracts.accountFactory,
+    });
   });
 
   it('stores the IPFS config; the key and secret are write-only and never rendered', async () => {
@@ -149,7 +188,9 @@ describe('home page', () => {
     const before = (await h.keyring('keyring_listAccounts')).length;
     await ui.typeInField('import-privateKey', '0x1234secretish');
     await step((current) => current.clickElement('import-key-submit'));
-    expect(findField(ui.content, 'import-privateKey')).toMatch(/Invalid private key/u);
+    expect(findField(ui.content, 'import-privateKey')).toMatch(
+      /Invalid private key/u,
+    );
     expect(page()).not.toContain('1234secretish');
     expect(await h.keyring('keyring_listAccounts')).toHaveLength(before);
   });
@@ -169,12 +210,23 @@ describe('home page', () => {
     const accounts = await h.keyring('keyring_listAccounts');
     const target = accounts.at(-1);
     h.answerDialogs(false);
-    await step((current) => current.clickElement(`account-delete:${target.id}`));
-    expect(await h.keyring('keyring_listAccounts')).toHaveLength(accounts.length);
+    await step((current) =>
+      current.clickElement(`account-delete:${target.id}`),
+    );
+    expect(await h.keyring('keyring_listAccounts')).toHaveLength(
+      accounts.length,
+    );
     h.answerDialogs(true);
-    await step((current) => current.clickElement(`account-delete:${target.id}`));
-    expect(h.events.at(-1)).toEqual({ method: 'notify:accountDeleted', params: { id: target.id } });
-    expect(await h.keyring('keyring_listAccounts')).toHaveLength(accounts.length - 1);
+    await step((current) =>
+      current.clickElement(`account-delete:${target.id}`),
+    );
+    expect(h.events.at(-1)).toEqual({
+      method: 'notify:accountDeleted',
+      params: { id: target.id },
+    });
+    expect(await h.keyring('keyring_listAccounts')).toHaveLength(
+      accounts.length - 1,
+    );
     expect(copyables(ui.content)).not.toContain(target.address);
     expect(page()).toContain(`Deleted ${target.address}`);
   });
@@ -184,25 +236,70 @@ describe('home page', () => {
     expect(await h.rpc('getApprovalMode')).toEqual({ mode: 'async' });
     const [account] = await h.keyring('keyring_listAccounts');
     const message = 'Sign in to example.org';
-    const parked = await h.submit(account, 'personal_sign', [stringToHex(message), account.address], '');
+    const parked = await h.submit(
+      account,
+      'personal_sign',
+      [stringToHex(message), account.address],
+      '',
+    );
     expect(parked.pending).toBe(true);
-    const [request] = await h.keyring('keyring_listRequests', undefined, METAMASK);
+    const [request] = await h.keyring(
+      'keyring_listRequests',
+      undefined,
+      METAMASK,
+    );
     ui = await (await h.snap.onHomePage()).getInterface();
     expect(page()).toContain(message);
 
-    await step((current) => current.clickElement(`request-approve:${request.id}`));
+    await step((current) =>
+      current.clickElement(`request-approve:${request.id}`),
+    );
     const approved = h.events.at(-1);
     expect(approved?.method).toBe('notify:requestApproved');
-    expect(await recoverMessageAddress({ message, signature: approved?.params.result })).toBe(account.address);
-    expect(await h.keyring('keyring_listRequests', undefined, METAMASK)).toEqual([]);
+    expect(
+      await recoverMessageAddress({
+        message,
+        signature: approved?.params.result,
+      }),
+    ).toBe(account.address);
+    expect(
+      await h.keyring('keyring_listRequests', undefined, METAMASK),
+    ).toEqual([]);
 
-    await h.submit(account, 'eth_signTransaction', [{ type: '0x2', nonce: '0x0', to: account.address, from: account.address, value: '0xde0b6b3a7640000', data: '0xa9059cbb', gasLimit: '0x5208', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1', chainId: '0x7a69' }], 'eip155:31337');
-    const [second] = await h.keyring('keyring_listRequests', undefined, METAMASK);
+    await h.submit(
+      account,
+      'eth_signTransaction',
+      [
+        {
+          type: '0x2',
+          nonce: '0x0',
+          to: account.address,
+          from: account.address,
+          value: '0xde0b6b3a7640000',
+          data: '0xa9059cbb',
+          gasLimit: '0x5208',
+          maxFeePerGas: '0x1',
+          maxPriorityFeePerGas: '0x1',
+          chainId: '0x7a69',
+        },
+      ],
+      'eip155:31337',
+    );
+    const [second] = await h.keyring(
+      'keyring_listRequests',
+      undefined,
+      METAMASK,
+    );
     ui = await (await h.snap.onHomePage()).getInterface();
     expect(page()).toContain('1 ETH');
     expect(page()).toContain('function 0xa9059cbb');
-    await step((current) => current.clickElement(`request-reject:${second.id}`));
-    expect(h.events.at(-1)).toEqual({ method: 'notify:requestRejected', params: { id: second.id } });
+    await step((current) =>
+      current.clickElement(`request-reject:${second.id}`),
+    );
+    expect(h.events.at(-1)).toEqual({
+      method: 'notify:requestRejected',
+      params: { id: second.id },
+    });
     await ui.selectInDropdown('approval-mode', 'sync');
     expect(await h.rpc('getApprovalMode')).toEqual({ mode: 'sync' });
   });
@@ -215,7 +312,9 @@ function* walk(node: any): Generator<any> {
   }
   yield node;
   const children = node.props?.children;
-  for (const child of Array.isArray(children) ? children.flat(Infinity) : [children]) {
+  for (const child of Array.isArray(children)
+    ? children.flat(Infinity)
+    : [children]) {
     yield* walk(child);
   }
 }
@@ -223,7 +322,10 @@ function* walk(node: any): Generator<any> {
 /** The error shown on the Field holding the input `name`, if any. */
 function findField(tree: any, name: string): string | undefined {
   for (const node of walk(tree)) {
-    if (node.type === 'Field' && [...walk(node.props.children)].some((child) => child.props?.name === name)) {
+    if (
+      node.type === 'Field' &&
+      [...walk(node.props.children)].some((child) => child.props?.name === name)
+    ) {
       return node.props.error;
     }
   }
@@ -232,7 +334,9 @@ function findField(tree: any, name: string): string | undefined {
 
 /** The values of every Copyable (the accounts' addresses). */
 function copyables(tree: any): string[] {
-  return [...walk(tree)].filter((node) => node.type === 'Copyable').map((node) => node.props.value);
+  return [...walk(tree)]
+    .filter((node) => node.type === 'Copyable')
+    .map((node) => node.props.value);
 }
 
 /** The value the input `name` renders with. */

@@ -11,7 +11,8 @@ import fc from 'fast-check';
 /** Planted secrets: set up once, then sent in wrong places; none may ever come back. */
 export const PLANTED = {
   /** A private key imported with keyring_createAccount. */
-  privateKey: '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
+  privateKey:
+    '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6',
   /** The IPFS API key secret given to setIpfsConfig. */
   ipfsSecret: 'ipfs-secret-Zp4Q9vN2xW7kT1',
   /** An RPC provider key in the rpcUrl path. */
@@ -20,7 +21,14 @@ export const PLANTED = {
 
 /** What a recipe may read from the live snap: ids, addresses and the configured chain. */
 export type LiveContext = {
-  accounts: { id: string; address: string; type: string; options: Record<string, unknown>; scopes: string[]; methods: string[] }[];
+  accounts: {
+    id: string;
+    address: string;
+    type: string;
+    options: Record<string, unknown>;
+    scopes: string[];
+    methods: string[];
+  }[];
   requestIds: string[];
   scope: string;
   rpcUrl: string;
@@ -31,7 +39,12 @@ export type LiveContext = {
 /** A JSON path inside params: object keys and array indexes. */
 type Path = (string | number)[];
 
-export type Mutation = { op: 'replace' | 'delete' | 'add'; at: number; key: string; value: unknown };
+export type Mutation = {
+  op: 'replace' | 'delete' | 'add';
+  at: number;
+  key: string;
+  value: unknown;
+};
 
 export type Recipe = {
   origin: string;
@@ -47,8 +60,25 @@ export type Recipe = {
   refuseEvents: boolean;
 };
 
-const UNKNOWN_METHODS = ['eth_sign', 'keyring_fooBar', '', '__proto__', 'constructor', 'toString', 'hasOwnProperty', PLANTED.privateKey, 'x'.repeat(300)];
-export const SNAP_METHODS = ['setChainConfig', 'getChainConfigs', 'setIpfsConfig', 'getUserOperationReceipt', 'setApprovalMode', 'getApprovalMode'];
+const UNKNOWN_METHODS = [
+  'eth_sign',
+  'keyring_fooBar',
+  '',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  PLANTED.privateKey,
+  'x'.repeat(300),
+];
+export const SNAP_METHODS = [
+  'setChainConfig',
+  'getChainConfigs',
+  'setIpfsConfig',
+  'getUserOperationReceipt',
+  'setApprovalMode',
+  'getApprovalMode',
+];
 export const KEYRING_METHODS: string[] = Object.values(KeyringRpcMethod);
 
 const nest = (depth: number): unknown => {
@@ -61,23 +91,116 @@ const nest = (depth: number): unknown => {
 
 /** Values a careless validator trips on. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, 1e308, -0, '', '0x', '0xzz', '0x123', '0X00', 'eip155:', 'eip155:01', 'eip155:0', '__proto__', 'constructor', 'NaN', '💥', '\u0000') },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom<unknown>(
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1.5,
+      1e308,
+      -0,
+      '',
+      '0x',
+      '0xzz',
+      '0x123',
+      '0X00',
+      'eip155:',
+      'eip155:01',
+      'eip155:0',
+      '__proto__',
+      'constructor',
+      'NaN',
+      '💥',
+      '\u0000',
+    ),
+  },
   { weight: 3, arbitrary: fc.string({ maxLength: 24 }) },
   { weight: 2, arbitrary: fc.integer() },
-  { weight: 2, arbitrary: fc.bigInt({ min: 0n, max: 2n ** 300n }).map((value) => `0x${value.toString(16)}`) },
-  { weight: 2, arbitrary: fc.constantFrom(39, 40, 41, 64, 65).chain((length) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFg'), minLength: length, maxLength: length }).map((hex) => `0x${hex}`)) },
-  { weight: 3, arbitrary: fc.constantFrom<unknown>(PLANTED.privateKey, PLANTED.privateKey.slice(2), PLANTED.ipfsSecret, PLANTED.rpcKey, { privateKey: PLANTED.privateKey }, [PLANTED.ipfsSecret]) },
-  { weight: 1, arbitrary: fc.constantFrom(2_000, 40_000).map((length) => 'k'.repeat(length)) },
-  { weight: 1, arbitrary: fc.constantFrom(1_000, 10_000).map((length) => Array.from({ length }, (_, index) => index)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .bigInt({ min: 0n, max: 2n ** 300n })
+      .map((value) => `0x${value.toString(16)}`),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom(39, 40, 41, 64, 65)
+      .chain((length) =>
+        fc
+          .string({
+            unit: fc.constantFrom(...'0123456789abcdefABCDEFg'),
+            minLength: length,
+            maxLength: length,
+          })
+          .map((hex) => `0x${hex}`),
+      ),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom<unknown>(
+      PLANTED.privateKey,
+      PLANTED.privateKey.slice(2),
+      PLANTED.ipfsSecret,
+      PLANTED.rpcKey,
+      { privateKey: PLANTED.privateKey },
+      [PLANTED.ipfsSecret],
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(2_000, 40_000)
+      .map((length) => 'k'.repeat(length)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(1_000, 10_000)
+      .map((length) => Array.from({ length }, (_, index) => index)),
+  },
   { weight: 1, arbitrary: fc.constantFrom(40, 200, 1_000).map(nest) },
-  { weight: 2, arbitrary: fc.constantFrom<unknown>({ toString: 'x' }, { toString: 'x', valueOf: 'y' }, JSON.parse('{"__proto__":{"polluted":true}}'), { constructor: { prototype: { polluted: true } } }, {}, []) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<unknown>(
+      { toString: 'x' },
+      { toString: 'x', valueOf: 'y' },
+      JSON.parse('{"__proto__":{"polluted":true}}'),
+      { constructor: { prototype: { polluted: true } } },
+      {},
+      [],
+    ),
+  },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
-const extraKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'extra', 'privateKey', 'apiSecret', PLANTED.privateKey, PLANTED.privateKey.slice(2), PLANTED.ipfsSecret, PLANTED.rpcKey, 'k'.repeat(100), '');
+const extraKey = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'extra',
+  'privateKey',
+  'apiSecret',
+  PLANTED.privateKey,
+  PLANTED.privateKey.slice(2),
+  PLANTED.ipfsSecret,
+  PLANTED.rpcKey,
+  'k'.repeat(100),
+  '',
+);
 
 const mutation: fc.Arbitrary<Mutation> = fc.record({
-  op: fc.constantFrom<'replace' | 'delete' | 'add'>('replace', 'replace', 'delete', 'add'),
+  op: fc.constantFrom<'replace' | 'delete' | 'add'>(
+    'replace',
+    'replace',
+    'delete',
+    'add',
+  ),
   at: fc.nat(),
   key: extraKey,
   value: hostileValue,
@@ -88,20 +211,60 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
  * through either handler, with template params mutated 0-3 times, or raw JSON, or none.
  */
 export const recipe = (origins: string[]): fc.Arbitrary<Recipe> =>
-  fc.record({
-    // the allowed origins (the first two) more often: a refusal with 4100 takes no validation
-    origin: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...origins.slice(0, 2)) }, { weight: 1, arbitrary: fc.constantFrom(...origins) }),
-    handler: fc.constantFrom<'keyring' | 'rpc'>('keyring', 'keyring', 'rpc'),
-    method: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...KEYRING_METHODS) }, { weight: 3, arbitrary: fc.constantFrom(...SNAP_METHODS) }, { weight: 1, arbitrary: fc.constantFrom(...UNKNOWN_METHODS) }),
-    shape: fc.constantFrom<'template' | 'none' | 'raw'>('template', 'template', 'template', 'template', 'none', 'raw'),
-    // mostly structured (JSON-RPC params are an object or an array); a few primitives, which the platform refuses
-    raw: fc.oneof({ weight: 8, arbitrary: fc.oneof(fc.dictionary(fc.string({ maxLength: 12 }), hostileValue, { maxKeys: 4 }), fc.array(hostileValue, { maxLength: 4 })) }, { weight: 1, arbitrary: hostileValue }),
-    pick: fc.nat(),
-    mutations: fc.oneof({ weight: 2, arbitrary: fc.constant<Mutation[]>([]) }, { weight: 3, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }) }),
-    refuseEvents: fc.boolean(),
-  }).map((value) => ({ ...value, handler: SNAP_METHODS.includes(value.method) && value.handler === 'keyring' ? 'rpc' : value.handler }));
+  fc
+    .record({
+      // the allowed origins (the first two) more often: a refusal with 4100 takes no validation
+      origin: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...origins.slice(0, 2)) },
+        { weight: 1, arbitrary: fc.constantFrom(...origins) },
+      ),
+      handler: fc.constantFrom<'keyring' | 'rpc'>('keyring', 'keyring', 'rpc'),
+      method: fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom(...KEYRING_METHODS) },
+        { weight: 3, arbitrary: fc.constantFrom(...SNAP_METHODS) },
+        { weight: 1, arbitrary: fc.constantFrom(...UNKNOWN_METHODS) },
+      ),
+      shape: fc.constantFrom<'template' | 'none' | 'raw'>(
+        'template',
+        'template',
+        'template',
+        'template',
+        'none',
+        'raw',
+      ),
+      // mostly structured (JSON-RPC params are an object or an array); a few primitives, which the platform refuses
+      raw: fc.oneof(
+        {
+          weight: 8,
+          arbitrary: fc.oneof(
+            fc.dictionary(fc.string({ maxLength: 12 }), hostileValue, {
+              maxKeys: 4,
+            }),
+            fc.array(hostileValue, { maxLength: 4 }),
+          ),
+        },
+        { weight: 1, arbitrary: hostileValue },
+      ),
+      pick: fc.nat(),
+      mutations: fc.oneof(
+        { weight: 2, arbitrary: fc.constant<Mutation[]>([]) },
+        {
+          weight: 3,
+          arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        },
+      ),
+      refuseEvents: fc.boolean(),
+    })
+    .map((value) => ({
+      ...value,
+      handler:
+        SNAP_METHODS.includes(value.method) && value.handler === 'keyring'
+          ? 'rpc'
+          : value.handler,
+    }));
 
-const UUID = (n: number): string => `00000000-0000-4000-8000-${(n % 1e12).toString().padStart(12, '0')}`;
+const UUID = (n: number): string =>
+  `00000000-0000-4000-8000-${(n % 1e12).toString().padStart(12, '0')}`;
 let requestCounter = 0;
 
 /**
@@ -112,10 +275,20 @@ let requestCounter = 0;
  * @param live - The live ids and URLs.
  * @returns The params, or undefined for a method without params.
  */
-export function template(method: string, pick: number, live: LiveContext): unknown {
-  const account = live.accounts.length > 0 ? live.accounts[pick % live.accounts.length] : undefined;
+export function template(
+  method: string,
+  pick: number,
+  live: LiveContext,
+): unknown {
+  const account =
+    live.accounts.length > 0
+      ? live.accounts[pick % live.accounts.length]
+      : undefined;
   const id = account?.id ?? UUID(pick);
-  const requestId = live.requestIds.length > 0 ? (live.requestIds[pick % live.requestIds.length] as string) : UUID(pick + 7);
+  const requestId =
+    live.requestIds.length > 0
+      ? (live.requestIds[pick % live.requestIds.length] as string)
+      : UUID(pick + 7);
   const variant = Math.floor(pick / 7) % 6;
   switch (method) {
     case 'keyring_getAccount':
@@ -128,15 +301,43 @@ export function template(method: string, pick: number, live: LiveContext): unkno
           {},
           { name: 'fuzz' },
           { type: 'eip155:erc4337', scopes: [live.scope] },
-          { privateKey: `0x${(BigInt(pick) + 1n).toString(16).padStart(64, '0')}` },
-          { metadataCid: 'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy' },
+          {
+            privateKey: `0x${(BigInt(pick) + 1n).toString(16).padStart(64, '0')}`,
+          },
+          {
+            metadataCid:
+              'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy',
+          },
           { type: 'eip155:erc4337' },
         ][variant],
       };
     case 'keyring_filterAccountChains':
-      return { id, chains: ['eip155:1', live.scope, 'bip122:000000000019d6689c085ae165831e93'] };
+      return {
+        id,
+        chains: [
+          'eip155:1',
+          live.scope,
+          'bip122:000000000019d6689c085ae165831e93',
+        ],
+      };
     case 'keyring_updateAccount':
-      return account ? { account: { ...account, options: { ...account.options, label: `l${pick % 100}` } } } : { account: { id, type: 'eip155:eoa', address: '0x0000000000000000000000000000000000000001', scopes: ['eip155:0'], options: {}, methods: [] } };
+      return account
+        ? {
+            account: {
+              ...account,
+              options: { ...account.options, label: `l${pick % 100}` },
+            },
+          }
+        : {
+            account: {
+              id,
+              type: 'eip155:eoa',
+              address: '0x0000000000000000000000000000000000000001',
+              scopes: ['eip155:0'],
+              options: {},
+              methods: [],
+            },
+          };
     case 'keyring_getRequest':
     case 'keyring_rejectRequest':
       return { id: requestId };
@@ -145,24 +346,59 @@ export function template(method: string, pick: number, live: LiveContext): unkno
     case 'keyring_setSelectedAccounts':
       return { accounts: live.accounts.slice(0, 2).map((entry) => entry.id) };
     case 'keyring_resolveAccountAddress':
-      return { scope: 'eip155:1', request: { jsonrpc: '2.0', id: 1, method: 'personal_sign', params: ['0x00', account?.address ?? '0x0000000000000000000000000000000000000001'] } };
+      return {
+        scope: 'eip155:1',
+        request: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'personal_sign',
+          params: [
+            '0x00',
+            account?.address ?? '0x0000000000000000000000000000000000000001',
+          ],
+        },
+      };
     case 'keyring_submitRequest':
       requestCounter += 1;
-      return { id: UUID(1e9 + requestCounter), scope: account?.type === 'eip155:erc4337' ? live.scope : ['', 'eip155:1', live.scope][variant % 3], account: id, origin: 'https://dapp.example', request: innerRequest(account, variant) };
+      return {
+        id: UUID(1e9 + requestCounter),
+        scope:
+          account?.type === 'eip155:erc4337'
+            ? live.scope
+            : ['', 'eip155:1', live.scope][variant % 3],
+        account: id,
+        origin: 'https://dapp.example',
+        request: innerRequest(account, variant),
+      };
     case 'keyring_listAccounts':
     case 'keyring_listRequests':
       return undefined;
     case 'setChainConfig':
       return [
         { scope: live.scope, rpcUrl: live.rpcUrl, bundlerUrl: live.closedUrl },
-        { scope: live.scope, rpcUrl: live.keyedRpcUrl, bundlerUrl: live.closedUrl },
+        {
+          scope: live.scope,
+          rpcUrl: live.keyedRpcUrl,
+          bundlerUrl: live.closedUrl,
+        },
         { scope: 'eip155:1', rpcUrl: live.closedUrl },
         { scope: live.scope, rpcUrl: 'http://rpc.example.com' },
       ][variant % 4];
     case 'setIpfsConfig':
-      return { apiUrl: [live.closedUrl, `${live.closedUrl}/api/v0/`, 'https://127.0.0.1:1'][variant % 3], apiKey: 'fuzz', apiKeySecret: PLANTED.ipfsSecret };
+      return {
+        apiUrl: [
+          live.closedUrl,
+          `${live.closedUrl}/api/v0/`,
+          'https://127.0.0.1:1',
+        ][variant % 3],
+        apiKey: 'fuzz',
+        apiKeySecret: PLANTED.ipfsSecret,
+      };
     case 'getUserOperationReceipt':
-      return { scope: live.scope, userOpHash: `0x${(pick % 256).toString(16).padStart(2, '0').repeat(32)}` };
+      return {
+        scope: live.scope,
+        userOpHash: `0x${(pick % 256).toString(16).padStart(2, '0').repeat(32)}`,
+      };
     case 'setApprovalMode':
       return { mode: variant % 2 ? 'async' : 'sync' };
     default:
@@ -170,20 +406,63 @@ export function template(method: string, pick: number, live: LiveContext): unkno
   }
 }
 
-function innerRequest(account: LiveContext['accounts'][number] | undefined, variant: number): { method: string; params: unknown[] } {
-  const address = account?.address ?? '0x0000000000000000000000000000000000000001';
+function innerRequest(
+  account: LiveContext['accounts'][number] | undefined,
+  variant: number,
+): { method: string; params: unknown[] } {
+  const address =
+    account?.address ?? '0x0000000000000000000000000000000000000001';
   if (account?.type === 'eip155:erc4337') {
-    const op = { sender: address, nonce: '0x0', initCode: '0x', callData: '0x', callGasLimit: '0x5208', verificationGasLimit: '0x5208', preVerificationGas: '0x5208', maxFeePerGas: '0x1', maxPriorityFeePerGas: '0x1', paymasterAndData: '0x', signature: '0x' };
+    const op = {
+      sender: address,
+      nonce: '0x0',
+      initCode: '0x',
+      callData: '0x',
+      callGasLimit: '0x5208',
+      verificationGasLimit: '0x5208',
+      preVerificationGas: '0x5208',
+      maxFeePerGas: '0x1',
+      maxPriorityFeePerGas: '0x1',
+      paymasterAndData: '0x',
+      signature: '0x',
+    };
     return [
-      { method: 'eth_prepareUserOperation', params: [{ to: address, value: '0x0', data: '0x' }] },
+      {
+        method: 'eth_prepareUserOperation',
+        params: [{ to: address, value: '0x0', data: '0x' }],
+      },
       { method: 'eth_patchUserOperation', params: [op] },
       { method: 'eth_signUserOperation', params: [op] },
     ][variant % 3] as { method: string; params: unknown[] };
   }
   return [
     { method: 'personal_sign', params: ['0x68656c6c6f', address] },
-    { method: 'eth_signTransaction', params: [{ from: address, to: address, chainId: '0x1', nonce: '0x0', gasLimit: '0x5208', gasPrice: '0x1', value: '0x0' }] },
-    { method: 'eth_signTypedData_v4', params: [address, { types: { EIP712Domain: [], M: [{ name: 'a', type: 'uint256' }] }, primaryType: 'M', domain: {}, message: { a: '1' } }] },
+    {
+      method: 'eth_signTransaction',
+      params: [
+        {
+          from: address,
+          to: address,
+          chainId: '0x1',
+          nonce: '0x0',
+          gasLimit: '0x5208',
+          gasPrice: '0x1',
+          value: '0x0',
+        },
+      ],
+    },
+    {
+      method: 'eth_signTypedData_v4',
+      params: [
+        address,
+        {
+          types: { EIP712Domain: [], M: [{ name: 'a', type: 'uint256' }] },
+          primaryType: 'M',
+          domain: {},
+          message: { a: '1' },
+        },
+      ],
+    },
   ][variant % 3] as { method: string; params: unknown[] };
 }
 
@@ -193,8 +472,13 @@ export function paths(value: unknown, prefix: Path = []): Path[] {
   if (typeof value !== 'object' || value === null || prefix.length > 6) {
     return own;
   }
-  const entries = Array.isArray(value) ? value.slice(0, 20).map((item, index) => [index, item] as const) : Object.entries(value).slice(0, 20);
-  return [...own, ...entries.flatMap(([key, item]) => paths(item, [...prefix, key]))];
+  const entries = Array.isArray(value)
+    ? value.slice(0, 20).map((item, index) => [index, item] as const)
+    : Object.entries(value).slice(0, 20);
+  return [
+    ...own,
+    ...entries.flatMap(([key, item]) => paths(item, [...prefix, key])),
+  ];
 }
 
 /**
@@ -205,12 +489,23 @@ export function paths(value: unknown, prefix: Path = []): Path[] {
  * @returns The changed copy.
  */
 export function mutate(params: unknown, change: Mutation): unknown {
-  const copy: unknown = params === undefined ? undefined : JSON.parse(JSON.stringify(params));
+  const copy: unknown =
+    params === undefined ? undefined : JSON.parse(JSON.stringify(params));
   const all = paths(copy);
   const path = all[change.at % all.length] as Path;
   if (path.length === 0) {
-    if (change.op === 'add' && typeof copy === 'object' && copy !== null && !Array.isArray(copy)) {
-      Object.defineProperty(copy, change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
+    if (
+      change.op === 'add' &&
+      typeof copy === 'object' &&
+      copy !== null &&
+      !Array.isArray(copy)
+    ) {
+      Object.defineProperty(copy, change.key, {
+        value: change.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       return copy;
     }
     // a hostile value replaces the whole params inside an array: params stay structured JSON-RPC
@@ -224,8 +519,18 @@ export function mutate(params: unknown, change: Mutation): unknown {
     } else {
       delete parent[last];
     }
-  } else if (change.op === 'add' && typeof parent[last] === 'object' && parent[last] !== null && !Array.isArray(parent[last])) {
-    Object.defineProperty(parent[last], change.key, { value: change.value, enumerable: true, writable: true, configurable: true });
+  } else if (
+    change.op === 'add' &&
+    typeof parent[last] === 'object' &&
+    parent[last] !== null &&
+    !Array.isArray(parent[last])
+  ) {
+    Object.defineProperty(parent[last], change.key, {
+      value: change.value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   } else {
     parent[last] = change.value;
   }
@@ -241,7 +546,12 @@ export function mutate(params: unknown, change: Mutation): unknown {
 export function short<T>(details: fc.RunDetails<T>): void {
   if (details.failed) {
     const message = fc.defaultReportMessage(details) ?? 'property failed';
-    const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(`${message.replace(/Counterexample: [\s\S]*?\n(?=\S)/u, (text) => `${text.slice(0, 3000)}…\n`).slice(0, 6000)}\n${cause.slice(0, 3000)}`);
+    const cause =
+      details.errorInstance instanceof Error
+        ? details.errorInstance.message
+        : String(details.errorInstance);
+    throw new Error(
+      `${message.replace(/Counterexample: [\s\S]*?\n(?=\S)/u, (text) => `${text.slice(0, 3000)}…\n`).slice(0, 6000)}\n${cause.slice(0, 3000)}`,
+    );
   }
 }

@@ -19,14 +19,24 @@ import {
 import { COMPANION, METAMASK } from './harness';
 import { short } from './hostile-arbitraries';
 
-type Send = (handler: 'keyring' | 'rpc', origin: string, method: string, params: unknown) => Promise<{ result: Json } | { error: { code: number; message: string } }>;
+type Send = (
+  handler: 'keyring' | 'rpc',
+  origin: string,
+  method: string,
+  params: unknown,
+) => Promise<{ result: Json } | { error: { code: number; message: string } }>;
 type Account = { id: string; address: Hex };
 
-const toHex = (bytes: Uint8Array): Hex => `0x${Buffer.from(bytes).toString('hex')}`;
-const bytes = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max }).map(toHex);
+const toHex = (bytes: Uint8Array): Hex =>
+  `0x${Buffer.from(bytes).toString('hex')}`;
+const bytes = (min: number, max: number) =>
+  fc.uint8Array({ minLength: min, maxLength: max }).map(toHex);
 const address = bytes(20, 20);
 const bytes32 = bytes(32, 32);
-const chainId = fc.oneof(fc.bigInt({ min: 1n, max: 2n ** 53n - 1n }), fc.bigInt({ min: 1n, max: 100_000n }));
+const chainId = fc.oneof(
+  fc.bigInt({ min: 1n, max: 2n ** 53n - 1n }),
+  fc.bigInt({ min: 1n, max: 100_000n }),
+);
 
 const transaction = fc.record({
   type: fc.constantFrom(0, 1, 2),
@@ -39,24 +49,72 @@ const transaction = fc.record({
   gasPrice: fc.bigInt({ min: 0n, max: 2n ** 128n }),
   tip: fc.bigInt({ min: 0n, max: 2n ** 100n }),
   feeAboveTip: fc.bigInt({ min: 0n, max: 2n ** 100n }),
-  accessList: fc.array(fc.record({ address, storageKeys: fc.array(bytes32, { maxLength: 3 }) }), { maxLength: 3 }),
+  accessList: fc.array(
+    fc.record({ address, storageKeys: fc.array(bytes32, { maxLength: 3 }) }),
+    { maxLength: 3 },
+  ),
 });
 type RandomTx = typeof transaction extends fc.Arbitrary<infer T> ? T : never;
 
 /** The JSON the dapp sends (hex quantities) and the same transaction for viem. */
-function transactionForms(tx: RandomTx, from: Hex): { json: Record<string, Json>; viem: TransactionSerializable } {
-  const common = { chainId: Number(tx.chainId), nonce: Number(tx.nonce), gas: tx.gas, value: tx.value, data: tx.data, ...(tx.to ? { to: tx.to } : {}) };
-  const json: Record<string, Json> = { type: numberToHex(tx.type), from, chainId: numberToHex(tx.chainId), nonce: numberToHex(tx.nonce), gas: numberToHex(tx.gas), value: numberToHex(tx.value), data: tx.data, to: tx.to };
+function transactionForms(
+  tx: RandomTx,
+  from: Hex,
+): { json: Record<string, Json>; viem: TransactionSerializable } {
+  const common = {
+    chainId: Number(tx.chainId),
+    nonce: Number(tx.nonce),
+    gas: tx.gas,
+    value: tx.value,
+    data: tx.data,
+    ...(tx.to ? { to: tx.to } : {}),
+  };
+  const json: Record<string, Json> = {
+    type: numberToHex(tx.type),
+    from,
+    chainId: numberToHex(tx.chainId),
+    nonce: numberToHex(tx.nonce),
+    gas: numberToHex(tx.gas),
+    value: numberToHex(tx.value),
+    data: tx.data,
+    to: tx.to,
+  };
   if (tx.type === 0) {
-    return { json: { ...json, gasPrice: numberToHex(tx.gasPrice) }, viem: { ...common, type: 'legacy', gasPrice: tx.gasPrice } };
+    return {
+      json: { ...json, gasPrice: numberToHex(tx.gasPrice) },
+      viem: { ...common, type: 'legacy', gasPrice: tx.gasPrice },
+    };
   }
   if (tx.type === 1) {
-    return { json: { ...json, gasPrice: numberToHex(tx.gasPrice), accessList: tx.accessList }, viem: { ...common, type: 'eip2930', gasPrice: tx.gasPrice, accessList: tx.accessList } };
+    return {
+      json: {
+        ...json,
+        gasPrice: numberToHex(tx.gasPrice),
+        accessList: tx.accessList,
+      },
+      viem: {
+        ...common,
+        type: 'eip2930',
+        gasPrice: tx.gasPrice,
+        accessList: tx.accessList,
+      },
+    };
   }
   const maxFeePerGas = tx.tip + tx.feeAboveTip;
   return {
-    json: { ...json, maxPriorityFeePerGas: numberToHex(tx.tip), maxFeePerGas: numberToHex(maxFeePerGas), accessList: tx.accessList },
-    viem: { ...common, type: 'eip1559', maxPriorityFeePerGas: tx.tip, maxFeePerGas, accessList: tx.accessList },
+    json: {
+      ...json,
+      maxPriorityFeePerGas: numberToHex(tx.tip),
+      maxFeePerGas: numberToHex(maxFeePerGas),
+      accessList: tx.accessList,
+    },
+    viem: {
+      ...common,
+      type: 'eip1559',
+      maxPriorityFeePerGas: tx.tip,
+      maxFeePerGas,
+      accessList: tx.accessList,
+    },
   };
 }
 
@@ -64,34 +122,113 @@ function transactionForms(tx: RandomTx, from: Hex): { json: Record<string, Json>
 type Field = { type: string; value: fc.Arbitrary<[Json, unknown]> };
 
 const atomic: fc.Arbitrary<Field> = fc.oneof(
-  fc.integer({ min: 1, max: 32 }).map((n) => ({ type: `uint${n * 8}`, value: fc.bigInt({ min: 0n, max: 2n ** BigInt(n * 8) - 1n }).map((v): [Json, unknown] => [v.toString(), v]) })),
-  fc.integer({ min: 1, max: 32 }).map((n) => ({ type: `int${n * 8}`, value: fc.bigInt({ min: -(2n ** BigInt(n * 8 - 1)), max: 2n ** BigInt(n * 8 - 1) - 1n }).map((v): [Json, unknown] => [v.toString(), v]) })),
-  fc.integer({ min: 1, max: 32 }).map((n) => ({ type: `bytes${n}`, value: bytes(n, n).map((v): [Json, unknown] => [v, v]) })),
-  fc.constant({ type: 'address', value: address.map((v): [Json, unknown] => [v, v]) }),
-  fc.constant({ type: 'bool', value: fc.boolean().map((v): [Json, unknown] => [v, v]) }),
-  fc.constant({ type: 'bytes', value: bytes(0, 64).map((v): [Json, unknown] => [v, v]) }),
-  fc.constant({ type: 'string', value: fc.string({ unit: 'grapheme', maxLength: 24 }).map((v): [Json, unknown] => [v, v]) }),
+  fc
+    .integer({ min: 1, max: 32 })
+    .map((n) => ({
+      type: `uint${n * 8}`,
+      value: fc
+        .bigInt({ min: 0n, max: 2n ** BigInt(n * 8) - 1n })
+        .map((v): [Json, unknown] => [v.toString(), v]),
+    })),
+  fc
+    .integer({ min: 1, max: 32 })
+    .map((n) => ({
+      type: `int${n * 8}`,
+      value: fc
+        .bigInt({
+          min: -(2n ** BigInt(n * 8 - 1)),
+          max: 2n ** BigInt(n * 8 - 1) - 1n,
+        })
+        .map((v): [Json, unknown] => [v.toString(), v]),
+    })),
+  fc
+    .integer({ min: 1, max: 32 })
+    .map((n) => ({
+      type: `bytes${n}`,
+      value: bytes(n, n).map((v): [Json, unknown] => [v, v]),
+    })),
+  fc.constant({
+    type: 'address',
+    value: address.map((v): [Json, unknown] => [v, v]),
+  }),
+  fc.constant({
+    type: 'bool',
+    value: fc.boolean().map((v): [Json, unknown] => [v, v]),
+  }),
+  fc.constant({
+    type: 'bytes',
+    value: bytes(0, 64).map((v): [Json, unknown] => [v, v]),
+  }),
+  fc.constant({
+    type: 'string',
+    value: fc
+      .string({ unit: 'grapheme', maxLength: 24 })
+      .map((v): [Json, unknown] => [v, v]),
+  }),
 );
 
 const arrayOf = (field: Field): Field => ({
   type: `${field.type}[]`,
-  value: fc.array(field.value, { maxLength: 3 }).map((items): [Json, unknown] => [items.map(([json]) => json), items.map(([, viem]) => viem)]),
+  value: fc
+    .array(field.value, { maxLength: 3 })
+    .map((items): [Json, unknown] => [
+      items.map(([json]) => json),
+      items.map(([, viem]) => viem),
+    ]),
 });
 
-const structOf = (name: string, fields: Field[]): { types: { name: string; type: string }[]; value: fc.Arbitrary<[Json, unknown]> } => ({
-  types: fields.map((field, index) => ({ name: `${name.toLowerCase()}${index}`, type: field.type })),
-  value: fc.tuple(...fields.map((field) => field.value)).map((values): [Json, unknown] => [
-    Object.fromEntries(values.map(([json], index) => [`${name.toLowerCase()}${index}`, json])),
-    Object.fromEntries(values.map(([, viem], index) => [`${name.toLowerCase()}${index}`, viem])),
-  ]),
+const structOf = (
+  name: string,
+  fields: Field[],
+): {
+  types: { name: string; type: string }[];
+  value: fc.Arbitrary<[Json, unknown]>;
+} => ({
+  types: fields.map((field, index) => ({
+    name: `${name.toLowerCase()}${index}`,
+    type: field.type,
+  })),
+  value: fc
+    .tuple(...fields.map((field) => field.value))
+    .map((values): [Json, unknown] => [
+      Object.fromEntries(
+        values.map(([json], index) => [`${name.toLowerCase()}${index}`, json]),
+      ),
+      Object.fromEntries(
+        values.map(([, viem], index) => [
+          `${name.toLowerCase()}${index}`,
+          viem,
+        ]),
+      ),
+    ]),
 });
 
 const DOMAIN_FIELDS = [
-  { name: 'name', type: 'string', value: fc.string({ maxLength: 16 }).map((v): [Json, unknown] => [v, v]) },
-  { name: 'version', type: 'string', value: fc.constantFrom('1', '2.0').map((v): [Json, unknown] => [v, v]) },
-  { name: 'chainId', type: 'uint256', value: chainId.map((v): [Json, unknown] => [Number(v), Number(v)]) },
-  { name: 'verifyingContract', type: 'address', value: address.map((v): [Json, unknown] => [v, v]) },
-  { name: 'salt', type: 'bytes32', value: bytes32.map((v): [Json, unknown] => [v, v]) },
+  {
+    name: 'name',
+    type: 'string',
+    value: fc.string({ maxLength: 16 }).map((v): [Json, unknown] => [v, v]),
+  },
+  {
+    name: 'version',
+    type: 'string',
+    value: fc.constantFrom('1', '2.0').map((v): [Json, unknown] => [v, v]),
+  },
+  {
+    name: 'chainId',
+    type: 'uint256',
+    value: chainId.map((v): [Json, unknown] => [Number(v), Number(v)]),
+  },
+  {
+    name: 'verifyingContract',
+    type: 'address',
+    value: address.map((v): [Json, unknown] => [v, v]),
+  },
+  {
+    name: 'salt',
+    type: 'bytes32',
+    value: bytes32.map((v): [Json, unknown] => [v, v]),
+  },
 ];
 
 /** Random EIP-712 typed data: `Main` with atomic fields, a nested `Sub`, and (v4) arrays; a random domain. */
@@ -99,26 +236,67 @@ const typedData = (v4: boolean) =>
   fc
     .record({
       sub: fc.array(atomic, { minLength: 1, maxLength: 3 }),
-      main: fc.array(fc.oneof(atomic, fc.constant<'sub'>('sub'), ...(v4 ? [atomic.map(arrayOf), fc.constant<'subs'>('subs')] : [])), { minLength: 1, maxLength: 5 }),
+      main: fc.array(
+        fc.oneof(
+          atomic,
+          fc.constant<'sub'>('sub'),
+          ...(v4 ? [atomic.map(arrayOf), fc.constant<'subs'>('subs')] : []),
+        ),
+        { minLength: 1, maxLength: 5 },
+      ),
       domain: fc.subarray(DOMAIN_FIELDS, { minLength: 0 }),
     })
     .chain(({ sub, main, domain }) => {
       const subStruct = structOf('Sub', sub);
       const subField: Field = { type: 'Sub', value: subStruct.value };
-      const mainFields = main.map((field) => (field === 'sub' ? subField : field === 'subs' ? arrayOf(subField) : field));
+      const mainFields = main.map((field) =>
+        field === 'sub'
+          ? subField
+          : field === 'subs'
+            ? arrayOf(subField)
+            : field,
+      );
       const mainStruct = structOf('Main', mainFields);
       const usesSub = mainFields.some((field) => field.type.startsWith('Sub'));
-      return fc.record({
-        message: mainStruct.value,
-        domain: fc.tuple(...domain.map((field) => field.value)).map((values) => values.map((value, index) => [domain[index]?.name as string, value] as const)),
-      }).map(({ message, domain: entries }) => {
-        const types = { EIP712Domain: domain.map(({ name, type }) => ({ name, type })), Main: mainStruct.types, ...(usesSub ? { Sub: subStruct.types } : {}) };
-        return {
-          json: { types, primaryType: 'Main', domain: Object.fromEntries(entries.map(([name, [json]]) => [name, json])), message: message[0] },
-          viem: { types, primaryType: 'Main', domain: Object.fromEntries(entries.map(([name, [, viem]]) => [name, viem])), message: message[1] as Record<string, unknown> },
-          chainId: entries.find(([name]) => name === 'chainId')?.[1][0] as number | undefined,
-        };
-      });
+      return fc
+        .record({
+          message: mainStruct.value,
+          domain: fc
+            .tuple(...domain.map((field) => field.value))
+            .map((values) =>
+              values.map(
+                (value, index) =>
+                  [domain[index]?.name as string, value] as const,
+              ),
+            ),
+        })
+        .map(({ message, domain: entries }) => {
+          const types = {
+            EIP712Domain: domain.map(({ name, type }) => ({ name, type })),
+            Main: mainStruct.types,
+            ...(usesSub ? { Sub: subStruct.types } : {}),
+          };
+          return {
+            json: {
+              types,
+              primaryType: 'Main',
+              domain: Object.fromEntries(
+                entries.map(([name, [json]]) => [name, json]),
+              ),
+              message: message[0],
+            },
+            viem: {
+              types,
+              primaryType: 'Main',
+              domain: Object.fromEntries(
+                entries.map(([name, [, viem]]) => [name, viem]),
+              ),
+              message: message[1] as Record<string, unknown>,
+            },
+            chainId: entries.find(([name]) => name === 'chainId')?.[1][0] as
+              number | undefined,
+          };
+        });
     });
 
 /**
@@ -128,9 +306,17 @@ const typedData = (v4: boolean) =>
  * @returns Requests sent.
  */
 export async function signingProperties(send: Send): Promise<void> {
-  expect(await send('rpc', COMPANION, 'setApprovalMode', { mode: 'sync' })).toEqual({ result: { mode: 'sync' } });
-  const created = await Promise.all([0, 1].map(async () => send('keyring', COMPANION, 'keyring_createAccount', { options: {} })));
-  const [signer, other] = created.map((reply) => (reply as { result: Account }).result) as [Account, Account];
+  expect(
+    await send('rpc', COMPANION, 'setApprovalMode', { mode: 'sync' }),
+  ).toEqual({ result: { mode: 'sync' } });
+  const created = await Promise.all(
+    [0, 1].map(async () =>
+      send('keyring', COMPANION, 'keyring_createAccount', { options: {} }),
+    ),
+  );
+  const [signer, other] = created.map(
+    (reply) => (reply as { result: Account }).result,
+  ) as [Account, Account];
   let counter = 0;
   const submit = async (method: string, params: Json[], scope: string) => {
     counter += 1;
@@ -143,53 +329,120 @@ export async function signingProperties(send: Send): Promise<void> {
     });
   };
   const signed = (reply: Awaited<ReturnType<Send>>): any => {
-    expect(reply).toEqual({ result: { pending: false, result: expect.anything() } });
+    expect(reply).toEqual({
+      result: { pending: false, result: expect.anything() },
+    });
     return (reply as { result: { result: unknown } }).result.result;
   };
   const refused = (reply: Awaited<ReturnType<Send>>, message: RegExp) => {
-    expect(reply).toEqual({ error: expect.objectContaining({ code: -32602, message: expect.stringMatching(message) }) });
+    expect(reply).toEqual({
+      error: expect.objectContaining({
+        code: -32602,
+        message: expect.stringMatching(message),
+      }),
+    });
   };
 
   await fc.assert(
     fc.asyncProperty(transaction, async (tx) => {
       const { json, viem } = transactionForms(tx, signer.address);
-      if (tx.type === 0 && tx.chainId * 2n + 36n > BigInt(Number.MAX_SAFE_INTEGER)) {
+      if (
+        tx.type === 0 &&
+        tx.chainId * 2n + 36n > BigInt(Number.MAX_SAFE_INTEGER)
+      ) {
         // EIP-155 v would not be a safe integer: refused, not signed wrongly
-        refused(await submit('eth_signTransaction', [json], `eip155:${tx.chainId}`), /at 0\.chainId: a legacy transaction's chain id must be at most/u);
+        refused(
+          await submit('eth_signTransaction', [json], `eip155:${tx.chainId}`),
+          /at 0\.chainId: a legacy transaction's chain id must be at most/u,
+        );
         return;
       }
-      const { v, r, s } = signed(await submit('eth_signTransaction', [json], `eip155:${tx.chainId}`));
-      const signature = tx.type === 0 ? { r, s, v: BigInt(v) } : { r, s, yParity: Number(BigInt(v)) };
+      const { v, r, s } = signed(
+        await submit('eth_signTransaction', [json], `eip155:${tx.chainId}`),
+      );
+      const signature =
+        tx.type === 0
+          ? { r, s, v: BigInt(v) }
+          : { r, s, yParity: Number(BigInt(v)) };
       if (tx.type === 0) {
         expect(BigInt(v) - tx.chainId * 2n - 35n).toBeLessThan(2n); // EIP-155 v
       }
-      expect(await recoverTransactionAddress({ serializedTransaction: serializeTransaction(viem, signature) as never })).toBe(signer.address);
-      refused(await submit('eth_signTransaction', [json], `eip155:${tx.chainId + 1n}`), /at 0\.chainId: does not match the request scope/u);
-      refused(await submit('eth_signTransaction', [{ ...json, from: other.address }], `eip155:${tx.chainId}`), /is not this account's address/u);
+      expect(
+        await recoverTransactionAddress({
+          serializedTransaction: serializeTransaction(viem, signature) as never,
+        }),
+      ).toBe(signer.address);
+      refused(
+        await submit(
+          'eth_signTransaction',
+          [json],
+          `eip155:${tx.chainId + 1n}`,
+        ),
+        /at 0\.chainId: does not match the request scope/u,
+      );
+      refused(
+        await submit(
+          'eth_signTransaction',
+          [{ ...json, from: other.address }],
+          `eip155:${tx.chainId}`,
+        ),
+        /is not this account's address/u,
+      );
     }),
     { numRuns: 150, reporter: short },
   );
 
   await fc.assert(
     fc.asyncProperty(bytes(0, 300), async (message) => {
-      const signature = signed(await submit('personal_sign', [message, signer.address], ''));
-      expect(await recoverMessageAddress({ message: { raw: message }, signature })).toBe(signer.address);
-      refused(await submit('personal_sign', [message, other.address], ''), /personal_sign params\[1\]: .* is not this account's address/u);
+      const signature = signed(
+        await submit('personal_sign', [message, signer.address], ''),
+      );
+      expect(
+        await recoverMessageAddress({ message: { raw: message }, signature }),
+      ).toBe(signer.address);
+      refused(
+        await submit('personal_sign', [message, other.address], ''),
+        /personal_sign params\[1\]: .* is not this account's address/u,
+      );
     }),
     { numRuns: 100, reporter: short },
   );
 
-  for (const [method, v4, runs] of [['eth_signTypedData_v4', true, 150], ['eth_signTypedData_v3', false, 60]] as const) {
+  for (const [method, v4, runs] of [
+    ['eth_signTypedData_v4', true, 150],
+    ['eth_signTypedData_v3', false, 60],
+  ] as const) {
     await fc.assert(
-      fc.asyncProperty(typedData(v4), async ({ json, viem, chainId: domainChain }) => {
-        const scope = domainChain === undefined ? '' : `eip155:${domainChain}`;
-        const signature = signed(await submit(method, [signer.address, json as Json], scope));
-        expect(await recoverTypedDataAddress({ ...(viem as object), signature } as never)).toBe(signer.address);
-        refused(await submit(method, [other.address, json as Json], scope), /params\[0\]: .* is not this account's address/u);
-        if (domainChain !== undefined) {
-          refused(await submit(method, [signer.address, json as Json], `eip155:${BigInt(domainChain) + 1n}`), /at domain\.chainId: does not match the request scope/u);
-        }
-      }),
+      fc.asyncProperty(
+        typedData(v4),
+        async ({ json, viem, chainId: domainChain }) => {
+          const scope =
+            domainChain === undefined ? '' : `eip155:${domainChain}`;
+          const signature = signed(
+            await submit(method, [signer.address, json as Json], scope),
+          );
+          expect(
+            await recoverTypedDataAddress({
+              ...(viem as object),
+              signature,
+            } as never),
+          ).toBe(signer.address);
+          refused(
+            await submit(method, [other.address, json as Json], scope),
+            /params\[0\]: .* is not this account's address/u,
+          );
+          if (domainChain !== undefined) {
+            refused(
+              await submit(
+                method,
+                [signer.address, json as Json],
+                `eip155:${BigInt(domainChain) + 1n}`,
+              ),
+              /at domain\.chainId: does not match the request scope/u,
+            );
+          }
+        },
+      ),
       { numRuns: runs, reporter: short },
     );
   }

@@ -34,9 +34,26 @@ import { writeFileSync } from 'node:fs';
 import { startAnvil, type Anvil } from '../fixtures/anvil';
 import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
-import { startPaymasterService, type PaymasterService } from '../fixtures/paymaster-service';
-import { COMPANION, installKeyringSnap, METAMASK, type KeyringHarness } from './harness';
-import { mutate, PLANTED, recipe, short, SNAP_METHODS, template, type LiveContext, type Recipe } from './hostile-arbitraries';
+import {
+  startPaymasterService,
+  type PaymasterService,
+} from '../fixtures/paymaster-service';
+import {
+  COMPANION,
+  installKeyringSnap,
+  METAMASK,
+  type KeyringHarness,
+} from './harness';
+import {
+  mutate,
+  PLANTED,
+  recipe,
+  short,
+  SNAP_METHODS,
+  template,
+  type LiveContext,
+  type Recipe,
+} from './hostile-arbitraries';
 import { signingProperties } from './hostile-signing';
 
 const SCOPE = 'eip155:31337';
@@ -49,13 +66,50 @@ const BATCH = 8;
 
 /** The documented allow-list, written out here (not imported) so a change to it is caught. */
 const ALLOWED: Record<string, ReadonlySet<string>> = {
-  [METAMASK]: new Set(['keyring_listAccounts', 'keyring_getAccount', 'keyring_filterAccountChains', 'keyring_deleteAccount', 'keyring_updateAccount', 'keyring_listRequests', 'keyring_getRequest', 'keyring_submitRequest', 'keyring_rejectRequest', 'keyring_setSelectedAccounts', 'keyring_resolveAccountAddress']),
-  [COMPANION]: new Set(['keyring_listAccounts', 'keyring_getAccount', 'keyring_createAccount', 'keyring_filterAccountChains', 'keyring_updateAccount', 'keyring_deleteAccount', 'keyring_exportAccount', 'keyring_listRequests', 'keyring_getRequest', 'keyring_approveRequest', 'keyring_rejectRequest', ...SNAP_METHODS]),
+  [METAMASK]: new Set([
+    'keyring_listAccounts',
+    'keyring_getAccount',
+    'keyring_filterAccountChains',
+    'keyring_deleteAccount',
+    'keyring_updateAccount',
+    'keyring_listRequests',
+    'keyring_getRequest',
+    'keyring_submitRequest',
+    'keyring_rejectRequest',
+    'keyring_setSelectedAccounts',
+    'keyring_resolveAccountAddress',
+  ]),
+  [COMPANION]: new Set([
+    'keyring_listAccounts',
+    'keyring_getAccount',
+    'keyring_createAccount',
+    'keyring_filterAccountChains',
+    'keyring_updateAccount',
+    'keyring_deleteAccount',
+    'keyring_exportAccount',
+    'keyring_listRequests',
+    'keyring_getRequest',
+    'keyring_approveRequest',
+    'keyring_rejectRequest',
+    ...SNAP_METHODS,
+  ]),
 };
-const allowed = (origin: string, method: string): boolean => ALLOWED[origin]?.has(method) ?? false;
+const allowed = (origin: string, method: string): boolean =>
+  ALLOWED[origin]?.has(method) ?? false;
 
 /** Methods that may change the persisted state when they succeed; run one at a time. */
-const MUTATING = new Set(['keyring_createAccount', 'keyring_updateAccount', 'keyring_deleteAccount', 'keyring_submitRequest', 'keyring_approveRequest', 'keyring_rejectRequest', 'keyring_exportAccount', 'setChainConfig', 'setIpfsConfig', 'setApprovalMode']);
+const MUTATING = new Set([
+  'keyring_createAccount',
+  'keyring_updateAccount',
+  'keyring_deleteAccount',
+  'keyring_submitRequest',
+  'keyring_approveRequest',
+  'keyring_rejectRequest',
+  'keyring_exportAccount',
+  'setChainConfig',
+  'setIpfsConfig',
+  'setApprovalMode',
+]);
 
 const RESULT_STRUCTS: Record<string, Parameters<typeof is>[1]> = {
   keyring_listAccounts: ListAccountsResponseStruct as never,
@@ -110,18 +164,45 @@ describe('hostile callers through the built snap', () => {
   const platformTranscript: string[] = [];
 
   /** Send one request (a dialog it opens is cancelled); record the reply for the secrets scan. */
-  async function send(handler: 'keyring' | 'rpc', origin: string, method: string, params: unknown): Promise<Reply> {
+  async function send(
+    handler: 'keyring' | 'rpc',
+    origin: string,
+    method: string,
+    params: unknown,
+  ): Promise<Reply> {
     figures.requests += 1;
-    const request = { origin, method, ...(params === undefined ? {} : { params: params as Json[] }) };
-    const pending = handler === 'keyring' ? h.snap.onKeyringRequest(request) : h.snap.request(request);
+    const request = {
+      origin,
+      method,
+      ...(params === undefined ? {} : { params: params as Json[] }),
+    };
+    const pending =
+      handler === 'keyring'
+        ? h.snap.onKeyringRequest(request)
+        : h.snap.request(request);
     let timer: NodeJS.Timeout | undefined;
     const hang = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`hang: ${handler} ${method} from ${origin} took over ${HANG_MS} ms`)), HANG_MS);
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `hang: ${handler} ${method} from ${origin} took over ${HANG_MS} ms`,
+            ),
+          ),
+        HANG_MS,
+      );
     });
     try {
       if (method === 'keyring_exportAccount') {
-        const dialog = pending.getInterface().then((ui) => ({ ui }), () => undefined);
-        const first = await Promise.race([pending.then(() => undefined), dialog, hang]);
+        const dialog = pending.getInterface().then(
+          (ui) => ({ ui }),
+          () => undefined,
+        );
+        const first = await Promise.race([
+          pending.then(() => undefined),
+          dialog,
+          hang,
+        ]);
         if (first) {
           figures.faultsInjected.dialogsCancelled += 1;
           await (first.ui as { cancel: () => Promise<void> }).cancel();
@@ -130,7 +211,10 @@ describe('hostile callers through the built snap', () => {
       const { response } = await Promise.race([pending, hang]);
       const text = JSON.stringify(response);
       // params that are not structured never reach the snap: the platform refuses them (and quotes them)
-      (params === undefined || (typeof params === 'object' && params !== null) ? transcript : platformTranscript).push(text);
+      (params === undefined || (typeof params === 'object' && params !== null)
+        ? transcript
+        : platformTranscript
+      ).push(text);
       return response as Reply;
     } finally {
       clearTimeout(timer);
@@ -138,47 +222,101 @@ describe('hostile callers through the built snap', () => {
   }
 
   async function refresh(): Promise<void> {
-    const accounts = await send('keyring', COMPANION, 'keyring_listAccounts', undefined);
-    const requests = await send('keyring', COMPANION, 'keyring_listRequests', undefined);
-    live.accounts = 'result' in accounts ? (accounts.result as LiveContext['accounts']) : [];
-    live.requestIds = 'result' in requests ? (requests.result as { id: string }[]).map((request) => request.id) : [];
+    const accounts = await send(
+      'keyring',
+      COMPANION,
+      'keyring_listAccounts',
+      undefined,
+    );
+    const requests = await send(
+      'keyring',
+      COMPANION,
+      'keyring_listRequests',
+      undefined,
+    );
+    live.accounts =
+      'result' in accounts ? (accounts.result as LiveContext['accounts']) : [];
+    live.requestIds =
+      'result' in requests
+        ? (requests.result as { id: string }[]).map((request) => request.id)
+        : [];
   }
 
   /** Check one reply against the rules; returns whether it may have changed state. */
   function check(item: Recipe, params: unknown, reply: Reply): boolean {
     const where = `${item.handler} ${JSON.stringify(item.method).slice(0, 40)} from ${item.origin} with ${JSON.stringify(params)?.slice(0, 200)}`;
-    if (params !== undefined && (typeof params !== 'object' || params === null)) {
+    if (
+      params !== undefined &&
+      (typeof params !== 'object' || params === null)
+    ) {
       // not a JSON-RPC request (params must be structured): the platform refuses it before the snap runs
       figures.notJsonRpc += 1;
-      expect({ where, refused: 'error' in reply }).toEqual({ where, refused: true });
+      expect({ where, refused: 'error' in reply }).toEqual({
+        where,
+        refused: true,
+      });
       return false;
     }
     if (!allowed(item.origin, item.method)) {
       figures.outsideAllowList += 1;
-      expect({ where, code: 'error' in reply ? reply.error.code : 'result' }).toEqual({ where, code: 4100 });
+      expect({
+        where,
+        code: 'error' in reply ? reply.error.code : 'result',
+      }).toEqual({ where, code: 4100 });
       return false;
     }
     if ('error' in reply) {
       const { code, message } = reply.error;
       figures.errorsByCode[code] = (figures.errorsByCode[code] ?? 0) + 1;
-      messages.set(`${code} ${message.replace(/[0-9a-f-]{36}|0x[0-9a-fA-F]+/gu, '…')}`, (messages.get(`${code} ${message.replace(/[0-9a-f-]{36}|0x[0-9a-fA-F]+/gu, '…')}`) ?? 0) + 1);
+      messages.set(
+        `${code} ${message.replace(/[0-9a-f-]{36}|0x[0-9a-fA-F]+/gu, '…')}`,
+        (messages.get(
+          `${code} ${message.replace(/[0-9a-f-]{36}|0x[0-9a-fA-F]+/gu, '…')}`,
+        ) ?? 0) + 1,
+      );
       figures.longestMessage = Math.max(figures.longestMessage, message.length);
-      expect({ where, integer: Number.isInteger(code), short: typeof message === 'string' && message.length > 0 && message.length <= 300 }).toEqual({ where, integer: true, short: true });
-      expect({ where, code, message }).not.toEqual({ where, code: -32603, message });
+      expect({
+        where,
+        integer: Number.isInteger(code),
+        short:
+          typeof message === 'string' &&
+          message.length > 0 &&
+          message.length <= 300,
+      }).toEqual({ where, integer: true, short: true });
+      expect({ where, code, message }).not.toEqual({
+        where,
+        code: -32603,
+        message,
+      });
       if (code === -32602) {
         // names what is wrong: never rpc-errors' bare default text
-        expect({ where, specific: !/^Invalid method parameter\(s\)\.?$/u.test(message) }).toEqual({ where, specific: true });
+        expect({
+          where,
+          specific: !/^Invalid method parameter\(s\)\.?$/u.test(message),
+        }).toEqual({ where, specific: true });
       }
       // a refused approve/reject still resolves the request (by design): it changed state
-      return item.refuseEvents && ['keyring_approveRequest', 'keyring_rejectRequest'].includes(item.method) && code === 4001;
+      return (
+        item.refuseEvents &&
+        ['keyring_approveRequest', 'keyring_rejectRequest'].includes(
+          item.method,
+        ) &&
+        code === 4001
+      );
     }
     figures.results += 1;
-    const struct = item.handler === 'keyring' ? RESULT_STRUCTS[item.method] : undefined;
+    const struct =
+      item.handler === 'keyring' ? RESULT_STRUCTS[item.method] : undefined;
     if (struct) {
-      expect({ where, valid: is(reply.result, struct) }).toEqual({ where, valid: true });
+      expect({ where, valid: is(reply.result, struct) }).toEqual({
+        where,
+        valid: true,
+      });
     }
     if (item.handler === 'rpc') {
-      expect({ where, snapMethod: SNAP_METHODS.includes(item.method) }).toEqual({ where, snapMethod: true });
+      expect({ where, snapMethod: SNAP_METHODS.includes(item.method) }).toEqual(
+        { where, snapMethod: true },
+      );
     }
     return MUTATING.has(item.method);
   }
@@ -188,9 +326,14 @@ describe('hostile callers through the built snap', () => {
     let index = 0;
     while (index < items.length) {
       const first = items[index] as Recipe;
-      const alone = MUTATING.has(first.method) && allowed(first.origin, first.method);
+      const alone =
+        MUTATING.has(first.method) && allowed(first.origin, first.method);
       const group = alone ? [first] : [];
-      while (!alone && index + group.length < items.length && group.length < BATCH) {
+      while (
+        !alone &&
+        index + group.length < items.length &&
+        group.length < BATCH
+      ) {
         const next = items[index + group.length] as Recipe;
         if (MUTATING.has(next.method) && allowed(next.origin, next.method)) {
           break;
@@ -203,19 +346,36 @@ describe('hostile callers through the built snap', () => {
       }
       const before = lastState;
       const prepared = group.map((item) => {
-        let params = item.shape === 'none' ? undefined : item.shape === 'raw' ? item.raw : template(item.method, item.pick, live);
+        let params =
+          item.shape === 'none'
+            ? undefined
+            : item.shape === 'raw'
+              ? item.raw
+              : template(item.method, item.pick, live);
         item.mutations.forEach((change) => {
           params = mutate(params, change);
         });
         return { item, params };
       });
       refuse = alone && first.refuseEvents;
-      const replies = await Promise.all(prepared.map(async ({ item, params }) => send(item.handler, item.origin, item.method, params)));
+      const replies = await Promise.all(
+        prepared.map(async ({ item, params }) =>
+          send(item.handler, item.origin, item.method, params),
+        ),
+      );
       refuse = false;
-      const changed = prepared.map(({ item, params }, at) => check(item, params, replies[at] as Reply));
+      const changed = prepared.map(({ item, params }, at) =>
+        check(item, params, replies[at] as Reply),
+      );
       if (!changed.some(Boolean)) {
         figures.stateChecks += 1;
-        expect({ calls: prepared.map(({ item }) => `${item.origin} ${item.method}`), stateChanged: lastState !== before }).toEqual({ calls: prepared.map(({ item }) => `${item.origin} ${item.method}`), stateChanged: false });
+        expect({
+          calls: prepared.map(({ item }) => `${item.origin} ${item.method}`),
+          stateChanged: lastState !== before,
+        }).toEqual({
+          calls: prepared.map(({ item }) => `${item.origin} ${item.method}`),
+          stateChanged: false,
+        });
       } else {
         await refresh();
       }
@@ -225,8 +385,17 @@ describe('hostile callers through the built snap', () => {
   beforeAll(async () => {
     anvil = await startAnvil();
     contracts = await deployErc4337(anvil.url);
-    proxy = await startLimitsProxy({ upstream: anvil.url, apiKey: PLANTED.rpcKey });
-    paymaster = await startPaymasterService({ rpcUrl: anvil.url, verifyingPaymaster: contracts.verifyingPaymaster, signerKey: contracts.paymasterSigner, entryPoint: contracts.entryPoint, chainId: 31337 });
+    proxy = await startLimitsProxy({
+      upstream: anvil.url,
+      apiKey: PLANTED.rpcKey,
+    });
+    paymaster = await startPaymasterService({
+      rpcUrl: anvil.url,
+      verifyingPaymaster: contracts.verifyingPaymaster,
+      signerKey: contracts.paymasterSigner,
+      entryPoint: contracts.entryPoint,
+      chainId: 31337,
+    });
     h = await installKeyringSnap({
       refuseEvent: () => {
         if (refuse) {
@@ -239,17 +408,48 @@ describe('hostile callers through the built snap', () => {
       },
     });
     const closedUrl = 'http://127.0.0.1:1';
-    live = { accounts: [], requestIds: [], scope: SCOPE, rpcUrl: anvil.url, keyedRpcUrl: proxy.url, closedUrl };
-    const chainConfig = { scope: SCOPE, rpcUrl: proxy.url, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory, bundlerUrl: closedUrl, paymasterUrl: paymaster.url };
+    live = {
+      accounts: [],
+      requestIds: [],
+      scope: SCOPE,
+      rpcUrl: anvil.url,
+      keyedRpcUrl: proxy.url,
+      closedUrl,
+    };
+    const chainConfig = {
+      scope: SCOPE,
+      rpcUrl: proxy.url,
+      entryPoint: contracts.entryPoint,
+      accountFactory: contracts.accountFactory,
+      bundlerUrl: closedUrl,
+      paymasterUrl: paymaster.url,
+    };
     const setup: [string, unknown][] = [
       ['setChainConfig', chainConfig],
-      ['setIpfsConfig', { apiUrl: closedUrl, apiKey: 'planted', apiKeySecret: PLANTED.ipfsSecret }],
+      [
+        'setIpfsConfig',
+        {
+          apiUrl: closedUrl,
+          apiKey: 'planted',
+          apiKeySecret: PLANTED.ipfsSecret,
+        },
+      ],
     ];
     for (const [method, params] of setup) {
-      expect('result' in (await send('rpc', COMPANION, method, params))).toBe(true);
+      expect('result' in (await send('rpc', COMPANION, method, params))).toBe(
+        true,
+      );
     }
-    for (const options of [{ privateKey: PLANTED.privateKey }, {}, { type: 'eip155:erc4337', scopes: [SCOPE] }]) {
-      expect(await send('keyring', COMPANION, 'keyring_createAccount', { options })).toEqual({ result: expect.objectContaining({ id: expect.any(String) }) });
+    for (const options of [
+      { privateKey: PLANTED.privateKey },
+      {},
+      { type: 'eip155:erc4337', scopes: [SCOPE] },
+    ]) {
+      expect(
+        await send('keyring', COMPANION, 'keyring_createAccount', { options }),
+      ).toEqual({
+        result: expect.objectContaining({ id: expect.any(String) }),
+      });
     }
     await refresh();
   });
@@ -262,43 +462,104 @@ describe('hostile callers through the built snap', () => {
 
   it('keyring-snap-sdk refusals name the field, never echo the value, and stay short', async () => {
     const cases: [string, Json, RegExp][] = [
-      ['keyring_getAccount', { id: PLANTED.privateKey }, /^Invalid keyring_getAccount request at params\.id: Expected a value of type `UuidV4`$/u],
-      ['keyring_getAccount', { id: Array.from({ length: 40_000 }, (_, index) => index) }, /^Invalid keyring_getAccount request at params\.id: /u],
-      ['keyring_getAccount', { id: { toString: 'x' } }, /^Invalid keyring_getAccount request at params\.id: /u],
-      ['keyring_getAccount', JSON.parse('{"__proto__": {"toString": "x"}}'), /^Invalid keyring_getAccount request at params\.id: required$/u],
-      ['keyring_deleteAccount', { id: live.accounts[0]?.id as string, [PLANTED.ipfsSecret]: 1 }, /^Invalid keyring_deleteAccount request at params\.<key>: unknown field$/u],
-      ['keyring_updateAccount', { account: { ...(live.accounts[0] as Json & object), address: PLANTED.privateKey } }, /^Invalid account at address: the address cannot be changed$/u],
-      ['keyring_createAccount', { options: { privateKey: 12345678901234, metadataCid: PLANTED.ipfsSecret } }, /^Invalid createAccount options at privateKey: Expected a string$/u],
+      [
+        'keyring_getAccount',
+        { id: PLANTED.privateKey },
+        /^Invalid keyring_getAccount request at params\.id: Expected a value of type `UuidV4`$/u,
+      ],
+      [
+        'keyring_getAccount',
+        { id: Array.from({ length: 40_000 }, (_, index) => index) },
+        /^Invalid keyring_getAccount request at params\.id: /u,
+      ],
+      [
+        'keyring_getAccount',
+        { id: { toString: 'x' } },
+        /^Invalid keyring_getAccount request at params\.id: /u,
+      ],
+      [
+        'keyring_getAccount',
+        JSON.parse('{"__proto__": {"toString": "x"}}'),
+        /^Invalid keyring_getAccount request at params\.id: required$/u,
+      ],
+      [
+        'keyring_deleteAccount',
+        { id: live.accounts[0]?.id as string, [PLANTED.ipfsSecret]: 1 },
+        /^Invalid keyring_deleteAccount request at params\.<key>: unknown field$/u,
+      ],
+      [
+        'keyring_updateAccount',
+        {
+          account: {
+            ...(live.accounts[0] as Json & object),
+            address: PLANTED.privateKey,
+          },
+        },
+        /^Invalid account at address: the address cannot be changed$/u,
+      ],
+      [
+        'keyring_createAccount',
+        {
+          options: {
+            privateKey: 12345678901234,
+            metadataCid: PLANTED.ipfsSecret,
+          },
+        },
+        /^Invalid createAccount options at privateKey: Expected a string$/u,
+      ],
     ];
     for (const [method, params, message] of cases) {
       const reply = await send('keyring', COMPANION, method, params);
-      expect(reply).toEqual({ error: expect.objectContaining({ code: -32602, message: expect.stringMatching(message) }) });
-      expect((reply as { error: { message: string } }).error.message.length).toBeLessThanOrEqual(300);
+      expect(reply).toEqual({
+        error: expect.objectContaining({
+          code: -32602,
+          message: expect.stringMatching(message),
+        }),
+      });
+      expect(
+        (reply as { error: { message: string } }).error.message.length,
+      ).toBeLessThanOrEqual(300);
     }
     const unknown = await send('keyring', METAMASK, PLANTED.privateKey, {});
-    expect(unknown).toEqual({ error: expect.objectContaining({ code: 4100, message: "Origin 'metamask' is not allowed to call this method" }) });
+    expect(unknown).toEqual({
+      error: expect.objectContaining({
+        code: 4100,
+        message: "Origin 'metamask' is not allowed to call this method",
+      }),
+    });
   });
 
   it(`every method × origin class × generated params (${FUZZ_RUNS} runs of up to 40 requests)`, async () => {
     const started = Date.now();
     await fc.assert(
-      fc.asyncProperty(fc.array(recipe(ORIGINS), { minLength: 5, maxLength: 40 }), fc.option(fc.constantFrom('status', 'garbage', 'rpcError', 'delay'), { freq: 5 }), async (items, fault) => {
-        if (fault) {
-          figures.faultsInjected.providerFaults += 1;
-          proxy.inject(
-            fault === 'rpcError'
-              ? { type: 'rpcError', code: -32000, message: `upstream refused ${proxy.url} key ${PLANTED.rpcKey}`, times: 2 }
-              : fault === 'delay'
-                ? { type: 'delay', ms: 300, times: 2 }
-                : { type: fault, status: 502, times: 2 } as never,
-          );
-        }
-        try {
-          await run(items);
-        } finally {
-          proxy.clearFaults();
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(recipe(ORIGINS), { minLength: 5, maxLength: 40 }),
+        fc.option(fc.constantFrom('status', 'garbage', 'rpcError', 'delay'), {
+          freq: 5,
+        }),
+        async (items, fault) => {
+          if (fault) {
+            figures.faultsInjected.providerFaults += 1;
+            proxy.inject(
+              fault === 'rpcError'
+                ? {
+                    type: 'rpcError',
+                    code: -32000,
+                    message: `upstream refused ${proxy.url} key ${PLANTED.rpcKey}`,
+                    times: 2,
+                  }
+                : fault === 'delay'
+                  ? { type: 'delay', ms: 300, times: 2 }
+                  : ({ type: fault, status: 502, times: 2 } as never),
+            );
+          }
+          try {
+            await run(items);
+          } finally {
+            proxy.clearFaults();
+          }
+        },
+      ),
       { numRuns: FUZZ_RUNS, endOnFailure: true, reporter: short },
     );
     figures.fuzzMs = Date.now() - started;
@@ -306,7 +567,9 @@ describe('hostile callers through the built snap', () => {
 
   it('signing round trips: random transactions, typed data and messages recover (viem) to the signer; mismatches refused', async () => {
     const started = Date.now();
-    await signingProperties(async (handler, origin, method, params) => send(handler, origin, method, params));
+    await signingProperties(async (handler, origin, method, params) =>
+      send(handler, origin, method, params),
+    );
     figures.signingMs = Date.now() - started;
   });
 
@@ -314,25 +577,51 @@ describe('hostile callers through the built snap', () => {
     // What a caller stored is its own data and comes back by design (keyring-api): a parked request's
     // params (keyring_getRequest / listRequests) and an account's free-form options (updateAccount).
     // A generated call may put a planted value there; the scan looks at everything else.
-    const haystack = [...transcript, ...h.events.map((event) => JSON.stringify(event))].map((text) => JSON.stringify(withoutCallerData(JSON.parse(text))));
-    const needles = [PLANTED.privateKey.slice(2), PLANTED.ipfsSecret, PLANTED.rpcKey].map((secret) => secret.toLowerCase());
+    const haystack = [
+      ...transcript,
+      ...h.events.map((event) => JSON.stringify(event)),
+    ].map((text) => JSON.stringify(withoutCallerData(JSON.parse(text))));
+    const needles = [
+      PLANTED.privateKey.slice(2),
+      PLANTED.ipfsSecret,
+      PLANTED.rpcKey,
+    ].map((secret) => secret.toLowerCase());
     figures.repliesScanned = haystack.length;
-    const found = haystack.filter((text) => needles.some((needle) => text.toLowerCase().includes(needle)));
+    const found = haystack.filter((text) =>
+      needles.some((needle) => text.toLowerCase().includes(needle)),
+    );
     figures.secretsFound = found.length;
-    figures.platformEchoes = platformTranscript.filter((text) => needles.some((needle) => text.toLowerCase().includes(needle))).length;
+    figures.platformEchoes = platformTranscript.filter((text) =>
+      needles.some((needle) => text.toLowerCase().includes(needle)),
+    ).length;
     found.slice(0, 5).forEach((text) => {
-      const at = Math.max(0, ...needles.map((needle) => text.toLowerCase().indexOf(needle)));
-      console.log(`secret found in: …${text.slice(Math.max(0, at - 300), at).replace(/[0-9a-f]{20,}/giu, '<hex>')}<SECRET>…`);
+      const at = Math.max(
+        0,
+        ...needles.map((needle) => text.toLowerCase().indexOf(needle)),
+      );
+      console.log(
+        `secret found in: …${text.slice(Math.max(0, at - 300), at).replace(/[0-9a-f]{20,}/giu, '<hex>')}<SECRET>…`,
+      );
     });
     console.log(`hostile-run figures: ${JSON.stringify(figures)}`);
     if (process.env.HOSTILE_DEBUG) {
-      console.log([...messages.entries()].sort((a, b) => b[1] - a[1]).map(([text, count]) => `${count}\t${text}`).join('\n'));
+      console.log(
+        [...messages.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .map(([text, count]) => `${count}\t${text}`)
+          .join('\n'),
+      );
     }
     if (process.env.HOSTILE_FIGURES) {
-      writeFileSync(process.env.HOSTILE_FIGURES, JSON.stringify(figures, null, 2));
+      writeFileSync(
+        process.env.HOSTILE_FIGURES,
+        JSON.stringify(figures, null, 2),
+      );
     }
     expect(figures.secretsFound).toBe(0);
-    expect(figures.requests).toBeGreaterThanOrEqual(Number(process.env.HOSTILE_MIN_REQUESTS ?? 10_000));
+    expect(figures.requests).toBeGreaterThanOrEqual(
+      Number(process.env.HOSTILE_MIN_REQUESTS ?? 10_000),
+    );
   });
 });
 
@@ -352,11 +641,29 @@ function withoutCallerData(value: unknown): unknown {
   }
   const object = value as Record<string, unknown>;
   const entries = Object.entries(object).map(([key, entry]) => {
-    if (key === 'request' && typeof entry === 'object' && entry !== null && 'method' in entry) {
-      return [key, { ...(entry as Record<string, unknown>), params: '<the caller’s own params>' }];
+    if (
+      key === 'request' &&
+      typeof entry === 'object' &&
+      entry !== null &&
+      'method' in entry
+    ) {
+      return [
+        key,
+        {
+          ...(entry as Record<string, unknown>),
+          params: '<the caller’s own params>',
+        },
+      ];
     }
-    if (key === 'options' && 'methods' in object && typeof entry === 'object' && entry !== null) {
-      const own = Object.entries(entry as Record<string, unknown>).filter(([name]) => SNAP_OPTIONS.includes(name));
+    if (
+      key === 'options' &&
+      'methods' in object &&
+      typeof entry === 'object' &&
+      entry !== null
+    ) {
+      const own = Object.entries(entry as Record<string, unknown>).filter(
+        ([name]) => SNAP_OPTIONS.includes(name),
+      );
       return [key, Object.fromEntries(own)];
     }
     return [key, withoutCallerData(entry)];

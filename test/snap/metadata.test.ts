@@ -31,28 +31,70 @@ describe('account metadata on IPFS through the built snap', () => {
 
   it('needs an IPFS config first', async () => {
     const cid = await addJson(ipfs, { version: 1, name: 'Early' });
-    expect((await rejection(h.createAccount({ metadataCid: cid }))).message).toMatch(/No IPFS API is configured/u);
+    expect(
+      (await rejection(h.createAccount({ metadataCid: cid }))).message,
+    ).toMatch(/No IPFS API is configured/u);
   });
 
   it('setIpfsConfig keeps the credentials secret', async () => {
-    const reply = await h.rpc('setIpfsConfig', { apiUrl: ipfs.apiUrl, apiKey: API_KEY, apiKeySecret: API_SECRET });
+    const reply = await h.rpc('setIpfsConfig', {
+      apiUrl: ipfs.apiUrl,
+      apiKey: API_KEY,
+      apiKeySecret: API_SECRET,
+    });
     expect(reply).toEqual({ apiUrl: ipfs.apiUrl });
   });
 
-  it.each(['v0', 'v1-raw'] as const)('creates an EOA named by its metadata (CID %s) and keeps the CID in its options', async (variant) => {
-    const cid = await addJson(ipfs, { version: 1, name: `Savings ${variant}` }, variant);
-    const account = await h.createAccount({ metadataCid: cid });
-    expect(account.options.metadataCid).toBe(cid);
-    expect(h.events.at(-1)).toEqual({ method: 'notify:accountCreated', params: { account, accountNameSuggestion: `Savings ${variant}` } });
-  });
+  it.each(['v0', 'v1-raw'] as const)(
+    'creates an EOA named by its metadata (CID %s) and keeps the CID in its options',
+    async (variant) => {
+      const cid = await addJson(
+        ipfs,
+        { version: 1, name: `Savings ${variant}` },
+        variant,
+      );
+      const account = await h.createAccount({ metadataCid: cid });
+      expect(account.options.metadataCid).toBe(cid);
+      expect(h.events.at(-1)).toEqual({
+        method: 'notify:accountCreated',
+        params: { account, accountNameSuggestion: `Savings ${variant}` },
+      });
+    },
+  );
 
   it('applies per-chain ERC-4337 settings to a smart account: its bundler URL wins over the chain config', async () => {
     const scope = `eip155:${anvil.chainId}`;
-    await h.rpc('setChainConfig', { scope, rpcUrl: anvil.url, entryPoint: contracts.entryPoint, accountFactory: contracts.accountFactory, bundlerUrl: 'http://127.0.0.1:1/chain-bundler' });
-    const cid = await addJson(ipfs, { version: 1, name: 'Vault', chains: { [scope]: { bundlerUrl: 'http://127.0.0.1:2/my-bundler', accountFactory: contracts.accountFactory } } });
-    const account = await h.createAccount({ type: 'eip155:erc4337', scopes: [scope], metadataCid: cid });
+    await h.rpc('setChainConfig', {
+      scope,
+      rpcUrl: anvil.url,
+      entryPoint: contracts.entryPoint,
+      accountFactory: contracts.accountFactory,
+      bundlerUrl: 'http://127.0.0.1:1/chain-bundler',
+    });
+    const cid = await addJson(ipfs, {
+      version: 1,
+      name: 'Vault',
+      chains: {
+        [scope]: {
+          bundlerUrl: 'http://127.0.0.1:2/my-bundler',
+          accountFactory: contracts.accountFactory,
+        },
+      },
+    });
+    const account = await h.createAccount({
+      type: 'eip155:erc4337',
+      scopes: [scope],
+      metadataCid: cid,
+    });
     expect(h.events.at(-1)?.params.accountNameSuggestion).toBe('Vault');
-    const prepared = (await h.submit(account, 'eth_prepareUserOperation', [{ to: account.address, value: '0x0', data: '0x' }], scope)).result;
+    const prepared = (
+      await h.submit(
+        account,
+        'eth_prepareUserOperation',
+        [{ to: account.address, value: '0x0', data: '0x' }],
+        scope,
+      )
+    ).result;
     expect(prepared.bundlerUrl).toBe('http://127.0.0.1:2/my-bundler');
   });
 
@@ -60,34 +102,62 @@ describe('account metadata on IPFS through the built snap', () => {
     let before: string;
 
     beforeEach(async () => {
-      before = JSON.stringify([await h.keyring('keyring_listAccounts'), h.events.length]);
+      before = JSON.stringify([
+        await h.keyring('keyring_listAccounts'),
+        h.events.length,
+      ]);
     });
 
     afterEach(async () => {
-      expect(JSON.stringify([await h.keyring('keyring_listAccounts'), h.events.length])).toBe(before);
+      expect(
+        JSON.stringify([
+          await h.keyring('keyring_listAccounts'),
+          h.events.length,
+        ]),
+      ).toBe(before);
     });
 
     it('an invalid CID', async () => {
-      expect((await rejection(h.createAccount({ metadataCid: 'not-a-cid' }))).message).toMatch(/^Invalid createAccount options at metadataCid: expected a CID/u);
+      expect(
+        (await rejection(h.createAccount({ metadataCid: 'not-a-cid' })))
+          .message,
+      ).toMatch(
+        /^Invalid createAccount options at metadataCid: expected a CID/u,
+      );
     });
 
     it('a document that violates the schema (an RPC URL)', async () => {
-      const cid = await addJson(ipfs, { version: 1, name: 'Sneaky', chains: { 'eip155:1': { rpcUrl: 'https://evil.example' } } });
-      expect((await rejection(h.createAccount({ metadataCid: cid }))).message).toMatch(/chains\.eip155:1\.rpcUrl: unknown field/u);
+      const cid = await addJson(ipfs, {
+        version: 1,
+        name: 'Sneaky',
+        chains: { 'eip155:1': { rpcUrl: 'https://evil.example' } },
+      });
+      expect(
+        (await rejection(h.createAccount({ metadataCid: cid }))).message,
+      ).toMatch(/chains\.eip155:1\.rpcUrl: unknown field/u);
     });
 
     it('a document that is not JSON', async () => {
       const cid = await ipfs.add('name: not json');
       const error = await rejection(h.createAccount({ metadataCid: cid }));
       expect(error.code).toBe(-32602);
-      expect(error.message).toMatch(new RegExp(`Account metadata ${cid}: .*JSON`, 'u'));
+      expect(error.message).toMatch(
+        new RegExp(`Account metadata ${cid}: .*JSON`, 'u'),
+      );
     });
 
     it('content the node tampered with (ContentVerificationError)', async () => {
       const cid = await addJson(ipfs, { version: 1, name: 'Honest' }, 'v1-raw');
-      await ipfs.tamper(cid, new TextEncoder().encode(JSON.stringify({ version: 1, name: 'Forged' })));
+      await ipfs.tamper(
+        cid,
+        new TextEncoder().encode(
+          JSON.stringify({ version: 1, name: 'Forged' }),
+        ),
+      );
       try {
-        expect((await rejection(h.createAccount({ metadataCid: cid }))).message).toMatch(/does not match|verif/iu);
+        expect(
+          (await rejection(h.createAccount({ metadataCid: cid }))).message,
+        ).toMatch(/does not match|verif/iu);
       } finally {
         await ipfs.tamper(cid, null);
       }
@@ -95,13 +165,21 @@ describe('account metadata on IPFS through the built snap', () => {
 
     it('a wrong API secret (HTTP 403), never echoed', async () => {
       const cid = await addJson(ipfs, { version: 1, name: 'Locked' });
-      await h.rpc('setIpfsConfig', { apiUrl: ipfs.apiUrl, apiKey: API_KEY, apiKeySecret: 'wrong-password' });
+      await h.rpc('setIpfsConfig', {
+        apiUrl: ipfs.apiUrl,
+        apiKey: API_KEY,
+        apiKeySecret: 'wrong-password',
+      });
       try {
         const error = await rejection(h.createAccount({ metadataCid: cid }));
         expect(error.message).toMatch(/403/u);
         expect(error.message).not.toMatch(/wrong-password|ipfs-key/u);
       } finally {
-        await h.rpc('setIpfsConfig', { apiUrl: ipfs.apiUrl, apiKey: API_KEY, apiKeySecret: API_SECRET });
+        await h.rpc('setIpfsConfig', {
+          apiUrl: ipfs.apiUrl,
+          apiKey: API_KEY,
+          apiKeySecret: API_SECRET,
+        });
       }
     });
   });

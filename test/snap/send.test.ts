@@ -21,14 +21,37 @@ import { startDevnet, type Devnet } from '../fixtures/devnet';
 import { devnetChain, ERC4337_ABI } from '../fixtures/erc4337';
 import { jsonRpc } from '../fixtures/json-rpc';
 import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
-import { installRecorder, readRecord, recordCalldata, RECORDERS } from '../fixtures/targets';
-import { COMPANION, installKeyringSnap, METAMASK, type KeyringHarness } from './harness';
+import {
+  installRecorder,
+  readRecord,
+  recordCalldata,
+  RECORDERS,
+} from '../fixtures/targets';
+import {
+  COMPANION,
+  installKeyringSnap,
+  METAMASK,
+  type KeyringHarness,
+} from './harness';
 
 const GET_USER_OP_HASH = parseAbi([
   'function getUserOpHash((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp) view returns (bytes32)',
 ]);
 
-type RpcUserOp = Record<'sender' | 'nonce' | 'initCode' | 'callData' | 'callGasLimit' | 'verificationGasLimit' | 'preVerificationGas' | 'maxFeePerGas' | 'maxPriorityFeePerGas' | 'paymasterAndData' | 'signature', Hex>;
+type RpcUserOp = Record<
+  | 'sender'
+  | 'nonce'
+  | 'initCode'
+  | 'callData'
+  | 'callGasLimit'
+  | 'verificationGasLimit'
+  | 'preVerificationGas'
+  | 'maxFeePerGas'
+  | 'maxPriorityFeePerGas'
+  | 'paymasterAndData'
+  | 'signature',
+  Hex
+>;
 
 /** Every string a snaps-sdk JSX tree shows: text children, row labels, addresses. */
 function shownStrings(node: unknown): string[] {
@@ -65,10 +88,19 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
    * Call sendUserOperation as the companion dapp, answer its dialog, and return what it showed,
    * the counters at the moment it was shown, and the reply.
    */
-  async function send(params: Record<string, unknown>, answer: 'ok' | 'cancel') {
-    const request = h.snap.request({ origin: COMPANION, method: 'sendUserOperation', params: params as any });
+  async function send(
+    params: Record<string, unknown>,
+    answer: 'ok' | 'cancel',
+  ) {
+    const request = h.snap.request({
+      origin: COMPANION,
+      method: 'sendUserOperation',
+      params: params as any,
+    });
     const ended = request.then((response) => {
-      throw new Error(`sendUserOperation ended without a dialog: ${JSON.stringify(response.response)}`);
+      throw new Error(
+        `sendUserOperation ended without a dialog: ${JSON.stringify(response.response)}`,
+      );
     });
     const ui: any = await Promise.race([request.getInterface(), ended]);
     ended.catch(() => undefined);
@@ -86,7 +118,11 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
   /** Poll Alto itself (not through the snap) for the operation's receipt; bounded to 10 s. */
   async function altoReceipt(userOpHash: Hex): Promise<any> {
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      const receipt = await jsonRpc(devnet.bundlerUrl, 'eth_getUserOperationReceipt', [userOpHash]);
+      const receipt = await jsonRpc(
+        devnet.bundlerUrl,
+        'eth_getUserOperationReceipt',
+        [userOpHash],
+      );
       if (receipt) {
         return receipt;
       }
@@ -96,32 +132,81 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
   }
 
   /** The operation as Alto holds it, and the EntryPoint's own hash of it. */
-  async function bundled(userOpHash: Hex): Promise<{ op: RpcUserOp; onChainHash: Hex }> {
-    const { userOperation: op } = await jsonRpc<{ userOperation: RpcUserOp }>(devnet.bundlerUrl, 'eth_getUserOperationByHash', [userOpHash]);
-    const quantities = ['nonce', 'callGasLimit', 'verificationGasLimit', 'preVerificationGas', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const;
-    const args = { ...op, ...Object.fromEntries(quantities.map((field) => [field, BigInt(op[field])])) };
-    const onChainHash = await client.readContract({ address: devnet.contracts.entryPoint, abi: GET_USER_OP_HASH, functionName: 'getUserOpHash', args: [args as never] });
+  async function bundled(
+    userOpHash: Hex,
+  ): Promise<{ op: RpcUserOp; onChainHash: Hex }> {
+    const { userOperation: op } = await jsonRpc<{ userOperation: RpcUserOp }>(
+      devnet.bundlerUrl,
+      'eth_getUserOperationByHash',
+      [userOpHash],
+    );
+    const quantities = [
+      'nonce',
+      'callGasLimit',
+      'verificationGasLimit',
+      'preVerificationGas',
+      'maxFeePerGas',
+      'maxPriorityFeePerGas',
+    ] as const;
+    const args = {
+      ...op,
+      ...Object.fromEntries(
+        quantities.map((field) => [field, BigInt(op[field])]),
+      ),
+    };
+    const onChainHash = await client.readContract({
+      address: devnet.contracts.entryPoint,
+      abi: GET_USER_OP_HASH,
+      functionName: 'getUserOpHash',
+      args: [args as never],
+    });
     return { op, onChainHash };
   }
 
   /** EntryPoint v0.6 prefund, computed here from the operation's fields. */
   const prefund = (op: RpcUserOp): bigint =>
-    (BigInt(op.callGasLimit) + BigInt(op.verificationGasLimit) * (op.paymasterAndData === '0x' ? 1n : 3n) + BigInt(op.preVerificationGas)) * BigInt(op.maxFeePerGas);
+    (BigInt(op.callGasLimit) +
+      BigInt(op.verificationGasLimit) *
+        (op.paymasterAndData === '0x' ? 1n : 3n) +
+      BigInt(op.preVerificationGas)) *
+    BigInt(op.maxFeePerGas);
 
   const nonceOf = async (sender: Address): Promise<bigint> =>
-    client.readContract({ address: devnet.contracts.entryPoint, abi: ERC4337_ABI.entryPoint, functionName: 'getNonce', args: [sender, 0n] });
+    client.readContract({
+      address: devnet.contracts.entryPoint,
+      abi: ERC4337_ABI.entryPoint,
+      functionName: 'getNonce',
+      args: [sender, 0n],
+    });
 
   beforeAll(async () => {
     devnet = await startDevnet();
-    client = createPublicClient({ chain: devnetChain(devnet.chainId, devnet.rpcUrl), transport: http(devnet.rpcUrl) }) as PublicClient;
+    client = createPublicClient({
+      chain: devnetChain(devnet.chainId, devnet.rpcUrl),
+      transport: http(devnet.rpcUrl),
+    }) as PublicClient;
     await installRecorder(devnet.rpcUrl, RECORDERS[0]);
     await installRecorder(devnet.rpcUrl, RECORDERS[1]);
-    chainProxy = await startLimitsProxy({ upstream: devnet.rpcUrl, recordCalls: true });
-    bundlerProxy = await startLimitsProxy({ upstream: devnet.bundlerUrl, apiKey: 'bundler-key-0123', recordCalls: true });
-    chainConfig = { ...devnet.chainConfig, rpcUrl: chainProxy.url, bundlerUrl: bundlerProxy.url };
+    chainProxy = await startLimitsProxy({
+      upstream: devnet.rpcUrl,
+      recordCalls: true,
+    });
+    bundlerProxy = await startLimitsProxy({
+      upstream: devnet.bundlerUrl,
+      apiKey: 'bundler-key-0123',
+      recordCalls: true,
+    });
+    chainConfig = {
+      ...devnet.chainConfig,
+      rpcUrl: chainProxy.url,
+      bundlerUrl: bundlerProxy.url,
+    };
     h = await installKeyringSnap();
     await h.rpc('setChainConfig', chainConfig);
-    account = await h.createAccount({ type: 'eip155:erc4337', scopes: [devnet.scope] });
+    account = await h.createAccount({
+      type: 'eip155:erc4337',
+      scopes: [devnet.scope],
+    });
   });
 
   afterAll(async () => {
@@ -132,9 +217,17 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
 
   it('only the companion origin may call it (4100 for MetaMask and other sites), and nothing runs for them', async () => {
     chainProxy.resetStats();
-    const params = { account: account.id, scope: devnet.scope, intents: [{ to: RECORDERS[0], value: '0x0', data: '0x' }] };
+    const params = {
+      account: account.id,
+      scope: devnet.scope,
+      intents: [{ to: RECORDERS[0], value: '0x0', data: '0x' }],
+    };
     for (const origin of [METAMASK, 'https://dapp.example']) {
-      const { response } = (await h.snap.request({ origin, method: 'sendUserOperation', params })) as any;
+      const { response } = (await h.snap.request({
+        origin,
+        method: 'sendUserOperation',
+        params,
+      })) as any;
       expect(response.error).toEqual(expect.objectContaining({ code: 4100 }));
     }
     expect(chainProxy.stats.httpRequests).toBe(0);
@@ -149,18 +242,41 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       { to: RECORDERS[0], value: '0x0', data: recordCalldata(1, 111) },
       { to: RECORDERS[1], value: '0x0', data: recordCalldata(2, 222) },
     ];
-    const { shown, atDialog, response } = await send({ account: account.id, scope: devnet.scope, intents }, 'ok');
+    const { shown, atDialog, response } = await send(
+      { account: account.id, scope: devnet.scope, intents },
+      'ok',
+    );
 
     // order: prepare + fees (one chain round trip) and the bundler's fee method, then the paymaster, then the dialog; nothing sent yet
     expect(atDialog.chainRequests).toBe(1);
-    expect(atDialog.paymasterMethods).toEqual({ pm_getPaymasterStubData: 1, pm_getPaymasterData: 1 });
-    expect(atDialog.bundlerMethods).toEqual({ pimlico_getUserOperationGasPrice: 1 });
-    expect(response.result).toEqual({ userOpHash: expect.stringMatching(/^0x[0-9a-f]{64}$/u), entryPoint: devnet.contracts.entryPoint, sender: account.address });
+    expect(atDialog.paymasterMethods).toEqual({
+      pm_getPaymasterStubData: 1,
+      pm_getPaymasterData: 1,
+    });
+    expect(atDialog.bundlerMethods).toEqual({
+      pimlico_getUserOperationGasPrice: 1,
+    });
+    expect(response.result).toEqual({
+      userOpHash: expect.stringMatching(/^0x[0-9a-f]{64}$/u),
+      entryPoint: devnet.contracts.entryPoint,
+      sender: account.address,
+    });
     expect(chainProxy.stats.httpRequests).toBe(1);
     expect(chainProxy.stats.batches).toBe(1);
     // prepare's four reads and the block (gas cap), eth_maxPriorityFeePerGas, eth_feeHistory and eth_blockNumber
-    expect(chainProxy.stats.methods).toEqual({ eth_getCode: 1, eth_call: 1, eth_estimateGas: 2, eth_getBlockByNumber: 1, eth_maxPriorityFeePerGas: 1, eth_feeHistory: 1, eth_blockNumber: 1 });
-    expect(bundlerProxy.stats.methods).toEqual({ pimlico_getUserOperationGasPrice: 1, eth_sendUserOperation: 1 });
+    expect(chainProxy.stats.methods).toEqual({
+      eth_getCode: 1,
+      eth_call: 1,
+      eth_estimateGas: 2,
+      eth_getBlockByNumber: 1,
+      eth_maxPriorityFeePerGas: 1,
+      eth_feeHistory: 1,
+      eth_blockNumber: 1,
+    });
+    expect(bundlerProxy.stats.methods).toEqual({
+      pimlico_getUserOperationGasPrice: 1,
+      eth_sendUserOperation: 1,
+    });
 
     const { userOpHash } = response.result;
     const altoSays = await altoReceipt(userOpHash);
@@ -168,8 +284,20 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     const { op, onChainHash } = await bundled(userOpHash);
     expect(userOpHash).toBe(onChainHash);
     // the paymaster signed the final gas limits and fees
-    const signedFor = devnet.paymaster.stats.signed.at(-1) as Record<string, string>;
-    for (const field of ['callGasLimit', 'verificationGasLimit', 'preVerificationGas', 'maxFeePerGas', 'maxPriorityFeePerGas', 'nonce', 'callData', 'initCode'] as const) {
+    const signedFor = devnet.paymaster.stats.signed.at(-1) as Record<
+      string,
+      string
+    >;
+    for (const field of [
+      'callGasLimit',
+      'verificationGasLimit',
+      'preVerificationGas',
+      'maxFeePerGas',
+      'maxPriorityFeePerGas',
+      'nonce',
+      'callData',
+      'initCode',
+    ] as const) {
       expect(BigInt(signedFor[field] as string)).toBe(BigInt(op[field]));
     }
 
@@ -177,25 +305,42 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(shown).toContain(`${devnet.scope}:${account.address}`);
     expect(valueAfter(shown, 'Chain')).toBe(devnet.scope);
     expect(valueAfter(shown, 'Deploys the account')).toMatch(/^Yes/u);
-    expect(valueAfter(shown, 'Intent 1 of 2: to')).toBe(getAddress(RECORDERS[0]));
-    expect(valueAfter(shown, 'Intent 2 of 2: to')).toBe(getAddress(RECORDERS[1]));
-    expect(shown.filter((text) => text === 'function selector 0x00000000')).toHaveLength(2);
+    expect(valueAfter(shown, 'Intent 1 of 2: to')).toBe(
+      getAddress(RECORDERS[0]),
+    );
+    expect(valueAfter(shown, 'Intent 2 of 2: to')).toBe(
+      getAddress(RECORDERS[1]),
+    );
+    expect(
+      shown.filter((text) => text === 'function selector 0x00000000'),
+    ).toHaveLength(2);
     expect(shown.filter((text) => text === '0 ETH')).toHaveLength(2);
-    expect(valueAfter(shown, 'Maximum gas cost')).toBe(`${formatEther(prefund(op))} ETH`);
-    expect(op.paymasterAndData.slice(0, 42).toLowerCase()).toBe(devnet.contracts.verifyingPaymaster.toLowerCase());
-    expect(valueAfter(shown, 'Gas paid by paymaster')).toBe(devnet.contracts.verifyingPaymaster);
+    expect(valueAfter(shown, 'Maximum gas cost')).toBe(
+      `${formatEther(prefund(op))} ETH`,
+    );
+    expect(op.paymasterAndData.slice(0, 42).toLowerCase()).toBe(
+      devnet.contracts.verifyingPaymaster.toLowerCase(),
+    );
+    expect(valueAfter(shown, 'Gas paid by paymaster')).toBe(
+      devnet.contracts.verifyingPaymaster,
+    );
     expect(JSON.stringify(shown)).not.toMatch(/[0-9a-f]{64}/iu); // no key (nor any 32-byte secret) in the dialog
 
     // the intents took effect, from the deployed account
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(111n);
     expect(await readRecord(devnet.rpcUrl, RECORDERS[1], 2)).toBe(222n);
-    expect(await client.getCode({ address: account.address })).not.toBeUndefined();
+    expect(
+      await client.getCode({ address: account.address }),
+    ).not.toBeUndefined();
     expect(op.initCode).not.toBe('0x');
 
     // the receipt comes from the bundler: no log scan
     chainProxy.resetStats();
     bundlerProxy.resetStats();
-    const receipt = await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash });
+    const receipt = await h.rpc('getUserOperationReceipt', {
+      scope: devnet.scope,
+      userOpHash,
+    });
     expect(receipt).toEqual({
       userOpHash,
       sender: account.address,
@@ -206,7 +351,9 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       transactionHash: altoSays.receipt.transactionHash,
       blockNumber: altoSays.receipt.blockNumber,
     });
-    expect(bundlerProxy.stats.methods).toEqual({ eth_getUserOperationReceipt: 1 });
+    expect(bundlerProxy.stats.methods).toEqual({
+      eth_getUserOperationReceipt: 1,
+    });
     expect(chainProxy.stats.rpcCalls).toBe(0);
     sponsored = { userOpHash, fromBlockBefore };
   });
@@ -214,13 +361,23 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
   it('sends a self-paid operation from the funded account when no paymaster is configured', async () => {
     const { paymasterUrl: _dropped, ...withoutPaymaster } = chainConfig;
     await h.rpc('setChainConfig', withoutPaymaster);
-    await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [account.address, '0xde0b6b3a7640000']); // 1 ETH
+    await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [
+      account.address,
+      '0xde0b6b3a7640000',
+    ]); // 1 ETH
     const recipient = getAddress(`0x${'5e'.repeat(19)}01`);
     const value = parseEther('0.01');
     devnet.paymaster.resetStats();
     chainProxy.resetStats();
 
-    const { shown, response } = await send({ account: account.id, scope: devnet.scope, intents: [{ to: recipient, value: `0x${value.toString(16)}` }] }, 'ok');
+    const { shown, response } = await send(
+      {
+        account: account.id,
+        scope: devnet.scope,
+        intents: [{ to: recipient, value: `0x${value.toString(16)}` }],
+      },
+      'ok',
+    );
     expect(chainProxy.stats.httpRequests).toBe(1);
     const { userOpHash } = response.result;
     const altoSays = await altoReceipt(userOpHash);
@@ -235,57 +392,135 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(valueAfter(shown, 'Value')).toBe('0.01 ETH');
     expect(valueAfter(shown, 'Call')).toBe('plain transfer');
     expect(valueAfter(shown, 'Gas paid by')).toBe('this account');
-    expect(valueAfter(shown, 'Maximum gas cost')).toBe(`${formatEther(prefund(op))} ETH`);
+    expect(valueAfter(shown, 'Maximum gas cost')).toBe(
+      `${formatEther(prefund(op))} ETH`,
+    );
 
     expect(altoSays.success).toBe(true);
     expect(await client.getBalance({ address: recipient })).toBe(value);
     // the account paid the EntryPoint exactly the prefund the dialog showed; the unused part stays as its deposit there
-    const deposit = await client.readContract({ address: devnet.contracts.entryPoint, abi: ERC4337_ABI.entryPoint, functionName: 'balanceOf', args: [account.address] });
-    expect(await client.getBalance({ address: account.address })).toBe(parseEther('1') - value - prefund(op));
+    const deposit = await client.readContract({
+      address: devnet.contracts.entryPoint,
+      abi: ERC4337_ABI.entryPoint,
+      functionName: 'balanceOf',
+      args: [account.address],
+    });
+    expect(await client.getBalance({ address: account.address })).toBe(
+      parseEther('1') - value - prefund(op),
+    );
     expect(deposit).toBe(prefund(op) - BigInt(altoSays.actualGasCost));
-    expect((await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash })).success).toBe(true);
+    expect(
+      (
+        await h.rpc('getUserOperationReceipt', {
+          scope: devnet.scope,
+          userOpHash,
+        })
+      ).success,
+    ).toBe(true);
   });
 
   it('a declined dialog signs and sends nothing (4001): the bundler receives no operation', async () => {
     bundlerProxy.resetStats();
     const nonce = await nonceOf(account.address);
-    const { response } = await send({ account: account.id, scope: devnet.scope, intents: [{ to: RECORDERS[0], value: '0x0', data: recordCalldata(3, 333) }] }, 'cancel');
-    expect(response.error).toEqual(expect.objectContaining({ code: 4001, message: 'The user declined to send the user operation' }));
+    const { response } = await send(
+      {
+        account: account.id,
+        scope: devnet.scope,
+        intents: [
+          { to: RECORDERS[0], value: '0x0', data: recordCalldata(3, 333) },
+        ],
+      },
+      'cancel',
+    );
+    expect(response.error).toEqual(
+      expect.objectContaining({
+        code: 4001,
+        message: 'The user declined to send the user operation',
+      }),
+    );
     expect(bundlerProxy.stats.methods.eth_sendUserOperation).toBeUndefined();
-    expect(Object.keys(bundlerProxy.stats.methods)).toEqual(['pimlico_getUserOperationGasPrice']); // a read, before the dialog
+    expect(Object.keys(bundlerProxy.stats.methods)).toEqual([
+      'pimlico_getUserOperationGasPrice',
+    ]); // a read, before the dialog
     await new Promise((resolve) => setTimeout(resolve, 500)); // give a wrongly sent operation time to be bundled
     expect(await nonceOf(account.address)).toBe(nonce);
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 3)).toBe(0n);
   });
 
   it('decodes a bundler refusal: a self-paid operation from an account with no ETH is AA21, with the bundler’s code', async () => {
-    const poor = await h.createAccount({ type: 'eip155:erc4337', scopes: [devnet.scope] });
+    const poor = await h.createAccount({
+      type: 'eip155:erc4337',
+      scopes: [devnet.scope],
+    });
     expect(await client.getBalance({ address: poor.address })).toBe(0n);
     bundlerProxy.resetStats();
-    const { response } = await send({ account: poor.id, scope: devnet.scope, intents: [{ to: RECORDERS[0], value: '0x0', data: recordCalldata(4, 444) }] }, 'ok');
+    const { response } = await send(
+      {
+        account: poor.id,
+        scope: devnet.scope,
+        intents: [
+          { to: RECORDERS[0], value: '0x0', data: recordCalldata(4, 444) },
+        ],
+      },
+      'ok',
+    );
     // the same operation sent to Alto directly: the snap kept its code
-    const sent = bundlerProxy.stats.calls.find((call) => call.method === 'eth_sendUserOperation');
+    const sent = bundlerProxy.stats.calls.find(
+      (call) => call.method === 'eth_sendUserOperation',
+    );
     const direct = await fetch(devnet.bundlerUrl, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendUserOperation', params: sent?.params }),
-    }).then(async (reply) => (await reply.json()) as { error: { code: number; message: string } });
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_sendUserOperation',
+        params: sent?.params,
+      }),
+    }).then(
+      async (reply) =>
+        (await reply.json()) as { error: { code: number; message: string } },
+    );
     expect(direct.error.message).toMatch(/AA21/u);
     expect(response.error.code).toBe(direct.error.code);
     expect(response.error.code).toBe(-32500);
-    expect(response.error.message).toMatch(/^The bundler refused the user operation \(AA21\): the account cannot pay for gas and no paymaster sponsors it\. Bundler: .*AA21/u);
+    expect(response.error.message).toMatch(
+      /^The bundler refused the user operation \(AA21\): the account cannot pay for gas and no paymaster sponsors it\. Bundler: .*AA21/u,
+    );
     expect(response.error.message).not.toContain('bundler-key-0123');
     expect(bundlerProxy.stats.methods.eth_sendUserOperation).toBe(1);
   });
 
   it('finds the receipt of an operation it sent through the logs, from the block remembered at send time, when the bundler refuses eth_getUserOperationReceipt', async () => {
-    bundlerProxy.inject({ type: 'rpcError', code: -32601, message: 'Method not found', method: 'eth_getUserOperationReceipt', times: 1000 });
+    bundlerProxy.inject({
+      type: 'rpcError',
+      code: -32601,
+      message: 'Method not found',
+      method: 'eth_getUserOperationReceipt',
+      times: 1000,
+    });
     try {
       chainProxy.resetStats();
-      const receipt = await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash: sponsored.userOpHash });
-      const altoSays = await jsonRpc(devnet.bundlerUrl, 'eth_getUserOperationReceipt', [sponsored.userOpHash]);
-      expect(receipt).toEqual(expect.objectContaining({ userOpHash: sponsored.userOpHash, success: true, transactionHash: altoSays.receipt.transactionHash, blockNumber: altoSays.receipt.blockNumber }));
-      const logQueries = chainProxy.stats.calls.filter((call) => call.method === 'eth_getLogs');
+      const receipt = await h.rpc('getUserOperationReceipt', {
+        scope: devnet.scope,
+        userOpHash: sponsored.userOpHash,
+      });
+      const altoSays = await jsonRpc(
+        devnet.bundlerUrl,
+        'eth_getUserOperationReceipt',
+        [sponsored.userOpHash],
+      );
+      expect(receipt).toEqual(
+        expect.objectContaining({
+          userOpHash: sponsored.userOpHash,
+          success: true,
+          transactionHash: altoSays.receipt.transactionHash,
+          blockNumber: altoSays.receipt.blockNumber,
+        }),
+      );
+      const logQueries = chainProxy.stats.calls.filter(
+        (call) => call.method === 'eth_getLogs',
+      );
       expect(logQueries.length).toBeGreaterThan(0);
       for (const { params } of logQueries) {
         const from = BigInt((params[0] as { fromBlock: Hex }).fromBlock);
@@ -300,7 +535,14 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
   it('for an operation it did not send, asks the chain’s bundlers, then scans the EntryPoint logs of the last 10,000 blocks', async () => {
     await h.rpc('setChainConfig', chainConfig);
     // built with the keyring methods as MetaMask drives them, sent to Alto directly: the snap never saw the hash
-    const prepared = (await h.submit(account, 'eth_prepareUserOperation', [{ to: RECORDERS[1], value: '0x0', data: recordCalldata(5, 555) }], devnet.scope)).result;
+    const prepared = (
+      await h.submit(
+        account,
+        'eth_prepareUserOperation',
+        [{ to: RECORDERS[1], value: '0x0', data: recordCalldata(5, 555) }],
+        devnet.scope,
+      )
+    ).result;
     const block = await client.getBlock();
     const userOp: Record<string, string> = {
       sender: account.address,
@@ -313,46 +555,116 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       paymasterAndData: prepared.dummyPaymasterAndData,
       signature: prepared.dummySignature,
     };
-    Object.assign(userOp, (await h.submit(account, 'eth_patchUserOperation', [userOp], devnet.scope)).result);
-    userOp.signature = (await h.submit(account, 'eth_signUserOperation', [userOp], devnet.scope)).result;
-    const foreign = await jsonRpc<Hex>(devnet.bundlerUrl, 'eth_sendUserOperation', [userOp, devnet.contracts.entryPoint]);
+    Object.assign(
+      userOp,
+      (
+        await h.submit(
+          account,
+          'eth_patchUserOperation',
+          [userOp],
+          devnet.scope,
+        )
+      ).result,
+    );
+    userOp.signature = (
+      await h.submit(account, 'eth_signUserOperation', [userOp], devnet.scope)
+    ).result;
+    const foreign = await jsonRpc<Hex>(
+      devnet.bundlerUrl,
+      'eth_sendUserOperation',
+      [userOp, devnet.contracts.entryPoint],
+    );
     const altoSays = await altoReceipt(foreign);
     expect(await readRecord(devnet.rpcUrl, RECORDERS[1], 5)).toBe(555n);
 
     chainProxy.resetStats();
     bundlerProxy.resetStats();
-    expect(await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash: foreign })).toEqual(expect.objectContaining({ userOpHash: foreign, success: true, transactionHash: altoSays.receipt.transactionHash }));
-    expect(bundlerProxy.stats.methods).toEqual({ eth_getUserOperationReceipt: 1 });
+    expect(
+      await h.rpc('getUserOperationReceipt', {
+        scope: devnet.scope,
+        userOpHash: foreign,
+      }),
+    ).toEqual(
+      expect.objectContaining({
+        userOpHash: foreign,
+        success: true,
+        transactionHash: altoSays.receipt.transactionHash,
+      }),
+    );
+    expect(bundlerProxy.stats.methods).toEqual({
+      eth_getUserOperationReceipt: 1,
+    });
     expect(chainProxy.stats.rpcCalls).toBe(0);
 
-    bundlerProxy.inject({ type: 'rpcError', code: -32601, message: 'Method not found', method: 'eth_getUserOperationReceipt', times: 1000 });
+    bundlerProxy.inject({
+      type: 'rpcError',
+      code: -32601,
+      message: 'Method not found',
+      method: 'eth_getUserOperationReceipt',
+      times: 1000,
+    });
     try {
       chainProxy.resetStats();
-      expect(await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash: foreign })).toEqual(expect.objectContaining({ userOpHash: foreign, success: true, transactionHash: altoSays.receipt.transactionHash }));
+      expect(
+        await h.rpc('getUserOperationReceipt', {
+          scope: devnet.scope,
+          userOpHash: foreign,
+        }),
+      ).toEqual(
+        expect.objectContaining({
+          userOpHash: foreign,
+          success: true,
+          transactionHash: altoSays.receipt.transactionHash,
+        }),
+      );
       expect(chainProxy.stats.methods.eth_getLogs).toBeGreaterThan(0);
 
       // the scan covers the last 10,000 blocks only (on this young devnet: from block 0; the window
       // itself is proven in test/node/erc4337-receipt.test.ts)
       const latest = await client.getBlockNumber();
-      const froms = chainProxy.stats.calls.filter((call) => call.method === 'eth_getLogs').map(({ params }) => BigInt((params[0] as { fromBlock: Hex }).fromBlock));
+      const froms = chainProxy.stats.calls
+        .filter((call) => call.method === 'eth_getLogs')
+        .map(({ params }) =>
+          BigInt((params[0] as { fromBlock: Hex }).fromBlock),
+        );
       // the adapter may split the window into sub-ranges; none starts before it
-      expect(froms.reduce((low, value) => (value < low ? value : low))).toBe(latest > 9_999n ? latest - 9_999n : 0n);
+      expect(froms.reduce((low, value) => (value < low ? value : low))).toBe(
+        latest > 9_999n ? latest - 9_999n : 0n,
+      );
 
       // an operation the snap sent is still found from the block it remembered
-      const found = await h.rpc('getUserOperationReceipt', { scope: devnet.scope, userOpHash: sponsored.userOpHash });
-      expect(found).toEqual(expect.objectContaining({ userOpHash: sponsored.userOpHash, success: true }));
+      const found = await h.rpc('getUserOperationReceipt', {
+        scope: devnet.scope,
+        userOpHash: sponsored.userOpHash,
+      });
+      expect(found).toEqual(
+        expect.objectContaining({
+          userOpHash: sponsored.userOpHash,
+          success: true,
+        }),
+      );
     } finally {
       bundlerProxy.clearFaults();
     }
   });
   it('the home page sends from a smart account through the same dialog, then refreshes the operation’s status', async () => {
-    await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [account.address, '0xde0b6b3a7640000']); // 1 ETH
+    await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [
+      account.address,
+      '0xde0b6b3a7640000',
+    ]); // 1 ETH
     const recipient = getAddress(`0x${'6f'.repeat(19)}02`);
     let ui: any = await (await h.snap.onHomePage()).getInterface();
-    const step = async (action: (current: any) => Promise<void>): Promise<void> => {
+    const step = async (
+      action: (current: any) => Promise<void>,
+    ): Promise<void> => {
       const next = ui.waitForUpdate();
       await action(ui);
-      ui = await Promise.race([next, new Promise((_, reject) => setTimeout(() => reject(new Error('no re-render')), 30_000).unref())]);
+      ui = await Promise.race([
+        next,
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('no re-render')), 30_000).unref(),
+        ),
+      ]);
     };
     await ui.typeInField(`send-to:${account.id}`, recipient);
     await ui.typeInField(`send-value:${account.id}`, '0.002');
@@ -363,12 +675,20 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(dialog).toContain('0.002 ETH');
     expect(dialog).toContain(recipient);
     expect(bundlerProxy.stats.methods.eth_sendUserOperation).toBe(1);
-    const userOpHash = /Sent user operation (0x[0-9a-f]{64})/u.exec(JSON.stringify(ui.content))?.[1] as Hex;
+    const userOpHash = /Sent user operation (0x[0-9a-f]{64})/u.exec(
+      JSON.stringify(ui.content),
+    )?.[1] as Hex;
     expect(userOpHash).toBeDefined();
     const altoSays = await altoReceipt(userOpHash);
     expect(altoSays.success).toBe(true);
-    expect(await client.getBalance({ address: recipient })).toBe(parseEther('0.002'));
-    await step((current) => current.clickElement(`userop-status:${devnet.scope}:${userOpHash}`));
-    expect(JSON.stringify(ui.content)).toContain(`succeeded in block ${BigInt(altoSays.receipt.blockNumber).toString()}`);
+    expect(await client.getBalance({ address: recipient })).toBe(
+      parseEther('0.002'),
+    );
+    await step((current) =>
+      current.clickElement(`userop-status:${devnet.scope}:${userOpHash}`),
+    );
+    expect(JSON.stringify(ui.content)).toContain(
+      `succeeded in block ${BigInt(altoSays.receipt.blockNumber).toString()}`,
+    );
   });
 });

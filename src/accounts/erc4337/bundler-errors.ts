@@ -11,12 +11,17 @@ import { JsonRpcError as ChainJsonRpcError, redact } from '../../chain';
 
 /** ERC-7769 error codes and what each means for the person sending. */
 export const BUNDLER_ERROR_CODES: Readonly<Record<number, string>> = {
-  [-32500]: 'the EntryPoint rejected the operation while validating the account or deploying it',
+  [-32500]:
+    'the EntryPoint rejected the operation while validating the account or deploying it',
   [-32501]: 'the paymaster rejected the operation while validating it',
-  [-32502]: 'the account, factory or paymaster uses an opcode or storage that bundlers forbid during validation',
-  [-32503]: 'the operation is outside its valid time range (expired, not yet valid, or expiring too soon)',
-  [-32504]: 'the paymaster or signature aggregator is throttled or banned by this bundler',
-  [-32505]: 'the paymaster or signature aggregator has too little stake or too short an unstake delay',
+  [-32502]:
+    'the account, factory or paymaster uses an opcode or storage that bundlers forbid during validation',
+  [-32503]:
+    'the operation is outside its valid time range (expired, not yet valid, or expiring too soon)',
+  [-32504]:
+    'the paymaster or signature aggregator is throttled or banned by this bundler',
+  [-32505]:
+    'the paymaster or signature aggregator has too little stake or too short an unstake delay',
   [-32506]: 'the signature aggregator is not supported by this bundler',
   [-32507]: 'a signature is invalid (the account’s or the paymaster’s)',
 };
@@ -73,8 +78,15 @@ export function bundlerRefusal(error: unknown, bundlerUrl: string): unknown {
     .replace(/[\u0000-\u001f\u007f]+/gu, ' ')
     .slice(0, BUNDLER_MESSAGE_LIMIT);
   const reason = /\bAA[0-9]{2}\b/u.exec(error.message)?.[0];
-  const meaning = (reason ? ENTRY_POINT_REASONS[reason] : undefined) ?? BUNDLER_ERROR_CODES[error.code];
+  const meaning =
+    (reason ? ENTRY_POINT_REASONS[reason] : undefined) ??
+    BUNDLER_ERROR_CODES[error.code];
   const head = `The bundler refused the user operation${reason ? ` (${reason})` : ''}`;
-  const message = meaning ? `${head}: ${meaning}. Bundler: ${excerpt}` : `${head}: ${excerpt}`;
-  return new JsonRpcError(error.code, message, { ...(reason ? { reason } : {}), bundlerMessage: excerpt });
+  const message = meaning
+    ? `${head}: ${meaning}. Bundler: ${excerpt}`
+    : `${head}: ${excerpt}`;
+  return new JsonRpcError(error.code, message, {
+    ...(reason ? { reason } : {}),
+    bundlerMessage: excerpt,
+  });
 }

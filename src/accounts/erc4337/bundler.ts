@@ -25,13 +25,22 @@ const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/u;
  * @throws JsonRpcError with the bundler's code and a message naming the refusal (see
  * `bundlerRefusal`); -32603 when the reply is not a 32-byte hash; the transport's errors.
  */
-export async function sendToBundler(bundlerUrl: string, userOp: EthUserOperation, entryPoint: Hex): Promise<Hex> {
+export async function sendToBundler(
+  bundlerUrl: string,
+  userOp: EthUserOperation,
+  entryPoint: Hex,
+): Promise<Hex> {
   const client = createRpcClient({ url: bundlerUrl, retries: 0 });
-  const hash = await client.request('eth_sendUserOperation', [userOp, entryPoint]).catch((error: unknown) => {
-    throw bundlerRefusal(error, bundlerUrl);
-  });
+  const hash = await client
+    .request('eth_sendUserOperation', [userOp, entryPoint])
+    .catch((error: unknown) => {
+      throw bundlerRefusal(error, bundlerUrl);
+    });
   if (typeof hash !== 'string' || !BYTES32.test(hash)) {
-    throw rpcErrors.internal({ message: 'The bundler accepted the user operation but answered no 32-byte userOpHash' });
+    throw rpcErrors.internal({
+      message:
+        'The bundler accepted the user operation but answered no 32-byte userOpHash',
+    });
   }
   return hash.toLowerCase() as Hex;
 }
@@ -45,9 +54,15 @@ export async function sendToBundler(bundlerUrl: string, userOp: EthUserOperation
  * @param userOpHash - 32-byte hash.
  * @returns The receipt, or null.
  */
-export async function bundlerReceipt(bundlerUrl: string, userOpHash: Hex): Promise<UserOperationReceipt | null> {
+export async function bundlerReceipt(
+  bundlerUrl: string,
+  userOpHash: Hex,
+): Promise<UserOperationReceipt | null> {
   try {
-    const reply = await createRpcClient({ url: bundlerUrl, retries: 0 }).request('eth_getUserOperationReceipt', [userOpHash]);
+    const reply = await createRpcClient({
+      url: bundlerUrl,
+      retries: 0,
+    }).request('eth_getUserOperationReceipt', [userOpHash]);
     return parseBundlerReceipt(reply, userOpHash);
   } catch {
     return null;
@@ -62,12 +77,25 @@ export async function bundlerReceipt(bundlerUrl: string, userOpHash: Hex): Promi
  * @param userOpHash - The hash asked for; the receipt must be for it.
  * @returns The receipt with canonical hex quantities, or null when absent or malformed.
  */
-export function parseBundlerReceipt(reply: unknown, userOpHash: Hex): UserOperationReceipt | null {
+export function parseBundlerReceipt(
+  reply: unknown,
+  userOpHash: Hex,
+): UserOperationReceipt | null {
   if (typeof reply !== 'object' || reply === null) {
     return null;
   }
-  const { userOpHash: hash, sender, nonce, success, actualGasCost, actualGasUsed, receipt } = reply as Record<string, unknown>;
-  const { transactionHash, blockNumber } = (typeof receipt === 'object' && receipt !== null ? receipt : {}) as Record<string, unknown>;
+  const {
+    userOpHash: hash,
+    sender,
+    nonce,
+    success,
+    actualGasCost,
+    actualGasUsed,
+    receipt,
+  } = reply as Record<string, unknown>;
+  const { transactionHash, blockNumber } = (
+    typeof receipt === 'object' && receipt !== null ? receipt : {}
+  ) as Record<string, unknown>;
   const quantities = [nonce, actualGasCost, actualGasUsed, blockNumber];
   if (
     typeof hash !== 'string' ||
@@ -77,11 +105,14 @@ export function parseBundlerReceipt(reply: unknown, userOpHash: Hex): UserOperat
     typeof success !== 'boolean' ||
     typeof transactionHash !== 'string' ||
     !BYTES32.test(transactionHash) ||
-    !quantities.every((value) => typeof value === 'string' && QUANTITY.test(value))
+    !quantities.every(
+      (value) => typeof value === 'string' && QUANTITY.test(value),
+    )
   ) {
     return null;
   }
-  const hex = (value: unknown): Hex => `0x${BigInt(value as string).toString(16)}`;
+  const hex = (value: unknown): Hex =>
+    `0x${BigInt(value as string).toString(16)}`;
   return {
     userOpHash,
     sender: getAddress(sender),

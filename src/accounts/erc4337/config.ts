@@ -6,7 +6,11 @@ import { invalidParams, validate } from '../../errors';
 import { parseScope } from '../../scope';
 import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from '../../structs';
 import { DEFAULT_ACCOUNT_FACTORY, DEFAULT_ENTRY_POINT } from './constants';
-import type { AccountChainOverrides, ChainConfig, ChainSettings } from './types';
+import type {
+  AccountChainOverrides,
+  ChainConfig,
+  ChainSettings,
+} from './types';
 
 /** `setChainConfig` params: `{ scope, rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`. */
 export const ChainConfigParamsStruct = object({
@@ -27,7 +31,11 @@ export const ChainConfigParamsStruct = object({
  * @throws JsonRpcError -32602 naming the bad field (never echoing its value).
  */
 export function parseChainConfig(params: unknown): ChainConfig {
-  const input = validate(params, ChainConfigParamsStruct, 'setChainConfig params');
+  const input = validate(
+    params,
+    ChainConfigParamsStruct,
+    'setChainConfig params',
+  );
   return {
     scope: input.scope,
     rpcUrl: input.rpcUrl,
@@ -48,7 +56,9 @@ export function parseChainConfig(params: unknown): ChainConfig {
 export async function verifyChainConfig(config: ChainConfig): Promise<void> {
   const served = await createRpcClient({ url: config.rpcUrl }).chainId();
   if (BigInt(served) !== parseScope(config.scope).chainId) {
-    throw invalidParams(`Invalid setChainConfig params at rpcUrl: it serves chain ${served}, not ${config.scope}`);
+    throw invalidParams(
+      `Invalid setChainConfig params at rpcUrl: it serves chain ${served}, not ${config.scope}`,
+    );
   }
 }
 
@@ -63,7 +73,9 @@ export function maskChainConfig(config: ChainConfig): ChainConfig {
     ...config,
     rpcUrl: maskUrl(config.rpcUrl),
     ...(config.bundlerUrl ? { bundlerUrl: maskUrl(config.bundlerUrl) } : {}),
-    ...(config.paymasterUrl ? { paymasterUrl: maskUrl(config.paymasterUrl) } : {}),
+    ...(config.paymasterUrl
+      ? { paymasterUrl: maskUrl(config.paymasterUrl) }
+      : {}),
   };
 }
 
@@ -77,7 +89,10 @@ export function maskChainConfig(config: ChainConfig): ChainConfig {
  * @param overrides - The account's settings for that chain, if any.
  * @returns The settings to run with, chain id included.
  */
-export function resolveChainSettings(config: ChainConfig, overrides: AccountChainOverrides = {}): ChainSettings {
+export function resolveChainSettings(
+  config: ChainConfig,
+  overrides: AccountChainOverrides = {},
+): ChainSettings {
   const bundlerUrl = overrides.bundlerUrl ?? config.bundlerUrl;
   const paymasterUrl = overrides.paymasterUrl ?? config.paymasterUrl;
   return {
@@ -85,7 +100,9 @@ export function resolveChainSettings(config: ChainConfig, overrides: AccountChai
     chainId: parseScope(config.scope).chainId,
     rpcUrl: config.rpcUrl,
     entryPoint: getAddress(overrides.entryPoint ?? config.entryPoint),
-    accountFactory: getAddress(overrides.accountFactory ?? config.accountFactory),
+    accountFactory: getAddress(
+      overrides.accountFactory ?? config.accountFactory,
+    ),
     ...(bundlerUrl ? { bundlerUrl } : {}),
     ...(paymasterUrl ? { paymasterUrl } : {}),
   };
@@ -100,11 +117,23 @@ export function resolveChainSettings(config: ChainConfig, overrides: AccountChai
  * @param config - The chain config they came from.
  * @returns True when both addresses are trusted.
  */
-export function usesTrustedContracts(settings: ChainSettings, config: ChainConfig): boolean {
-  const trusted = (address: string, configured: string, canonical: string): boolean =>
-    isAddressEqual(address as Hex, configured as Hex) || isAddressEqual(address as Hex, canonical as Hex);
+export function usesTrustedContracts(
+  settings: ChainSettings,
+  config: ChainConfig,
+): boolean {
+  const trusted = (
+    address: string,
+    configured: string,
+    canonical: string,
+  ): boolean =>
+    isAddressEqual(address as Hex, configured as Hex) ||
+    isAddressEqual(address as Hex, canonical as Hex);
   return (
     trusted(settings.entryPoint, config.entryPoint, DEFAULT_ENTRY_POINT) &&
-    trusted(settings.accountFactory, config.accountFactory, DEFAULT_ACCOUNT_FACTORY)
+    trusted(
+      settings.accountFactory,
+      config.accountFactory,
+      DEFAULT_ACCOUNT_FACTORY,
+    )
   );
 }

@@ -9,7 +9,8 @@ import { parseAbi } from 'viem';
 export const DEFAULT_ENTRY_POINT = '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789';
 
 /** Canonical SimpleAccountFactory v0.6 deployment. */
-export const DEFAULT_ACCOUNT_FACTORY = '0x9406Cc6185a346906296840746125a0E44976454';
+export const DEFAULT_ACCOUNT_FACTORY =
+  '0x9406Cc6185a346906296840746125a0E44976454';
 
 /** `createAccount(owner, salt)` salt of every account of this snap (one owner key per account). */
 export const ACCOUNT_SALT = 0n;
@@ -40,7 +41,8 @@ export const DUMMY_SIGNATURE =
   '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c';
 
 /** EIP-1967 implementation slot: bytes32(uint256(keccak256("eip1967.proxy.implementation")) - 1). */
-export const EIP1967_IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
+export const EIP1967_IMPLEMENTATION_SLOT =
+  '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';
 
 /**
  * Runtime code of the ERC1967Proxy that SimpleAccountFactory v0.6.0 deploys for every

@@ -7,7 +7,11 @@ import { invalidParams, notFound } from '../../errors';
 import { resolveChainSettings, usesTrustedContracts } from './config';
 import { ACCOUNT_SALT } from './constants';
 import { computeAccountAddress } from './prepare';
-import type { AccountChainOverrides, ChainConfig, SmartAccountData } from './types';
+import type {
+  AccountChainOverrides,
+  ChainConfig,
+  SmartAccountData,
+} from './types';
 import { ERC4337_METHODS } from './userop';
 
 /** A smart account worked out before it is stored: where it lives and what the keyring keeps. */
@@ -44,34 +48,61 @@ export async function resolveSmartAccount(
   overrides: Record<string, AccountChainOverrides> = {},
 ): Promise<ResolvedSmartAccount> {
   if (scopes.length === 0) {
-    throw notFound('No chain is configured: call setChainConfig before creating a smart account');
+    throw notFound(
+      'No chain is configured: call setChainConfig before creating a smart account',
+    );
   }
   const settings = scopes.map((scope) => {
-    const config = chains[scope] ?? throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+    const config =
+      chains[scope] ??
+      throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
     return { config, merged: resolveChainSettings(config, overrides[scope]) };
   });
   const [first] = settings as [(typeof settings)[number]];
-  if (settings.some(({ merged }) => merged.accountFactory !== first.merged.accountFactory || merged.entryPoint !== first.merged.entryPoint)) {
-    throw invalidParams('These scopes use different factories or entry points: a smart account has one address on all its chains');
+  if (
+    settings.some(
+      ({ merged }) =>
+        merged.accountFactory !== first.merged.accountFactory ||
+        merged.entryPoint !== first.merged.entryPoint,
+    )
+  ) {
+    throw invalidParams(
+      'These scopes use different factories or entry points: a smart account has one address on all its chains',
+    );
   }
   const resolved = await Promise.all(
-    settings.map(async ({ merged }) => computeAccountAddress(createRpcClient({ url: merged.rpcUrl }), merged.accountFactory as Hex, owner)),
+    settings.map(async ({ merged }) =>
+      computeAccountAddress(
+        createRpcClient({ url: merged.rpcUrl }),
+        merged.accountFactory as Hex,
+        owner,
+      ),
+    ),
   );
   const address = (resolved[0] as (typeof resolved)[number]).address;
   if (resolved.some((entry) => !isAddressEqual(entry.address, address))) {
-    throw invalidParams('The factory gives different addresses on these chains: create one account per chain');
+    throw invalidParams(
+      'The factory gives different addresses on these chains: create one account per chain',
+    );
   }
   const services = serviceUrls(overrides, scopes);
   return {
     address,
     scopes,
-    trusted: settings.every(({ config, merged }) => usesTrustedContracts(merged, config)),
+    trusted: settings.every(({ config, merged }) =>
+      usesTrustedContracts(merged, config),
+    ),
     data: {
       owner,
       accountFactory: first.merged.accountFactory,
       entryPoint: first.merged.entryPoint,
       salt: ACCOUNT_SALT.toString(),
-      implementations: Object.fromEntries(scopes.map((scope, index) => [scope, resolved[index]?.implementation as string])),
+      implementations: Object.fromEntries(
+        scopes.map((scope, index) => [
+          scope,
+          resolved[index]?.implementation as string,
+        ]),
+      ),
       ...(services ? { chains: services } : {}),
     },
   };
@@ -84,7 +115,9 @@ export async function resolveSmartAccount(
  * @param resolved - From resolveSmartAccount.
  * @returns The account (a fresh UUID v4 id).
  */
-export function newSmartAccount(resolved: ResolvedSmartAccount): KeyringAccount {
+export function newSmartAccount(
+  resolved: ResolvedSmartAccount,
+): KeyringAccount {
   return {
     id: uuidv4(),
     type: EthAccountType.Erc4337,
@@ -96,12 +129,18 @@ export function newSmartAccount(resolved: ResolvedSmartAccount): KeyringAccount 
 }
 
 /** The bundler and paymaster URLs the account's settings name for its own chains. */
-function serviceUrls(overrides: Record<string, AccountChainOverrides>, scopes: string[]): SmartAccountData['chains'] {
+function serviceUrls(
+  overrides: Record<string, AccountChainOverrides>,
+  scopes: string[],
+): SmartAccountData['chains'] {
   const chains: NonNullable<SmartAccountData['chains']> = {};
   for (const scope of scopes) {
     const { bundlerUrl, paymasterUrl } = overrides[scope] ?? {};
     if (bundlerUrl || paymasterUrl) {
-      chains[scope] = { ...(bundlerUrl ? { bundlerUrl } : {}), ...(paymasterUrl ? { paymasterUrl } : {}) };
+      chains[scope] = {
+        ...(bundlerUrl ? { bundlerUrl } : {}),
+        ...(paymasterUrl ? { paymasterUrl } : {}),
+      };
     }
   }
   return Object.keys(chains).length > 0 ? chains : undefined;

@@ -7,7 +7,11 @@ import { createRpcClient, type RpcCall, type Settled } from '../../chain';
  */
 
 /** `maxFeePerGas` and `maxPriorityFeePerGas`, wei per gas. */
-export type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; source: 'chain' | 'bundler' };
+export type Fees = {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  source: 'chain' | 'bundler';
+};
 
 /**
  * Largest fee per gas accepted from a server: 10^14 wei (100,000 gwei). A reply above it is
@@ -41,13 +45,23 @@ export function chainFees(priority: Settled, history: Settled): Fees {
   if (!history.ok) {
     throw history.error;
   }
-  const baseFees = (history.result as { baseFeePerGas?: unknown } | null)?.baseFeePerGas;
-  const baseFee = Array.isArray(baseFees) ? feeQuantity(baseFees.at(-1)) : undefined;
+  const baseFees = (history.result as { baseFeePerGas?: unknown } | null)
+    ?.baseFeePerGas;
+  const baseFee = Array.isArray(baseFees)
+    ? feeQuantity(baseFees.at(-1))
+    : undefined;
   const tip = feeQuantity(priority.result);
   if (baseFee === undefined || tip === undefined) {
-    throw rpcErrors.internal({ message: 'The chain’s fee reads (eth_maxPriorityFeePerGas, eth_feeHistory) gave no usable fee' });
+    throw rpcErrors.internal({
+      message:
+        'The chain’s fee reads (eth_maxPriorityFeePerGas, eth_feeHistory) gave no usable fee',
+    });
   }
-  return { maxFeePerGas: 2n * baseFee + tip, maxPriorityFeePerGas: tip, source: 'chain' };
+  return {
+    maxFeePerGas: 2n * baseFee + tip,
+    maxPriorityFeePerGas: tip,
+    source: 'chain',
+  };
 }
 
 /**
@@ -59,13 +73,26 @@ export function chainFees(priority: Settled, history: Settled): Fees {
  * @param bundlerUrl - The bundler's JSON-RPC URL.
  * @returns The fees, or undefined.
  */
-export async function bundlerFees(bundlerUrl: string): Promise<Fees | undefined> {
+export async function bundlerFees(
+  bundlerUrl: string,
+): Promise<Fees | undefined> {
   try {
-    const reply = await createRpcClient({ url: bundlerUrl, retries: 0 }).request('pimlico_getUserOperationGasPrice', []);
-    const standard = (reply as { standard?: { maxFeePerGas?: unknown; maxPriorityFeePerGas?: unknown } } | null)?.standard;
+    const reply = await createRpcClient({
+      url: bundlerUrl,
+      retries: 0,
+    }).request('pimlico_getUserOperationGasPrice', []);
+    const standard = (
+      reply as {
+        standard?: { maxFeePerGas?: unknown; maxPriorityFeePerGas?: unknown };
+      } | null
+    )?.standard;
     const maxFeePerGas = feeQuantity(standard?.maxFeePerGas);
     const maxPriorityFeePerGas = feeQuantity(standard?.maxPriorityFeePerGas);
-    if (maxFeePerGas === undefined || maxPriorityFeePerGas === undefined || maxPriorityFeePerGas > maxFeePerGas) {
+    if (
+      maxFeePerGas === undefined ||
+      maxPriorityFeePerGas === undefined ||
+      maxPriorityFeePerGas > maxFeePerGas
+    ) {
       return undefined;
     }
     return { maxFeePerGas, maxPriorityFeePerGas, source: 'bundler' };

@@ -1,4 +1,8 @@
-import { EthMethod, EthUserOperationStruct, type EthUserOperation } from '@metamask/keyring-api';
+import {
+  EthMethod,
+  EthUserOperationStruct,
+  type EthUserOperation,
+} from '@metamask/keyring-api';
 import { array, size } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 import { getAddress, isAddress, isAddressEqual, isHex, type Hex } from 'viem';
@@ -15,12 +19,32 @@ import type { Intent } from './userop';
 export { ERC4337_METHODS, signUserOperation, userOpHash } from './userop';
 export { computeAccountAddress } from './prepare';
 export { newSmartAccount, resolveSmartAccount } from './create';
-export { getUserOperationReceipt, lookupUserOperationReceipt, RECENT_RECEIPT_BLOCKS } from './receipt';
-export { draftUserOperation, rememberSent, submitUserOperation, MAX_SENT_USER_OPERATIONS } from './send';
+export {
+  getUserOperationReceipt,
+  lookupUserOperationReceipt,
+  RECENT_RECEIPT_BLOCKS,
+} from './receipt';
+export {
+  draftUserOperation,
+  rememberSent,
+  submitUserOperation,
+  MAX_SENT_USER_OPERATIONS,
+} from './send';
 export type { SendSummary, UserOperationDraft } from './send';
 export type { ResolvedSmartAccount } from './create';
-export { maskChainConfig, parseChainConfig, resolveChainSettings, verifyChainConfig } from './config';
-export type { AccountChainOverrides, ChainConfig, ChainSettings, SentUserOperation, SmartAccountData } from './types';
+export {
+  maskChainConfig,
+  parseChainConfig,
+  resolveChainSettings,
+  verifyChainConfig,
+} from './config';
+export type {
+  AccountChainOverrides,
+  ChainConfig,
+  ChainSettings,
+  SentUserOperation,
+  SmartAccountData,
+} from './types';
 
 /** A validated ERC-4337 request. */
 export type SmartTask =
@@ -42,30 +66,63 @@ const IntentsStruct = size(array(), 1, 32);
  * @returns The task.
  * @throws JsonRpcError -32602 naming the bad field, a foreign sender or entry point.
  */
-export function parseSmartAccountRequest(address: string, data: SmartAccountData, method: string, params: unknown): SmartTask {
+export function parseSmartAccountRequest(
+  address: string,
+  data: SmartAccountData,
+  method: string,
+  params: unknown,
+): SmartTask {
   switch (method) {
     case EthMethod.PrepareUserOperation: {
-      const list = validate(params, IntentsStruct, 'eth_prepareUserOperation params');
-      return { method, intents: list.map((intent, index) => parseIntent(intent, index)) };
+      const list = validate(
+        params,
+        IntentsStruct,
+        'eth_prepareUserOperation params',
+      );
+      return {
+        method,
+        intents: list.map((intent, index) => parseIntent(intent, index)),
+      };
     }
     case EthMethod.PatchUserOperation:
     case EthMethod.SignUserOperation: {
-      if (!Array.isArray(params) || params.length < 1 || params.length > (method === EthMethod.SignUserOperation ? 2 : 1)) {
-        throw invalidParams(`Invalid ${method} params: expected [userOp]${method === EthMethod.SignUserOperation ? ' or [userOp, entryPoint]' : ''}`);
+      if (
+        !Array.isArray(params) ||
+        params.length < 1 ||
+        params.length > (method === EthMethod.SignUserOperation ? 2 : 1)
+      ) {
+        throw invalidParams(
+          `Invalid ${method} params: expected [userOp]${method === EthMethod.SignUserOperation ? ' or [userOp, entryPoint]' : ''}`,
+        );
       }
-      const userOp = validate(params[0], EthUserOperationStruct, `${method} params[0]`);
+      const userOp = validate(
+        params[0],
+        EthUserOperationStruct,
+        `${method} params[0]`,
+      );
       assertUserOperationBounds(userOp, `${method} params[0]`);
       if (!isAddressEqual(userOp.sender as Hex, address as Hex)) {
-        throw invalidParams(`Invalid ${method} params[0].sender: not this account`);
+        throw invalidParams(
+          `Invalid ${method} params[0].sender: not this account`,
+        );
       }
       const entryPoint = params[1];
-      if (entryPoint !== undefined && (typeof entryPoint !== 'string' || !isAddress(entryPoint, { strict: false }) || !isAddressEqual(entryPoint as Hex, data.entryPoint as Hex))) {
-        throw invalidParams(`Invalid ${method} params[1]: not this account's EntryPoint ${data.entryPoint}`);
+      if (
+        entryPoint !== undefined &&
+        (typeof entryPoint !== 'string' ||
+          !isAddress(entryPoint, { strict: false }) ||
+          !isAddressEqual(entryPoint as Hex, data.entryPoint as Hex))
+      ) {
+        throw invalidParams(
+          `Invalid ${method} params[1]: not this account's EntryPoint ${data.entryPoint}`,
+        );
       }
       return { method, userOp } as SmartTask;
     }
     default:
-      throw invalidParams(`Method '${method}' is not supported by ERC-4337 accounts`);
+      throw invalidParams(
+        `Method '${method}' is not supported by ERC-4337 accounts`,
+      );
   }
 }
 
@@ -76,13 +133,22 @@ function parseIntent(raw: unknown, index: number): Intent {
   }
   const { to, value = '0x0', data = '0x' } = raw as Record<string, unknown>;
   if (to === null || to === undefined) {
-    throw invalidParams(`${where}.to: contract creation (to: null) is not supported: SimpleAccount v0.6 execute cannot deploy`);
+    throw invalidParams(
+      `${where}.to: contract creation (to: null) is not supported: SimpleAccount v0.6 execute cannot deploy`,
+    );
   }
   if (typeof to !== 'string' || !isAddress(to, { strict: false })) {
     throw invalidParams(`${where}.to: expected a 20-byte address`);
   }
-  if (typeof value !== 'string' || !/^(0x[0-9a-fA-F]+|[0-9]+)$/u.test(value) || value.length > 80 || BigInt(value) >= 2n ** 256n) {
-    throw invalidParams(`${where}.value: expected a hex or decimal quantity in wei, at most 2^256 - 1`);
+  if (
+    typeof value !== 'string' ||
+    !/^(0x[0-9a-fA-F]+|[0-9]+)$/u.test(value) ||
+    value.length > 80 ||
+    BigInt(value) >= 2n ** 256n
+  ) {
+    throw invalidParams(
+      `${where}.value: expected a hex or decimal quantity in wei, at most 2^256 - 1`,
+    );
   }
   if (typeof data !== 'string' || !isHex(data) || data.length % 2 !== 0) {
     throw invalidParams(`${where}.data: expected hex bytes`);
@@ -103,14 +169,25 @@ function parseIntent(raw: unknown, index: number): Intent {
  * @returns The chain side.
  * @throws JsonRpcError -32602 when the scope is not the account's, -32001 when the chain has no config.
  */
-export function smartAccountChain(account: { address: string; scopes: string[] }, data: SmartAccountData, scope: string, config: ChainConfig | undefined): SmartAccountChain {
+export function smartAccountChain(
+  account: { address: string; scopes: string[] },
+  data: SmartAccountData,
+  scope: string,
+  config: ChainConfig | undefined,
+): SmartAccountChain {
   if (!account.scopes.includes(scope)) {
-    throw invalidParams(`Invalid scope: not one of this account's chains (${account.scopes.join(', ')})`);
+    throw invalidParams(
+      `Invalid scope: not one of this account's chains (${account.scopes.join(', ')})`,
+    );
   }
   if (!config) {
     throw notFound(`No chain config for ${scope}: call setChainConfig first`);
   }
-  const settings = resolveChainSettings(config, { entryPoint: data.entryPoint, accountFactory: data.accountFactory, ...data.chains?.[scope] });
+  const settings = resolveChainSettings(config, {
+    entryPoint: data.entryPoint,
+    accountFactory: data.accountFactory,
+    ...data.chains?.[scope],
+  });
   return {
     client: createRpcClient({ url: settings.rpcUrl }),
     chainId: settings.chainId,
@@ -131,14 +208,21 @@ export function smartAccountChain(account: { address: string; scopes: string[] }
  * @param task - A prepare or patch task.
  * @returns The keyring-api reply: `EthBaseUserOperation` or `EthUserOperationPatch`, exactly.
  */
-export async function runSmartAccountTask(chain: SmartAccountChain, task: SmartTask): Promise<Json> {
+export async function runSmartAccountTask(
+  chain: SmartAccountChain,
+  task: SmartTask,
+): Promise<Json> {
   switch (task.method) {
     case 'eth_prepareUserOperation':
       return prepareUserOperation(chain, task.intents);
     case 'eth_patchUserOperation':
-      return patchUserOperation(chain.paymasterUrl, task.userOp, chain.entryPoint, chain.chainId);
+      return patchUserOperation(
+        chain.paymasterUrl,
+        task.userOp,
+        chain.entryPoint,
+        chain.chainId,
+      );
     default:
       throw invalidParams(`Method '${task.method}' needs the owner's key`);
   }
 }
-

@@ -1,4 +1,7 @@
-import type { EthUserOperation, EthUserOperationPatch } from '@metamask/keyring-api';
+import type {
+  EthUserOperation,
+  EthUserOperationPatch,
+} from '@metamask/keyring-api';
 import { isHex, numberToHex, type Hex } from 'viem';
 
 import { createRpcClient } from '../../chain';
@@ -11,14 +14,34 @@ import { checkPaymasterReply, paymasterOf } from './paymasterReply';
  * `[userOp, entryPoint, chainId (hex), context]`.
  */
 
-type UserOpFields = Omit<EthUserOperation, 'preVerificationGas'> & { preVerificationGas: string };
+type UserOpFields = Omit<EthUserOperation, 'preVerificationGas'> & {
+  preVerificationGas: string;
+};
 
-async function callPaymaster(url: string, method: string, op: UserOpFields, entryPoint: Hex, chainId: bigint): Promise<Record<string, unknown>> {
+async function callPaymaster(
+  url: string,
+  method: string,
+  op: UserOpFields,
+  entryPoint: Hex,
+  chainId: bigint,
+): Promise<Record<string, unknown>> {
   const client = createRpcClient({ url, retries: 0 });
-  const result = await client.request(method, [op, entryPoint, numberToHex(chainId), {}]);
-  const paymasterAndData = (result as { paymasterAndData?: unknown } | null)?.paymasterAndData;
-  if (typeof paymasterAndData !== 'string' || !isHex(paymasterAndData) || paymasterAndData.length % 2 !== 0) {
-    throw invalidParams(`The paymaster service's ${method} reply has no paymasterAndData hex bytes`);
+  const result = await client.request(method, [
+    op,
+    entryPoint,
+    numberToHex(chainId),
+    {},
+  ]);
+  const paymasterAndData = (result as { paymasterAndData?: unknown } | null)
+    ?.paymasterAndData;
+  if (
+    typeof paymasterAndData !== 'string' ||
+    !isHex(paymasterAndData) ||
+    paymasterAndData.length % 2 !== 0
+  ) {
+    throw invalidParams(
+      `The paymaster service's ${method} reply has no paymasterAndData hex bytes`,
+    );
   }
   return result as Record<string, unknown>;
 }
@@ -32,8 +55,15 @@ async function callPaymaster(url: string, method: string, op: UserOpFields, entr
  * @param chainId - Chain id.
  * @returns The stub paymasterAndData hex.
  */
-export async function getPaymasterStubData(url: string, op: UserOpFields, entryPoint: Hex, chainId: bigint): Promise<string> {
-  return (await callPaymaster(url, 'pm_getPaymasterStubData', op, entryPoint, chainId)).paymasterAndData as string;
+export async function getPaymasterStubData(
+  url: string,
+  op: UserOpFields,
+  entryPoint: Hex,
+  chainId: bigint,
+): Promise<string> {
+  return (
+    await callPaymaster(url, 'pm_getPaymasterStubData', op, entryPoint, chainId)
+  ).paymasterAndData as string;
 }
 
 /**
@@ -52,15 +82,32 @@ export async function getPaymasterStubData(url: string, op: UserOpFields, entryP
  * @returns Exactly the keyring-api `EthUserOperationPatch` fields.
  * @throws JsonRpcError -32602 naming the field of a refused reply or of a malformed paymasterAndData.
  */
-export async function patchUserOperation(url: string | undefined, op: EthUserOperation, entryPoint: Hex, chainId: bigint): Promise<EthUserOperationPatch> {
+export async function patchUserOperation(
+  url: string | undefined,
+  op: EthUserOperation,
+  entryPoint: Hex,
+  chainId: bigint,
+): Promise<EthUserOperationPatch> {
   if (!url) {
     return { paymasterAndData: '0x' };
   }
   const paymaster =
-    paymasterOf(op.paymasterAndData, 'eth_patchUserOperation params[0].paymasterAndData') ??
-    paymasterOf(await getPaymasterStubData(url, op, entryPoint, chainId), 'paymaster service reply (pm_getPaymasterStubData) at paymasterAndData');
+    paymasterOf(
+      op.paymasterAndData,
+      'eth_patchUserOperation params[0].paymasterAndData',
+    ) ??
+    paymasterOf(
+      await getPaymasterStubData(url, op, entryPoint, chainId),
+      'paymaster service reply (pm_getPaymasterStubData) at paymasterAndData',
+    );
   if (paymaster === undefined) {
-    throw invalidParams('Invalid paymaster service reply (pm_getPaymasterStubData) at paymasterAndData: names no paymaster');
+    throw invalidParams(
+      'Invalid paymaster service reply (pm_getPaymasterStubData) at paymasterAndData: names no paymaster',
+    );
   }
-  return checkPaymasterReply(await callPaymaster(url, 'pm_getPaymasterData', op, entryPoint, chainId), op, paymaster);
+  return checkPaymasterReply(
+    await callPaymaster(url, 'pm_getPaymasterData', op, entryPoint, chainId),
+    op,
+    paymaster,
+  );
 }

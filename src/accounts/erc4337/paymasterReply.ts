@@ -1,4 +1,7 @@
-import type { EthUserOperation, EthUserOperationPatch } from '@metamask/keyring-api';
+import type {
+  EthUserOperation,
+  EthUserOperationPatch,
+} from '@metamask/keyring-api';
 import { numberToHex } from 'viem';
 
 import { invalidParams } from '../../errors';
@@ -16,7 +19,11 @@ export const PATCH_GAS_MARGIN = { percent: 10n, extra: 10_000n } as const;
 /** Longest paymasterAndData accepted (bytes): address (20) + the service's data and signature. */
 export const MAX_PAYMASTER_AND_DATA_BYTES = 2048;
 
-const GAS_FIELDS = ['callGasLimit', 'verificationGasLimit', 'preVerificationGas'] as const;
+const GAS_FIELDS = [
+  'callGasLimit',
+  'verificationGasLimit',
+  'preVerificationGas',
+] as const;
 
 /**
  * The paymaster a paymasterAndData names (its first 20 bytes).
@@ -26,12 +33,21 @@ const GAS_FIELDS = ['callGasLimit', 'verificationGasLimit', 'preVerificationGas'
  * @returns The address, lower case, or undefined for `0x`.
  * @throws JsonRpcError -32602 when non-empty but shorter than 20 bytes or not hex.
  */
-export function paymasterOf(paymasterAndData: string, where: string): string | undefined {
+export function paymasterOf(
+  paymasterAndData: string,
+  where: string,
+): string | undefined {
   if (paymasterAndData === '0x') {
     return undefined;
   }
-  if (!/^0x[0-9a-fA-F]*$/u.test(paymasterAndData) || paymasterAndData.length % 2 !== 0 || paymasterAndData.length < 42) {
-    throw invalidParams(`Invalid ${where}: expected 0x or a paymaster address (20 bytes) followed by its data`);
+  if (
+    !/^0x[0-9a-fA-F]*$/u.test(paymasterAndData) ||
+    paymasterAndData.length % 2 !== 0 ||
+    paymasterAndData.length < 42
+  ) {
+    throw invalidParams(
+      `Invalid ${where}: expected 0x or a paymaster address (20 bytes) followed by its data`,
+    );
   }
   return paymasterAndData.slice(0, 42).toLowerCase();
 }
@@ -48,15 +64,31 @@ export function paymasterOf(paymasterAndData: string, where: string): string | u
  * than MAX_PAYMASTER_AND_DATA_BYTES or names another paymaster; a gas limit that is not a hex
  * quantity, is 0, or is above the operation's own value + 10% + 10,000 gas.
  */
-export function checkPaymasterReply(reply: unknown, op: EthUserOperation, paymaster: string): EthUserOperationPatch {
+export function checkPaymasterReply(
+  reply: unknown,
+  op: EthUserOperation,
+  paymaster: string,
+): EthUserOperationPatch {
   const where = 'paymaster service reply (pm_getPaymasterData) at';
-  const fields = (typeof reply === 'object' && reply !== null && !Array.isArray(reply) ? reply : {}) as Record<string, unknown>;
+  const fields = (
+    typeof reply === 'object' && reply !== null && !Array.isArray(reply)
+      ? reply
+      : {}
+  ) as Record<string, unknown>;
   const data = fields.paymasterAndData;
-  if (typeof data !== 'string' || data === '0x' || data.length > 2 + 2 * MAX_PAYMASTER_AND_DATA_BYTES) {
-    throw invalidParams(`Invalid ${where} paymasterAndData: expected the sponsoring paymaster's data (not 0x, at most ${MAX_PAYMASTER_AND_DATA_BYTES} bytes)`);
+  if (
+    typeof data !== 'string' ||
+    data === '0x' ||
+    data.length > 2 + 2 * MAX_PAYMASTER_AND_DATA_BYTES
+  ) {
+    throw invalidParams(
+      `Invalid ${where} paymasterAndData: expected the sponsoring paymaster's data (not 0x, at most ${MAX_PAYMASTER_AND_DATA_BYTES} bytes)`,
+    );
   }
   if (paymasterOf(data, `${where} paymasterAndData`) !== paymaster) {
-    throw invalidParams(`Invalid ${where} paymasterAndData: names another paymaster than its stub data`);
+    throw invalidParams(
+      `Invalid ${where} paymasterAndData: names another paymaster than its stub data`,
+    );
   }
   const patch: EthUserOperationPatch = { paymasterAndData: data };
   for (const field of GAS_FIELDS) {
@@ -64,12 +96,23 @@ export function checkPaymasterReply(reply: unknown, op: EthUserOperation, paymas
     if (value === undefined || value === null) {
       continue;
     }
-    if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/u.test(value) || BigInt(value) === 0n) {
-      throw invalidParams(`Invalid ${where} ${field}: expected a non-zero hex quantity`);
+    if (
+      typeof value !== 'string' ||
+      !/^0x[0-9a-fA-F]{1,64}$/u.test(value) ||
+      BigInt(value) === 0n
+    ) {
+      throw invalidParams(
+        `Invalid ${where} ${field}: expected a non-zero hex quantity`,
+      );
     }
     const own = BigInt(op[field]);
-    if (BigInt(value) > own + (own * PATCH_GAS_MARGIN.percent) / 100n + PATCH_GAS_MARGIN.extra) {
-      throw invalidParams(`Invalid ${where} ${field}: above the operation's own value + ${PATCH_GAS_MARGIN.percent}% + ${PATCH_GAS_MARGIN.extra} gas`);
+    if (
+      BigInt(value) >
+      own + (own * PATCH_GAS_MARGIN.percent) / 100n + PATCH_GAS_MARGIN.extra
+    ) {
+      throw invalidParams(
+        `Invalid ${where} ${field}: above the operation's own value + ${PATCH_GAS_MARGIN.percent}% + ${PATCH_GAS_MARGIN.extra} gas`,
+      );
     }
     // keyring-api's EthUint256Struct wants canonical quantities: no leading zeros
     patch[field] = numberToHex(BigInt(value));

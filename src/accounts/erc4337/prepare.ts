@@ -1,5 +1,11 @@
 import type { EthBaseUserOperation } from '@metamask/keyring-api';
-import { decodeFunctionResult, encodeFunctionData, numberToHex, toHex, type Hex } from 'viem';
+import {
+  decodeFunctionResult,
+  encodeFunctionData,
+  numberToHex,
+  toHex,
+  type Hex,
+} from 'viem';
 
 import {
   capGas,
@@ -25,7 +31,12 @@ import {
   VERIFICATION_GAS_BASE,
 } from './constants';
 import { getPaymasterStubData } from './paymaster';
-import { encodeCallData, encodeInitCode, preVerificationGas, type Intent } from './userop';
+import {
+  encodeCallData,
+  encodeInitCode,
+  preVerificationGas,
+  type Intent,
+} from './userop';
 
 /**
  * What the network side of a smart account needs: never a key. `client` is the
@@ -66,15 +77,50 @@ export async function computeAccountAddress(
 ): Promise<{ address: Hex; implementation: Hex }> {
   const [code, address, implementation] = await client.batch([
     { method: 'eth_getCode', params: [accountFactory, 'latest'] },
-    { method: 'eth_call', params: [{ to: accountFactory, data: encodeFunctionData({ abi: factoryAbi, functionName: 'getAddress', args: [owner, ACCOUNT_SALT] }) }, 'latest'] },
-    { method: 'eth_call', params: [{ to: accountFactory, data: encodeFunctionData({ abi: factoryAbi, functionName: 'accountImplementation' }) }, 'latest'] },
+    {
+      method: 'eth_call',
+      params: [
+        {
+          to: accountFactory,
+          data: encodeFunctionData({
+            abi: factoryAbi,
+            functionName: 'getAddress',
+            args: [owner, ACCOUNT_SALT],
+          }),
+        },
+        'latest',
+      ],
+    },
+    {
+      method: 'eth_call',
+      params: [
+        {
+          to: accountFactory,
+          data: encodeFunctionData({
+            abi: factoryAbi,
+            functionName: 'accountImplementation',
+          }),
+        },
+        'latest',
+      ],
+    },
   ]);
   if (code === '0x' || code === '0x0') {
-    throw invalidParams(`No SimpleAccountFactory is deployed at ${accountFactory} on this chain`);
+    throw invalidParams(
+      `No SimpleAccountFactory is deployed at ${accountFactory} on this chain`,
+    );
   }
   return {
-    address: decodeFunctionResult({ abi: factoryAbi, functionName: 'getAddress', data: address as Hex }),
-    implementation: decodeFunctionResult({ abi: factoryAbi, functionName: 'accountImplementation', data: implementation as Hex }),
+    address: decodeFunctionResult({
+      abi: factoryAbi,
+      functionName: 'getAddress',
+      data: address as Hex,
+    }),
+    implementation: decodeFunctionResult({
+      abi: factoryAbi,
+      functionName: 'accountImplementation',
+      data: implementation as Hex,
+    }),
   };
 }
 
@@ -97,7 +143,10 @@ export async function computeAccountAddress(
  * @returns `{ callData, initCode, nonce, gasLimits, dummySignature, dummyPaymasterAndData, bundlerUrl }`, hex quantities.
  * @throws ExecutionRevertedError (code 3) with the decoded reason when an intent reverts.
  */
-export async function prepareUserOperation(chain: SmartAccountChain, intents: Intent[]): Promise<EthBaseUserOperation> {
+export async function prepareUserOperation(
+  chain: SmartAccountChain,
+  intents: Intent[],
+): Promise<EthBaseUserOperation> {
   return (await prepareUserOperationWith(chain, intents, [])).prepared;
 }
 
@@ -116,32 +165,104 @@ export async function prepareUserOperationWith(
   intents: Intent[],
   extra: readonly RpcCall[],
 ): Promise<{ prepared: EthBaseUserOperation; extra: Settled[] }> {
-  const { client, entryPoint, accountFactory, owner, sender, bundlerUrl } = chain;
+  const { client, entryPoint, accountFactory, owner, sender, bundlerUrl } =
+    chain;
   if (!bundlerUrl) {
-    throw notFound(`No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`);
+    throw notFound(
+      `No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`,
+    );
   }
   const callData = encodeCallData(intents);
   const override = {
-    [sender]: { code: ERC1967_PROXY_RUNTIME_CODE, stateDiff: { [EIP1967_IMPLEMENTATION_SLOT]: toHex(BigInt(chain.implementation), { size: 32 }) } },
+    [sender]: {
+      code: ERC1967_PROXY_RUNTIME_CODE,
+      stateDiff: {
+        [EIP1967_IMPLEMENTATION_SLOT]: toHex(BigInt(chain.implementation), {
+          size: 32,
+        }),
+      },
+    },
   };
-  const createAccount = encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [owner, ACCOUNT_SALT] });
-  const [code, nonceData, callEstimate, deployEstimate, latest, ...extraSettled] = await client.batchSettled([
+  const createAccount = encodeFunctionData({
+    abi: factoryAbi,
+    functionName: 'createAccount',
+    args: [owner, ACCOUNT_SALT],
+  });
+  const [
+    code,
+    nonceData,
+    callEstimate,
+    deployEstimate,
+    latest,
+    ...extraSettled
+  ] = (await client.batchSettled([
     { method: 'eth_getCode', params: [sender, 'latest'] },
-    { method: 'eth_call', params: [{ to: entryPoint, data: encodeFunctionData({ abi: entryPointAbi, functionName: 'getNonce', args: [sender, 0n] }) }, 'latest'] },
-    { method: 'eth_estimateGas', params: [{ from: entryPoint, to: sender, data: callData }, 'latest', override] },
-    { method: 'eth_estimateGas', params: [{ to: accountFactory, data: createAccount }, 'latest'] },
+    {
+      method: 'eth_call',
+      params: [
+        {
+          to: entryPoint,
+          data: encodeFunctionData({
+            abi: entryPointAbi,
+            functionName: 'getNonce',
+            args: [sender, 0n],
+          }),
+        },
+        'latest',
+      ],
+    },
+    {
+      method: 'eth_estimateGas',
+      params: [
+        { from: entryPoint, to: sender, data: callData },
+        'latest',
+        override,
+      ],
+    },
+    {
+      method: 'eth_estimateGas',
+      params: [{ to: accountFactory, data: createAccount }, 'latest'],
+    },
     { method: 'eth_getBlockByNumber', params: ['latest', false] },
     ...extra,
-  ]) as [Settled, Settled, Settled, Settled, Settled, ...Settled[]];
+  ])) as [Settled, Settled, Settled, Settled, Settled, ...Settled[]];
   // Provider numbers are untrusted: hex checked, gas within [21,000, 10x the block gas limit], nonce key 0 below 2^64.
   const gasCap = gasCapOf(readBlockGasLimit(unwrap(latest), client.origin));
-  const deployed = readHexData(unwrap(code), 'eth_getCode', client.origin) !== '0x';
-  const nonce = readUintWord(unwrap(nonceData), 'EntryPoint.getNonce', 2n ** 64n - 1n, client.origin);
+  const deployed =
+    readHexData(unwrap(code), 'eth_getCode', client.origin) !== '0x';
+  const nonce = readUintWord(
+    unwrap(nonceData),
+    'EntryPoint.getNonce',
+    2n ** 64n - 1n,
+    client.origin,
+  );
   const callGasLimit = callEstimate.ok
-    ? readGasEstimate(callEstimate.result, 'eth_estimateGas', gasCap, client.origin)
-    : await estimateWithoutOverride(client, sender, intents, callEstimate.error, gasCap);
-  const initCode = deployed ? '0x' : encodeInitCode(accountFactory, owner, ACCOUNT_SALT);
-  const verificationGasLimit = VERIFICATION_GAS_BASE + (deployed ? 0n : readGasEstimate(unwrap(deployEstimate), 'eth_estimateGas', gasCap, client.origin));
+    ? readGasEstimate(
+        callEstimate.result,
+        'eth_estimateGas',
+        gasCap,
+        client.origin,
+      )
+    : await estimateWithoutOverride(
+        client,
+        sender,
+        intents,
+        callEstimate.error,
+        gasCap,
+      );
+  const initCode = deployed
+    ? '0x'
+    : encodeInitCode(accountFactory, owner, ACCOUNT_SALT);
+  const verificationGasLimit =
+    VERIFICATION_GAS_BASE +
+    (deployed
+      ? 0n
+      : readGasEstimate(
+          unwrap(deployEstimate),
+          'eth_estimateGas',
+          gasCap,
+          client.origin,
+        ));
 
   const draft = {
     sender,
@@ -156,7 +277,12 @@ export async function prepareUserOperationWith(
     signature: DUMMY_SIGNATURE,
   };
   const dummyPaymasterAndData = chain.paymasterUrl
-    ? await getPaymasterStubData(chain.paymasterUrl, { ...draft, preVerificationGas: '0x0' }, entryPoint, chain.chainId)
+    ? await getPaymasterStubData(
+        chain.paymasterUrl,
+        { ...draft, preVerificationGas: '0x0' },
+        entryPoint,
+        chain.chainId,
+      )
     : '0x';
   const prepared = {
     callData,
@@ -165,7 +291,12 @@ export async function prepareUserOperationWith(
     gasLimits: {
       callGasLimit: draft.callGasLimit,
       verificationGasLimit: draft.verificationGasLimit,
-      preVerificationGas: numberToHex(preVerificationGas({ ...draft, paymasterAndData: dummyPaymasterAndData })),
+      preVerificationGas: numberToHex(
+        preVerificationGas({
+          ...draft,
+          paymasterAndData: dummyPaymasterAndData,
+        }),
+      ),
     },
     dummySignature: DUMMY_SIGNATURE,
     dummyPaymasterAndData,
@@ -177,17 +308,42 @@ export async function prepareUserOperationWith(
 /** Measured: `execute`/`executeBatch` through the proxy costs at most this much above the inner calls (gas). */
 export const EXECUTE_OVERHEAD = 30_000n;
 
-async function estimateWithoutOverride(client: RpcClient, sender: Hex, intents: Intent[], error: JsonRpcError, gasCap: bigint): Promise<bigint> {
+async function estimateWithoutOverride(
+  client: RpcClient,
+  sender: Hex,
+  intents: Intent[],
+  error: JsonRpcError,
+  gasCap: bigint,
+): Promise<bigint> {
   if (error instanceof ExecutionRevertedError) {
     throw error;
   }
-  if (!/override|-32602|invalid params|unsupported|not supported/iu.test(`${error.code} ${error.message}`)) {
+  if (
+    !/override|-32602|invalid params|unsupported|not supported/iu.test(
+      `${error.code} ${error.message}`,
+    )
+  ) {
     throw error;
   }
   const estimates = await client.batch(
-    intents.map((intent) => ({ method: 'eth_estimateGas', params: [{ from: sender, to: intent.to, value: numberToHex(intent.value), data: intent.data }, 'latest'] })),
+    intents.map((intent) => ({
+      method: 'eth_estimateGas',
+      params: [
+        {
+          from: sender,
+          to: intent.to,
+          value: numberToHex(intent.value),
+          data: intent.data,
+        },
+        'latest',
+      ],
+    })),
   );
-  const total = estimates.reduce<bigint>((sum, estimate) => sum + readGasEstimate(estimate, 'eth_estimateGas', gasCap, client.origin), EXECUTE_OVERHEAD);
+  const total = estimates.reduce<bigint>(
+    (sum, estimate) =>
+      sum + readGasEstimate(estimate, 'eth_estimateGas', gasCap, client.origin),
+    EXECUTE_OVERHEAD,
+  );
   return capGas(total, 'eth_estimateGas', gasCap, client.origin);
 }
 

@@ -46,17 +46,33 @@ export async function getUserOperationReceipt(
   fromBlock: bigint,
   toBlock: bigint | 'latest' = 'latest',
 ): Promise<UserOperationReceipt | null> {
-  const topics = encodeEventTopics({ abi: entryPointAbi, eventName: 'UserOperationEvent', args: { userOpHash } });
-  const logs = await client.getLogs({ address: entryPoints, topics, fromBlock, toBlock });
+  const topics = encodeEventTopics({
+    abi: entryPointAbi,
+    eventName: 'UserOperationEvent',
+    args: { userOpHash },
+  });
+  const logs = await client.getLogs({
+    address: entryPoints,
+    topics,
+    fromBlock,
+    toBlock,
+  });
   const log = logs.at(-1);
   if (!log?.transactionHash) {
     return null;
   }
-  const transaction = await client.getTransactionByHash(log.transactionHash as Hex);
+  const transaction = await client.getTransactionByHash(
+    log.transactionHash as Hex,
+  );
   if (!transaction?.blockNumber) {
     return null;
   }
-  const { args } = decodeEventLog({ abi: entryPointAbi, eventName: 'UserOperationEvent', data: log.data as Hex, topics: log.topics as [Hex, ...Hex[]] });
+  const { args } = decodeEventLog({
+    abi: entryPointAbi,
+    eventName: 'UserOperationEvent',
+    data: log.data as Hex,
+    topics: log.topics as [Hex, ...Hex[]],
+  });
   return {
     userOpHash,
     sender: args.sender,
@@ -106,15 +122,32 @@ export async function lookupUserOperationReceipt(
     if (fromBundler) {
       return fromBundler;
     }
-    const entryPoints = [...new Set([entryPoint as Hex, ...sources.entryPoints])];
-    return getUserOperationReceipt(client, entryPoints, userOpHash, BigInt(fromBlock));
+    const entryPoints = [
+      ...new Set([entryPoint as Hex, ...sources.entryPoints]),
+    ];
+    return getUserOperationReceipt(
+      client,
+      entryPoints,
+      userOpHash,
+      BigInt(fromBlock),
+    );
   }
-  const answers = await Promise.all([...new Set(sources.bundlerUrls)].map(async (url) => bundlerReceipt(url, userOpHash)));
+  const answers = await Promise.all(
+    [...new Set(sources.bundlerUrls)].map(async (url) =>
+      bundlerReceipt(url, userOpHash),
+    ),
+  );
   const known = answers.find((answer) => answer !== null);
   if (known) {
     return known;
   }
   const latest = await client.blockNumber();
   const fromBlock = latest >= recentBlocks ? latest - recentBlocks + 1n : 0n;
-  return getUserOperationReceipt(client, sources.entryPoints, userOpHash, fromBlock, latest);
+  return getUserOperationReceipt(
+    client,
+    sources.entryPoints,
+    userOpHash,
+    fromBlock,
+    latest,
+  );
 }

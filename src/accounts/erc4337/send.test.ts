@@ -5,14 +5,23 @@ import type { SentUserOperation } from './types';
 const HASH = `0x${'ab'.repeat(32)}` as const;
 
 describe('maxGasCost (EntryPoint v0.6 required prefund)', () => {
-  const op = { callGasLimit: '0x64', verificationGasLimit: '0x3e8', preVerificationGas: '0xa', maxFeePerGas: '0x2' };
+  const op = {
+    callGasLimit: '0x64',
+    verificationGasLimit: '0x3e8',
+    preVerificationGas: '0xa',
+    maxFeePerGas: '0x2',
+  };
 
   it('counts the verification gas once when the account pays', () => {
-    expect(maxGasCost({ ...op, paymasterAndData: '0x' })).toBe((100n + 1000n + 10n) * 2n);
+    expect(maxGasCost({ ...op, paymasterAndData: '0x' })).toBe(
+      (100n + 1000n + 10n) * 2n,
+    );
   });
 
   it('counts the verification gas three times with a paymaster (validation and postOp)', () => {
-    expect(maxGasCost({ ...op, paymasterAndData: `0x${'11'.repeat(20)}` })).toBe((100n + 3n * 1000n + 10n) * 2n);
+    expect(
+      maxGasCost({ ...op, paymasterAndData: `0x${'11'.repeat(20)}` }),
+    ).toBe((100n + 3n * 1000n + 10n) * 2n);
   });
 });
 
@@ -36,7 +45,10 @@ describe('rememberSent', () => {
   });
 
   it('replaces an entry with the same hash instead of repeating it', () => {
-    const list = rememberSent([entry(1), entry(2)], { ...entry(1), fromBlock: '0x9' });
+    const list = rememberSent([entry(1), entry(2)], {
+      ...entry(1),
+      fromBlock: '0x9',
+    });
     expect(list).toEqual([entry(2), { ...entry(1), fromBlock: '0x9' }]);
   });
 });
@@ -71,9 +83,18 @@ describe('parseBundlerReceipt (an untrusted eth_getUserOperationReceipt result)'
     expect(parseBundlerReceipt(reply, `0x${'ef'.repeat(32)}`)).toBeNull();
     expect(parseBundlerReceipt({ ...reply, success: 'yes' }, HASH)).toBeNull();
     expect(parseBundlerReceipt({ ...reply, nonce: 1 }, HASH)).toBeNull();
-    expect(parseBundlerReceipt({ ...reply, actualGasCost: `0x${'f'.repeat(65)}` }, HASH)).toBeNull();
-    expect(parseBundlerReceipt({ ...reply, receipt: { blockNumber: '0x2a' } }, HASH)).toBeNull();
-    expect(parseBundlerReceipt({ ...reply, sender: '0x1234' }, HASH)).toBeNull();
+    expect(
+      parseBundlerReceipt(
+        { ...reply, actualGasCost: `0x${'f'.repeat(65)}` },
+        HASH,
+      ),
+    ).toBeNull();
+    expect(
+      parseBundlerReceipt({ ...reply, receipt: { blockNumber: '0x2a' } }, HASH),
+    ).toBeNull();
+    expect(
+      parseBundlerReceipt({ ...reply, sender: '0x1234' }, HASH),
+    ).toBeNull();
     expect(parseBundlerReceipt(null, HASH)).toBeNull();
   });
 });

@@ -57,9 +57,23 @@ const BLOCK_NUMBER_READ: RpcCall = { method: 'eth_blockNumber', params: [] };
  * @param op - The operation (hex quantities).
  * @returns Wei.
  */
-export function maxGasCost(op: Pick<EthUserOperation, 'callGasLimit' | 'verificationGasLimit' | 'preVerificationGas' | 'maxFeePerGas' | 'paymasterAndData'>): bigint {
+export function maxGasCost(
+  op: Pick<
+    EthUserOperation,
+    | 'callGasLimit'
+    | 'verificationGasLimit'
+    | 'preVerificationGas'
+    | 'maxFeePerGas'
+    | 'paymasterAndData'
+  >,
+): bigint {
   const multiplier = op.paymasterAndData === '0x' ? 1n : 3n;
-  return (BigInt(op.callGasLimit) + BigInt(op.verificationGasLimit) * multiplier + BigInt(op.preVerificationGas)) * BigInt(op.maxFeePerGas);
+  return (
+    (BigInt(op.callGasLimit) +
+      BigInt(op.verificationGasLimit) * multiplier +
+      BigInt(op.preVerificationGas)) *
+    BigInt(op.maxFeePerGas)
+  );
 }
 
 /**
@@ -74,14 +88,25 @@ export function maxGasCost(op: Pick<EthUserOperation, 'callGasLimit' | 'verifica
  * @returns The draft: the unsigned operation, the starting block for receipts, and the summary.
  * @throws prepare's and patch's errors; the chain's fee read errors when the bundler has no fee method.
  */
-export async function draftUserOperation(chain: SmartAccountChain, scope: string, intents: Intent[]): Promise<UserOperationDraft> {
+export async function draftUserOperation(
+  chain: SmartAccountChain,
+  scope: string,
+  intents: Intent[],
+): Promise<UserOperationDraft> {
   const [{ prepared, extra }, fromBundler] = await Promise.all([
-    prepareUserOperationWith(chain, intents, [...CHAIN_FEE_READS, BLOCK_NUMBER_READ]),
-    chain.bundlerUrl ? bundlerFees(chain.bundlerUrl) : Promise.resolve(undefined),
+    prepareUserOperationWith(chain, intents, [
+      ...CHAIN_FEE_READS,
+      BLOCK_NUMBER_READ,
+    ]),
+    chain.bundlerUrl
+      ? bundlerFees(chain.bundlerUrl)
+      : Promise.resolve(undefined),
   ]);
   const [priority, history, block] = extra as [Settled, Settled, Settled];
   const fees = fromBundler ?? chainFees(priority, history);
-  const gasLimits = prepared.gasLimits as NonNullable<typeof prepared.gasLimits>;
+  const gasLimits = prepared.gasLimits as NonNullable<
+    typeof prepared.gasLimits
+  >;
   const unpatched: EthUserOperation = {
     sender: chain.sender,
     nonce: prepared.nonce,
@@ -95,9 +120,18 @@ export async function draftUserOperation(chain: SmartAccountChain, scope: string
     paymasterAndData: prepared.dummyPaymasterAndData,
     signature: prepared.dummySignature,
   };
-  const patch = await patchUserOperation(chain.paymasterUrl, unpatched, chain.entryPoint, chain.chainId);
+  const patch = await patchUserOperation(
+    chain.paymasterUrl,
+    unpatched,
+    chain.entryPoint,
+    chain.chainId,
+  );
   const userOp: EthUserOperation = { ...unpatched, ...patch };
-  return { userOp, fromBlock: blockNumberOf(block), summary: summarize(userOp, scope, intents, fees.source) };
+  return {
+    userOp,
+    fromBlock: blockNumberOf(block),
+    summary: summarize(userOp, scope, intents, fees.source),
+  };
 }
 
 /**
@@ -109,12 +143,21 @@ export async function draftUserOperation(chain: SmartAccountChain, scope: string
  * @throws JsonRpcError with the bundler's code for a refusal (see `bundlerRefusal`); -32603 when the
  * bundler answers another hash (it serves another chain or EntryPoint); -32001 without a bundlerUrl.
  */
-export async function submitUserOperation(chain: SmartAccountChain, userOp: EthUserOperation): Promise<Hex> {
+export async function submitUserOperation(
+  chain: SmartAccountChain,
+  userOp: EthUserOperation,
+): Promise<Hex> {
   if (!chain.bundlerUrl) {
-    throw notFound(`No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`);
+    throw notFound(
+      `No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`,
+    );
   }
   const expected = userOpHash(userOp, chain.entryPoint, chain.chainId);
-  const answered = await sendToBundler(chain.bundlerUrl, userOp, chain.entryPoint);
+  const answered = await sendToBundler(
+    chain.bundlerUrl,
+    userOp,
+    chain.entryPoint,
+  );
   if (answered !== expected.toLowerCase()) {
     throw rpcErrors.internal({
       message: `The bundler answered userOpHash ${answered}, but EntryPoint v0.6 gives ${expected} for this operation: the bundler may serve another chain or EntryPoint`,
@@ -131,16 +174,34 @@ export async function submitUserOperation(chain: SmartAccountChain, userOp: EthU
  * @param limit - Bound of the list.
  * @returns The new list.
  */
-export function rememberSent(list: readonly SentUserOperation[], entry: SentUserOperation, limit = MAX_SENT_USER_OPERATIONS): SentUserOperation[] {
-  const others = list.filter((item) => item.userOpHash.toLowerCase() !== entry.userOpHash.toLowerCase());
+export function rememberSent(
+  list: readonly SentUserOperation[],
+  entry: SentUserOperation,
+  limit = MAX_SENT_USER_OPERATIONS,
+): SentUserOperation[] {
+  const others = list.filter(
+    (item) => item.userOpHash.toLowerCase() !== entry.userOpHash.toLowerCase(),
+  );
   return [...others, entry].slice(-limit);
 }
 
-function summarize(userOp: EthUserOperation, scope: string, intents: Intent[], feeSource: Fees['source']): SendSummary {
+function summarize(
+  userOp: EthUserOperation,
+  scope: string,
+  intents: Intent[],
+  feeSource: Fees['source'],
+): SendSummary {
   return {
     account: getAddress(userOp.sender),
     scope,
-    intents: intents.map(({ to, value, data }) => ({ to: getAddress(to), value, selector: data === '0x' ? null : slice(data, 0, Math.min(4, (data.length - 2) / 2)) })),
+    intents: intents.map(({ to, value, data }) => ({
+      to: getAddress(to),
+      value,
+      selector:
+        data === '0x'
+          ? null
+          : slice(data, 0, Math.min(4, (data.length - 2) / 2)),
+    })),
     deploys: userOp.initCode !== '0x',
     maxGasCost: maxGasCost(userOp),
     paymaster: paymasterOf(userOp.paymasterAndData as Hex),
@@ -154,7 +215,9 @@ function paymasterOf(paymasterAndData: Hex): Hex | null {
     return null;
   }
   if (paymasterAndData.length < 42) {
-    throw invalidParams('The paymaster service’s paymasterAndData is shorter than an address');
+    throw invalidParams(
+      'The paymaster service’s paymasterAndData is shorter than an address',
+    );
   }
   return getAddress(slice(paymasterAndData, 0, 20));
 }
@@ -163,8 +226,13 @@ function blockNumberOf(block: Settled): Hex {
   if (!block.ok) {
     throw block.error;
   }
-  if (typeof block.result !== 'string' || !/^0x[0-9a-fA-F]{1,16}$/u.test(block.result)) {
-    throw rpcErrors.internal({ message: 'The chain’s eth_blockNumber reply is not a block number' });
+  if (
+    typeof block.result !== 'string' ||
+    !/^0x[0-9a-fA-F]{1,16}$/u.test(block.result)
+  ) {
+    throw rpcErrors.internal({
+      message: 'The chain’s eth_blockNumber reply is not a block number',
+    });
   }
   return numberToHex(BigInt(block.result));
 }

@@ -32,7 +32,9 @@ export type AccountChainOverrides = {
 };
 
 /** A chain config merged with an account's own settings: what every ERC-4337 call runs with. */
-export type ChainSettings = Required<Pick<ChainConfig, 'scope' | 'rpcUrl' | 'entryPoint' | 'accountFactory'>> &
+export type ChainSettings = Required<
+  Pick<ChainConfig, 'scope' | 'rpcUrl' | 'entryPoint' | 'accountFactory'>
+> &
   Pick<ChainConfig, 'bundlerUrl' | 'paymasterUrl'> & { chainId: bigint };
 
 /**

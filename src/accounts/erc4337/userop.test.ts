@@ -1,15 +1,27 @@
-import { decodeFunctionData, recoverMessageAddress, slice, type Hex } from 'viem';
+import {
+  decodeFunctionData,
+  recoverMessageAddress,
+  slice,
+  type Hex,
+} from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import SimpleAccount from '@account-abstraction/contracts/artifacts/SimpleAccount.json';
 import SimpleAccountFactory from '@account-abstraction/contracts/artifacts/SimpleAccountFactory.json';
 
 import { DUMMY_SIGNATURE } from './constants';
-import { encodeCallData, encodeInitCode, preVerificationGas, signUserOperation, userOpHash } from './userop';
+import {
+  encodeCallData,
+  encodeInitCode,
+  preVerificationGas,
+  signUserOperation,
+  userOpHash,
+} from './userop';
 
 const A = '0x1111111111111111111111111111111111111111';
 const B = '0x2222222222222222222222222222222222222222';
-const KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const KEY =
+  '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 
 const OP = {
   sender: '0x3333333333333333333333333333333333333333',
@@ -28,7 +40,10 @@ const OP = {
 describe('SimpleAccount v0.6 call data (decoded with the package ABI)', () => {
   it('one intent encodes execute(dest, value, func)', () => {
     const callData = encodeCallData([{ to: A, value: 5n, data: '0xabcd' }]);
-    const decoded = decodeFunctionData({ abi: SimpleAccount.abi, data: callData });
+    const decoded = decodeFunctionData({
+      abi: SimpleAccount.abi,
+      data: callData,
+    });
     expect(decoded.functionName).toBe('execute');
     expect(decoded.args).toEqual([A, 5n, '0xabcd']);
   });
@@ -38,9 +53,15 @@ describe('SimpleAccount v0.6 call data (decoded with the package ABI)', () => {
       { to: A, value: 0n, data: '0x01' },
       { to: B, value: 0n, data: '0x02' },
     ]);
-    const decoded = decodeFunctionData({ abi: SimpleAccount.abi, data: callData });
+    const decoded = decodeFunctionData({
+      abi: SimpleAccount.abi,
+      data: callData,
+    });
     expect(decoded.functionName).toBe('executeBatch');
-    expect(decoded.args).toEqual([[A, B], ['0x01', '0x02']]);
+    expect(decoded.args).toEqual([
+      [A, B],
+      ['0x01', '0x02'],
+    ]);
   });
 
   it('refuses a batch with value instead of dropping the transfer', () => {
@@ -49,14 +70,19 @@ describe('SimpleAccount v0.6 call data (decoded with the package ABI)', () => {
         { to: A, value: 0n, data: '0x' },
         { to: B, value: 1n, data: '0x' },
       ]),
-    ).toThrow(/at 1\.value: SimpleAccount v0.6 executeBatch cannot send value/u);
+    ).toThrow(
+      /at 1\.value: SimpleAccount v0.6 executeBatch cannot send value/u,
+    );
     expect(() => encodeCallData([])).toThrow(/at least one intent/u);
   });
 
   it('initCode is factory ++ createAccount(owner, salt)', () => {
     const initCode = encodeInitCode(B, A, 0n);
     expect(slice(initCode, 0, 20)).toBe(B);
-    const decoded = decodeFunctionData({ abi: SimpleAccountFactory.abi, data: slice(initCode, 20) });
+    const decoded = decodeFunctionData({
+      abi: SimpleAccountFactory.abi,
+      data: slice(initCode, 20),
+    });
     expect(decoded).toEqual({ functionName: 'createAccount', args: [A, 0n] });
   });
 });
@@ -66,7 +92,9 @@ describe('userOpHash and signature', () => {
     const entryPoint = '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789';
     const signature = await signUserOperation(KEY, OP, entryPoint, 1n);
     const hash = userOpHash(OP, entryPoint, 1n);
-    expect(await recoverMessageAddress({ message: { raw: hash }, signature })).toBe(privateKeyToAddress(KEY));
+    expect(
+      await recoverMessageAddress({ message: { raw: hash }, signature }),
+    ).toBe(privateKeyToAddress(KEY));
     expect(userOpHash(OP, entryPoint, 2n)).not.toBe(hash);
   });
 });
@@ -77,7 +105,10 @@ describe('preVerificationGas', () => {
     expect(base).toBeGreaterThan(21_000n + 18_300n);
     // 32 bytes of 0xff in paymasterAndData: one more word (32 non-zero bytes: 512 gas, +4 per word),
     // and its length word 0x..00 becomes 0x..20 (one zero byte turns non-zero: +12 gas).
-    const longer = preVerificationGas({ ...OP, paymasterAndData: `0x${'ff'.repeat(32)}` as Hex });
+    const longer = preVerificationGas({
+      ...OP,
+      paymasterAndData: `0x${'ff'.repeat(32)}` as Hex,
+    });
     expect(longer - base).toBe(512n + 4n + 12n);
   });
 });

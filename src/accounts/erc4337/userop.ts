@@ -1,9 +1,21 @@
 import { EthMethod, type EthUserOperation } from '@metamask/keyring-api';
-import { encodeAbiParameters, encodeFunctionData, hexToBytes, keccak256, numberToHex, parseAbiParameters, type Hex } from 'viem';
+import {
+  encodeAbiParameters,
+  encodeFunctionData,
+  hexToBytes,
+  keccak256,
+  numberToHex,
+  parseAbiParameters,
+  type Hex,
+} from 'viem';
 import { signMessage } from 'viem/accounts';
 
 import { invalidParams } from '../../errors';
-import { factoryAbi, PRE_VERIFICATION_GAS, simpleAccountAbi } from './constants';
+import {
+  factoryAbi,
+  PRE_VERIFICATION_GAS,
+  simpleAccountAbi,
+} from './constants';
 
 /** The three ERC-4337 methods a SimpleAccount v0.6 account serves (no ERC-1271, so no message signing). */
 export const ERC4337_METHODS = [
@@ -26,11 +38,17 @@ export type Intent = { to: Hex; value: bigint; data: Hex };
  */
 export function encodeCallData(intents: Intent[]): Hex {
   if (intents.length === 0) {
-    throw invalidParams('Invalid eth_prepareUserOperation params: at least one intent is required');
+    throw invalidParams(
+      'Invalid eth_prepareUserOperation params: at least one intent is required',
+    );
   }
   if (intents.length === 1) {
     const [intent] = intents as [Intent];
-    return encodeFunctionData({ abi: simpleAccountAbi, functionName: 'execute', args: [intent.to, intent.value, intent.data] });
+    return encodeFunctionData({
+      abi: simpleAccountAbi,
+      functionName: 'execute',
+      args: [intent.to, intent.value, intent.data],
+    });
   }
   const withValue = intents.findIndex((intent) => intent.value !== 0n);
   if (withValue !== -1) {
@@ -41,7 +59,10 @@ export function encodeCallData(intents: Intent[]): Hex {
   return encodeFunctionData({
     abi: simpleAccountAbi,
     functionName: 'executeBatch',
-    args: [intents.map((intent) => intent.to), intents.map((intent) => intent.data)],
+    args: [
+      intents.map((intent) => intent.to),
+      intents.map((intent) => intent.data),
+    ],
   });
 }
 
@@ -54,7 +75,11 @@ export function encodeCallData(intents: Intent[]): Hex {
  * @returns The initCode bytes.
  */
 export function encodeInitCode(factory: Hex, owner: Hex, salt: bigint): Hex {
-  const call = encodeFunctionData({ abi: factoryAbi, functionName: 'createAccount', args: [owner, salt] });
+  const call = encodeFunctionData({
+    abi: factoryAbi,
+    functionName: 'createAccount',
+    args: [owner, salt],
+  });
   return `${factory}${call.slice(2)}` as Hex;
 }
 
@@ -92,12 +117,23 @@ function toUserOperation(op: EthUserOperation) {
  * @param op - The operation with its final-length fields (dummy signature and paymasterAndData).
  * @returns Gas.
  */
-export function preVerificationGas(op: Omit<EthUserOperation, 'preVerificationGas'>): bigint {
+export function preVerificationGas(
+  op: Omit<EthUserOperation, 'preVerificationGas'>,
+): bigint {
   const packed = hexToBytes(
-    encodeAbiParameters(USER_OP_TUPLE, [toUserOperation({ ...op, preVerificationGas: numberToHex(PRE_VERIFICATION_GAS.fixed) })]),
+    encodeAbiParameters(USER_OP_TUPLE, [
+      toUserOperation({
+        ...op,
+        preVerificationGas: numberToHex(PRE_VERIFICATION_GAS.fixed),
+      }),
+    ]),
   ).slice(32); // drop the tuple's head offset word, as the reference packUserOp does
-  const { fixed, perUserOp, perUserOpWord, zeroByte, nonZeroByte } = PRE_VERIFICATION_GAS;
-  const calldataCost = packed.reduce((sum, byte) => sum + (byte === 0 ? zeroByte : nonZeroByte), 0n);
+  const { fixed, perUserOp, perUserOpWord, zeroByte, nonZeroByte } =
+    PRE_VERIFICATION_GAS;
+  const calldataCost = packed.reduce(
+    (sum, byte) => sum + (byte === 0 ? zeroByte : nonZeroByte),
+    0n,
+  );
   const words = BigInt(Math.ceil(packed.length / 32));
   return calldataCost + fixed + perUserOp + perUserOpWord * words;
 }
@@ -117,7 +153,11 @@ const PACKED_USER_OP = parseAbiParameters(
  * @param chainId - Chain id of the request's scope.
  * @returns The 32-byte userOpHash.
  */
-export function userOpHash(op: EthUserOperation, entryPoint: Hex, chainId: bigint): Hex {
+export function userOpHash(
+  op: EthUserOperation,
+  entryPoint: Hex,
+  chainId: bigint,
+): Hex {
   const u = toUserOperation(op);
   const packed = encodeAbiParameters(PACKED_USER_OP, [
     u.sender,
@@ -131,7 +171,13 @@ export function userOpHash(op: EthUserOperation, entryPoint: Hex, chainId: bigin
     u.maxPriorityFeePerGas,
     keccak256(u.paymasterAndData),
   ]);
-  return keccak256(encodeAbiParameters(parseAbiParameters('bytes32, address, uint256'), [keccak256(packed), entryPoint, chainId]));
+  return keccak256(
+    encodeAbiParameters(parseAbiParameters('bytes32, address, uint256'), [
+      keccak256(packed),
+      entryPoint,
+      chainId,
+    ]),
+  );
 }
 
 /**
@@ -144,6 +190,14 @@ export function userOpHash(op: EthUserOperation, entryPoint: Hex, chainId: bigin
  * @param chainId - Chain id.
  * @returns The 65-byte signature hex.
  */
-export async function signUserOperation(privateKey: Hex, op: EthUserOperation, entryPoint: Hex, chainId: bigint): Promise<Hex> {
-  return signMessage({ privateKey, message: { raw: userOpHash(op, entryPoint, chainId) } });
+export async function signUserOperation(
+  privateKey: Hex,
+  op: EthUserOperation,
+  entryPoint: Hex,
+  chainId: bigint,
+): Promise<Hex> {
+  return signMessage({
+    privateKey,
+    message: { raw: userOpHash(op, entryPoint, chainId) },
+  });
 }
