@@ -1,7 +1,6 @@
+import type { SnapConfig } from '@metamask/snaps-cli';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-
-import type { SnapConfig } from '@metamask/snaps-cli';
 
 type Configuration = Parameters<
   NonNullable<SnapConfig['customizeWebpackConfig']>

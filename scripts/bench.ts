@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { benchChain } from './bench/chain';
-import { benchColdStart, type BenchTarget } from './bench/coldstart';
+import { benchColdStart } from './bench/coldstart';
+import type { BenchTarget } from './bench/coldstart';
 import { benchErc4337 } from './bench/erc4337';
 import { benchEvaluate } from './bench/evaluate';
 import { benchLatency } from './bench/latency';

@@ -11,6 +11,7 @@ import {
 
 /**
  * Typed JSON-RPC errors the snap throws (EIP-1474 / EIP-1193 codes through
+ *
  * @metamask/rpc-errors). Messages name what is wrong and never carry secrets.
  */
 

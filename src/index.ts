@@ -11,11 +11,12 @@ import type {
 import type { Json } from '@metamask/utils';
 
 import { methodNotFound, toRpcError, unauthorized } from './errors';
-import { loadDomain, type Domain, type KeyringSnap } from './keyring';
+import { loadDomain } from './keyring';
+import type { Domain, KeyringSnap } from './keyring';
 import { keyringRequestError } from './keyringRequests';
 import { COMPANION_ORIGINS, isAllowed, KNOWN_METHODS } from './permissions';
-import { knownName } from './safeText';
 import { handleSnapRpc } from './rpc';
+import { knownName } from './safeText';
 import { homeInput, homePage } from './ui';
 
 let domain: Promise<Domain> | undefined;
@@ -83,7 +84,7 @@ async function dispatchKeyring(
     if (thrown !== undefined) {
       throw scrub(toRpcError(thrown), await domain?.catch(() => undefined));
     }
-    const message = (error as Error).message;
+    const { message } = error as Error;
     if (
       error instanceof MethodNotSupportedError ||
       message.startsWith('Method not supported')

@@ -1,13 +1,10 @@
 import { KeyringEvent } from '@metamask/keyring-api';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain, type KeyringPlatform } from './keyring';
-import {
-  defaultState,
-  migrate,
-  type KeyringState,
-  type StateSaver,
-} from './state';
+import { createDomain } from './keyring';
+import type { KeyringPlatform } from './keyring';
+import { defaultState, migrate } from './state';
+import type { KeyringState, StateSaver } from './state';
 
 type Platform = KeyringPlatform & { saveState: StateSaver };
 const redirect = (): { message: string } => ({

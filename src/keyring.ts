@@ -3,19 +3,22 @@ import {
   EthMethod,
   KeyringAccountStruct,
   KeyringEvent,
-  type Keyring,
-  type KeyringAccount,
-  type KeyringAccountData,
-  type KeyringEventPayload,
-  type KeyringRequest,
-  type KeyringResponse,
-  type ResolvedAccountAddress,
 } from '@metamask/keyring-api';
-import { array, object, size, string } from '@metamask/superstruct';
+import type {
+  Keyring,
+  KeyringAccount,
+  KeyringAccountData,
+  KeyringEventPayload,
+  KeyringRequest,
+  KeyringResponse,
+  ResolvedAccountAddress,
+} from '@metamask/keyring-api';
 import type { JsonRpcError } from '@metamask/rpc-errors';
+import { array, object, size, string } from '@metamask/superstruct';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
-import { isAddressEqual, type Hex } from 'viem';
 import { v4 as uuidv4 } from 'uuid';
+import { isAddressEqual } from 'viem';
+import type { Hex } from 'viem';
 
 import {
   newEoaAccount,
@@ -25,18 +28,15 @@ import {
   signsNothing,
   runUnsigned,
 } from './accounts';
-import {
-  newSmartAccount,
-  resolveSmartAccount,
-  type ResolvedSmartAccount,
-} from './accounts/erc4337';
+import { newSmartAccount, resolveSmartAccount } from './accounts/erc4337';
 import {
   draftUserOperation,
   lookupUserOperationReceipt,
   rememberSent,
   submitUserOperation,
-  type SendSummary,
 } from './accounts/erc4337';
+import type { ResolvedSmartAccount } from './accounts/erc4337';
+import type { SendSummary } from './accounts/erc4337';
 import { assertAccountUpdate } from './accountUpdate';
 import {
   internalError,
@@ -47,24 +47,21 @@ import {
 } from './errors';
 import { importKey } from './keys';
 import { MetadataReader } from './metadata';
-import {
-  CreateAccountOptionsStruct,
-  type CreateAccountOptions,
-} from './options';
-import { parseScope } from './scope';
+import { CreateAccountOptionsStruct } from './options';
+import type { CreateAccountOptions } from './options';
 import { snapPlatform } from './platform';
+import { ownEntry, quoteId } from './safeText';
+import { parseScope } from './scope';
 import { scrubError } from './secrets';
 import { Settings } from './settings';
-import {
-  loadState,
-  StateStore,
-  type AccountRecord,
-  type SmartAccountData,
-  type KeyringState,
-  type StateSaver,
+import { loadState, StateStore } from './state';
+import type {
+  AccountRecord,
+  SmartAccountData,
+  KeyringState,
+  StateSaver,
 } from './state';
 import { ChainScopeStruct, Bytes32Struct } from './structs';
-import { ownEntry, quoteId } from './safeText';
 
 /** What the keyring needs from the snap platform; injected so Node tests can run it. */
 export type KeyringPlatform = {

@@ -1,5 +1,6 @@
 import { isHex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
+
 import { invalidParams } from './errors';
 
 /** secp256k1 group order n: a private key must be in [1, n-1]. */

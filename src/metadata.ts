@@ -1,3 +1,4 @@
+import { rpcErrors } from '@metamask/rpc-errors';
 import {
   define,
   exactOptional,
@@ -9,10 +10,8 @@ import {
   string,
   StructError,
   validate,
-  type Infer,
 } from '@metamask/superstruct';
-
-import { rpcErrors } from '@metamask/rpc-errors';
+import type { Infer } from '@metamask/superstruct';
 
 import { invalidParams, notFound, validate as validateParams } from './errors';
 import {
@@ -21,8 +20,8 @@ import {
   IpfsTransportError,
   normalizeIpfsApiUrl,
   parseCid,
-  type IpfsClient,
 } from './ipfs';
+import type { IpfsClient } from './ipfs';
 import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
 
 /**

@@ -8,9 +8,9 @@ import {
   record,
   size,
   string,
-  type Infer,
   any,
 } from '@metamask/superstruct';
+import type { Infer } from '@metamask/superstruct';
 
 import { CidStruct } from './metadata';
 import { ChainScopeStruct } from './structs';

@@ -3,8 +3,8 @@ import { Box, Heading, Text } from '@metamask/snaps-sdk/jsx';
 
 import { sendConfirmation } from './dialogs/send-confirmation';
 import type { KeyringPlatform } from './keyring';
-import type { StateSaver } from './state';
 import { deriveKey } from './keys';
+import type { StateSaver } from './state';
 import { saveState } from './state';
 
 /**

@@ -4,10 +4,11 @@ import {
   maskChainConfig,
   parseChainConfig,
   verifyChainConfig,
-  type ChainConfig,
 } from './accounts/erc4337';
+import type { ChainConfig } from './accounts/erc4337';
 import { toRpcError, validate } from './errors';
-import { parseIpfsConfig, type IpfsConfig } from './metadata';
+import { parseIpfsConfig } from './metadata';
+import type { IpfsConfig } from './metadata';
 import { redactError } from './secrets';
 import type { StateStore } from './state';
 

@@ -68,7 +68,7 @@ export function migrate(stored: Record<string, Json> | null): KeyringState {
   if (stored === null || Object.keys(stored).length === 0) {
     return defaultState();
   }
-  const version = stored.version;
+  const { version } = stored;
   if (version === STATE_VERSION) {
     return assertKeyringState({
       ...defaultState(),

@@ -5,12 +5,15 @@
  * fast-check's scheduler at every save, event and key derivation. After every batch the keyring
  * equals the model, and what storage holds equals what the keyring serves.
  */
-import { KeyringEvent, type KeyringAccount } from '@metamask/keyring-api';
+import { KeyringEvent } from '@metamask/keyring-api';
+import type { KeyringAccount } from '@metamask/keyring-api';
 import fc from 'fast-check';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain, type KeyringPlatform } from './keyring';
-import { defaultState, type KeyringState, type StateSaver } from './state';
+import { createDomain } from './keyring';
+import type { KeyringPlatform } from './keyring';
+import { defaultState } from './state';
+import type { KeyringState, StateSaver } from './state';
 
 const key = (n: number): `0x${string}` =>
   `0x${(0x1000n + BigInt(n)).toString(16).padStart(64, '0')}`;
@@ -155,9 +158,10 @@ describe('state model: concurrent operations with refused events and failed save
                           record.account.address as `0x${string}`,
                         ) && !known.has(record.account.address),
                   );
-                if (item.fault === 'failSave')
+                if (item.fault === 'failSave') {
                   failSaves.push((draft) => isNew(draft) && !isNew(saved));
-                if (item.fault === 'refuse')
+                }
+                if (item.fault === 'refuse') {
                   refusals.push(
                     (event, data) =>
                       event === KeyringEvent.AccountCreated &&
@@ -165,6 +169,7 @@ describe('state model: concurrent operations with refused events and failed save
                         ? data.account.address === address
                         : !IMPORTED_ADDRESSES.has(data.account.address)),
                   );
+                }
                 planned.push({
                   op: item,
                   run: async () =>
@@ -193,16 +198,18 @@ describe('state model: concurrent operations with refused events and failed save
                 ) {
                   continue;
                 }
-                if (item.fault === 'failSave')
+                if (item.fault === 'failSave') {
                   failSaves.push(
                     (draft) =>
                       !draft.accounts[id] && Boolean(saved.accounts[id]),
                   );
-                if (item.fault === 'refuse')
+                }
+                if (item.fault === 'refuse') {
                   refusals.push(
                     (event, data) =>
                       event === KeyringEvent.AccountDeleted && data.id === id,
                   );
+                }
                 [...model.pending.entries()]
                   .filter(([, owner]) => owner === id)
                   .forEach(([request]) => touched.add(request));
@@ -214,8 +221,9 @@ describe('state model: concurrent operations with refused events and failed save
                     const address = model.accounts.get(id) as string;
                     model.accounts.delete(id);
                     model.imported.delete(address);
-                    if (!IMPORTED_ADDRESSES.has(address as `0x${string}`))
+                    if (!IMPORTED_ADDRESSES.has(address as `0x${string}`)) {
                       model.derived -= 1;
+                    }
                     [...model.pending.entries()]
                       .filter(([, owner]) => owner === id)
                       .forEach(([request]) => model.pending.delete(request));
@@ -233,12 +241,13 @@ describe('state model: concurrent operations with refused events and failed save
                 requests += 1;
                 const id = `00000000-0000-4000-8000-${String(requests).padStart(12, '0')}`;
                 touched.add(id);
-                if (item.fault === 'failSave')
+                if (item.fault === 'failSave') {
                   failSaves.push(
                     (draft) =>
                       Boolean(draft.pendingRequests[id]) &&
                       !saved.pendingRequests[id],
                   );
+                }
                 const parks = model.mode === 'async';
                 planned.push({
                   op: item,
@@ -268,20 +277,22 @@ describe('state model: concurrent operations with refused events and failed save
                   continue;
                 }
                 touched.add(model.pending.get(id) as string);
-                if (item.fault === 'failSave')
+                if (item.fault === 'failSave') {
                   failSaves.push(
                     (draft) =>
                       !draft.pendingRequests[id] &&
                       Boolean(saved.pendingRequests[id]),
                   );
+                }
                 const event =
                   item.kind === 'approve'
                     ? KeyringEvent.RequestApproved
                     : KeyringEvent.RequestRejected;
-                if (item.fault === 'refuse')
+                if (item.fault === 'refuse') {
                   refusals.push(
                     (name, data) => name === event && data.id === id,
                   );
+                }
                 planned.push({
                   op: item,
                   run: async () =>
@@ -297,10 +308,11 @@ describe('state model: concurrent operations with refused events and failed save
                 item.mode !== model.mode &&
                 claim('mode')
               ) {
-                if (item.fault === 'failSave')
+                if (item.fault === 'failSave') {
                   failSaves.push(
                     (draft) => draft.approvalMode !== saved.approvalMode,
                   );
+                }
                 planned.push({
                   op: item,
                   run: async () =>

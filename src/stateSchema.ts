@@ -2,6 +2,7 @@ import {
   KeyringAccountStruct,
   KeyringRequestStruct,
 } from '@metamask/keyring-api';
+import { rpcErrors } from '@metamask/rpc-errors';
 import {
   array,
   define,
@@ -15,10 +16,8 @@ import {
   record,
   refine,
   string,
-  type Describe,
 } from '@metamask/superstruct';
-
-import { rpcErrors } from '@metamask/rpc-errors';
+import type { Describe } from '@metamask/superstruct';
 
 import { defang, expectation, fieldPath, firstFailure } from './safeText';
 import type { KeyringState } from './state';

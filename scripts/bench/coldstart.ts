@@ -1,5 +1,6 @@
 import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
-import { formatMs, summarize, type Summary } from './stats';
+import { formatMs, summarize } from './stats';
+import type { Summary } from './stats';
 
 /** A built keyring snap to install: this repository's, or a reference snap's folder. */
 export type BenchTarget = { label: string; root?: string };

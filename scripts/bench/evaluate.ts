@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 import type { BenchTarget } from './coldstart';
-import { formatMs, summarize, type Summary } from './stats';
+import { formatMs, summarize } from './stats';
+import type { Summary } from './stats';
 
 const ROOT = path.join(__dirname, '../..');
 

@@ -8,13 +8,11 @@ import {
 import type { Json } from '@metamask/utils';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import {
-  companionOrigin,
-  startSimulatedSnap,
-  type SimulatedSnap,
-} from '../lib/snap-sim';
+import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
+import type { SimulatedSnap } from '../lib/snap-sim';
 import type { BenchTarget } from './coldstart';
-import { formatMs, summarize, timeIt, type Summary } from './stats';
+import { formatMs, summarize, timeIt } from './stats';
+import type { Summary } from './stats';
 
 /** A fixed test key (anvil's first dev account); both snaps import it, so their signatures must match. */
 const PRIVATE_KEY =

@@ -5,7 +5,8 @@ import { Worker } from 'node:worker_threads';
 import { companionOrigin } from '../lib/snap-sim';
 import type { BenchTarget } from './coldstart';
 import { TYPED_DATA } from './latency';
-import { formatMs, summarize, type Summary } from './stats';
+import { formatMs, summarize } from './stats';
+import type { Summary } from './stats';
 
 const ROOT = path.join(__dirname, '../..');
 

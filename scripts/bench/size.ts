@@ -124,9 +124,7 @@ export function packageShares(statsFile: string): {
  * @param anchor - Optional folder of a reference snap (its bundle is measured beside ours).
  * @returns The figures, also printed.
  */
-export async function benchSize(
-  anchor?: string,
-): Promise<{
+export async function benchSize(anchor?: string): Promise<{
   snap: SizeResult;
   anchor?: { file: string; rawBytes: number; gzipBytes: number };
 }> {

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import path from 'node:path';
-
 import { installSnap } from '@metamask/snaps-simulation';
 import type { Json } from '@metamask/utils';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import path from 'node:path';
 
 const ROOT = path.join(__dirname, '../..');
 

@@ -20,8 +20,8 @@ import {
   unknown,
 } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
-
 import { isAddressEqual, isHex, numberToHex } from 'viem';
+
 import { invalidParams, validate } from '../errors';
 import { parseEoaScope } from '../scope';
 import { signingError } from './signError';

@@ -1,26 +1,20 @@
-import {
-  EthAccountType,
-  EthMethod,
-  EthScope,
-  type KeyringAccount,
-  type KeyringRequest,
-} from '@metamask/keyring-api';
+import { EthAccountType, EthMethod, EthScope } from '@metamask/keyring-api';
+import type { KeyringAccount, KeyringRequest } from '@metamask/keyring-api';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
-import type { Hex } from 'viem';
 import { v4 as uuidv4 } from 'uuid';
+import type { Hex } from 'viem';
 
 import { invalidParams } from '../errors';
 import { knownName } from '../safeText';
-import { EOA_METHODS, parseEoaRequest, signEoaTask, type EoaTask } from './eoa';
+import { EOA_METHODS, parseEoaRequest, signEoaTask } from './eoa';
+import type { EoaTask } from './eoa';
 import {
   parseSmartAccountRequest,
   runSmartAccountTask,
   signUserOperation,
   smartAccountChain,
-  type ChainConfig,
-  type SmartAccountData,
-  type SmartTask,
 } from './erc4337';
+import type { ChainConfig, SmartAccountData, SmartTask } from './erc4337';
 import type { SmartAccountChain } from './erc4337/prepare';
 
 /**

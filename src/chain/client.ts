@@ -1,15 +1,12 @@
 import { call } from './call';
 import { estimateGas } from './estimateGas';
-import { getLogs, getLogsPages, type GetLogsOptions } from './getLogs';
+import { getLogs, getLogsPages } from './getLogs';
+import type { GetLogsOptions } from './getLogs';
 import { getTransactionByHash } from './getTransactionByHash';
 import { maskUrl } from './mask';
 import * as reads from './reads';
-import {
-  createTransport,
-  type RpcCall,
-  type Settled,
-  type TransportOptions,
-} from './transport';
+import { createTransport } from './transport';
+import type { RpcCall, Settled, TransportOptions } from './transport';
 import type {
   BlockParam,
   CallRequest,

@@ -1,4 +1,5 @@
-import { decodeRevertData, type DecodedRevert } from './revert';
+import { decodeRevertData } from './revert';
+import type { DecodedRevert } from './revert';
 
 /**
  * Error classes of the chain adapter (JSON-RPC 2.0 error objects; the -32005 limits and
@@ -106,10 +107,7 @@ export function parseRangeHint(
       );
     bounds = match ? [match[1], match[2]] : undefined;
   }
-  if (
-    !bounds ||
-    !bounds.every((b) => typeof b === 'string' && HEX_QUANTITY.test(b))
-  ) {
+  if (!bounds?.every((b) => typeof b === 'string' && HEX_QUANTITY.test(b))) {
     return undefined;
   }
   const [from, to] = bounds.map((b) => BigInt(b as string));

@@ -4,10 +4,13 @@ import {
   fakeProvider,
   FAKE_ADDRESS,
   FAKE_TOPIC,
-  type FakeLog,
-  type FakeProviderOptions,
 } from '../../test/fixtures/fake-provider';
-import { LAYOUTS, type LogLayout } from '../../test/fixtures/seed-logs';
+import type {
+  FakeLog,
+  FakeProviderOptions,
+} from '../../test/fixtures/fake-provider';
+import { LAYOUTS } from '../../test/fixtures/seed-logs';
+import type { LogLayout } from '../../test/fixtures/seed-logs';
 import { createRpcClient } from './client';
 import { LimitExceededError } from './errors';
 

@@ -1,20 +1,16 @@
 import { readBlockNumber } from './blocks';
 import { InvalidParamsError, TransportError } from './errors';
-import {
-  fetchWhole,
-  sendRound,
-  singleBlockError,
-  type Outcome,
-  type Query,
-  type Run,
-} from './logCalls';
+import { fetchWhole, sendRound, singleBlockError } from './logCalls';
+import type { Outcome, Query, Run } from './logCalls';
 import { MAX_LOG_PARAMS, splitByParams } from './logFilters';
 import { LogPages } from './logPages';
-import { afterRefusal, planRound, type Interval } from './logPlan';
+import { afterRefusal, planRound } from './logPlan';
+import type { Interval } from './logPlan';
 import { logMatcher } from './logReplies';
 import type { Transport } from './transport';
 import type { LogFilter, RpcLog } from './types';
-import { checkLogFilter, type CheckedFilter } from './validation';
+import { checkLogFilter } from './validation';
+import type { CheckedFilter } from './validation';
 
 /** Tuning of getLogs; the defaults follow the provider limits documented by Infura. */
 export type GetLogsOptions = {

@@ -5,11 +5,12 @@ import {
   LimitExceededError,
   parseRangeHint,
   TransportError,
-  type RangeHint,
 } from './errors';
+import type { RangeHint } from './errors';
 import { wireFilter } from './logFilters';
 import type { Piece } from './logPlan';
-import { checkLogs, sortUniqueLogs, type LogMatcher } from './logReplies';
+import { checkLogs, sortUniqueLogs } from './logReplies';
+import type { LogMatcher } from './logReplies';
 import type { RpcCall, Settled, Transport } from './transport';
 import type { RpcLog } from './types';
 import type { CheckedFilter } from './validation';

@@ -1,5 +1,5 @@
-import type { CheckedFilter } from './validation';
 import type { Hex } from './types';
+import type { CheckedFilter } from './validation';
 
 /**
  * Helpers of eth_getLogs splitting (provider limits as Infura documents them: at most 5,000

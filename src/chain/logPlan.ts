@@ -45,7 +45,7 @@ const width = (interval: { from: bigint; to: bigint }): bigint =>
 export function splitEven(interval: Interval, count: number): Piece[] {
   const size = (width(interval) + BigInt(count) - 1n) / BigInt(count);
   const pieces: Piece[] = [];
-  for (let from = interval.from; from <= interval.to; from += size) {
+  for (let { from } = interval; from <= interval.to; from += size) {
     const to = from + size - 1n < interval.to ? from + size - 1n : interval.to;
     pieces.push({ lane: interval.lane, from, to });
   }

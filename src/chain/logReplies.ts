@@ -146,7 +146,7 @@ export function checkLogs(
         { url: origin },
       );
     }
-    if ((log as RpcLog).removed === true) {
+    if ((log as RpcLog).removed) {
       removed.push(BigInt((log as RpcLog).blockNumber ?? -1));
     }
   }

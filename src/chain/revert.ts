@@ -1,4 +1,5 @@
-import { decodeAbiParameters, isHex, type Hex } from 'viem';
+import { decodeAbiParameters, isHex } from 'viem';
+import type { Hex } from 'viem';
 
 /** Solidity `Panic(uint256)` codes and their meaning (Solidity docs, "Panic via assert"). */
 export const PANIC_REASONS: Readonly<Record<number, string>> = {

@@ -8,9 +8,11 @@ import {
   InvalidContentError,
   IpfsApiError,
 } from './errors';
-import { send, type HttpSettings } from './http';
+import { send } from './http';
+import type { HttpSettings } from './http';
 import { requestJson } from './ndjson';
-import { encodeMatching, nodeFromObject, type ServedNode } from './object';
+import { encodeMatching, nodeFromObject } from './object';
+import type { ServedNode } from './object';
 import { DAG_PB_CODE, RAW_CODE, verifyBlock } from './verify';
 
 /**

@@ -4,21 +4,12 @@ import { createBlockSource, BLOCK_FRAMING_BYTES } from './blocks';
 import { ByteCache } from './cache';
 import { Deadline } from './deadline';
 import { IpfsError, InvalidContentError } from './errors';
-import {
-  basicAuthorization,
-  send,
-  type FetchLike,
-  type HttpSettings,
-  type Query,
-} from './http';
+import { basicAuthorization, send } from './http';
+import type { FetchLike, HttpSettings, Query } from './http';
 import { parseJsonText } from './json';
 import { parseNdjson, requestJson } from './ndjson';
-import {
-  checkObject,
-  encodeMatching,
-  objectOf,
-  type IpfsObject,
-} from './object';
+import { checkObject, encodeMatching, objectOf } from './object';
+import type { IpfsObject } from './object';
 import {
   decodeDagPb,
   DEFAULT_MAX_DEPTH,
@@ -249,7 +240,7 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
       bounded(command, async (deadline) =>
         requestJson(settings, command, query, maxBytes * 2, deadline),
       ),
-    streamNdjson: async function* (command, query) {
+    async *streamNdjson(command, query) {
       const deadline = new Deadline(command, deadlineMs);
       try {
         const reply = await deadline.race(

@@ -3,12 +3,8 @@ import { join } from 'node:path';
 
 import { createIpfsClient } from './client';
 import { IpfsError } from './errors';
-import {
-  basicAuthorization,
-  commandUrl,
-  serverMessage,
-  type FetchLike,
-} from './http';
+import { basicAuthorization, commandUrl, serverMessage } from './http';
+import type { FetchLike } from './http';
 
 describe('request shape (Kubo RPC API)', () => {
   it('builds POST URLs with repeated arg and flags as query parameters', () => {

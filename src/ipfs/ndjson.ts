@@ -1,6 +1,7 @@
 import type { Deadline } from './deadline';
 import { IpfsApiError, InvalidContentError, scrub } from './errors';
-import { send, type HttpSettings, type Query } from './http';
+import { send } from './http';
+import type { HttpSettings, Query } from './http';
 import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonText } from './json';
 
 /**

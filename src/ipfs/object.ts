@@ -1,4 +1,5 @@
-import { encode as encodePb, type PBLink, type PBNode } from '@ipld/dag-pb';
+import { encode as encodePb } from '@ipld/dag-pb';
+import type { PBLink, PBNode } from '@ipld/dag-pb';
 import { CID } from 'multiformats/cid';
 
 import { ContentVerificationError, InvalidContentError } from './errors';

@@ -1,4 +1,5 @@
-import { decode as decodePb, type PBNode } from '@ipld/dag-pb';
+import { decode as decodePb } from '@ipld/dag-pb';
+import type { PBNode } from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
 import type { CID } from 'multiformats/cid';
 

@@ -15,11 +15,11 @@ import {
   Row,
   Section,
   Text,
-  type JSXElement,
 } from '@metamask/snaps-sdk/jsx';
+import type { JSXElement } from '@metamask/snaps-sdk/jsx';
 
-import type { ChainConfig } from '../settings';
 import type { AccountSummary } from '../keyring';
+import type { ChainConfig } from '../settings';
 import { summarizeRequest } from './summary';
 
 /**

@@ -1,20 +1,12 @@
-import {
-  UserInputEventType,
-  type Json,
-  type UserInputEvent,
-} from '@metamask/snaps-sdk';
 import { JsonRpcError } from '@metamask/rpc-errors';
+import { UserInputEventType } from '@metamask/snaps-sdk';
+import type { Json, UserInputEvent } from '@metamask/snaps-sdk';
 import { parseEther } from 'viem';
 
 import type { Domain } from '../keyring';
 import { confirmDelete, showExportedKey } from './dialogs';
-import {
-  CHAIN_FIELDS,
-  IPFS_FIELDS,
-  renderHome,
-  UI,
-  type HomeModel,
-} from './home';
+import { CHAIN_FIELDS, IPFS_FIELDS, renderHome, UI } from './home';
+import type { HomeModel } from './home';
 
 /** Form state as the platform keeps it: `{ [form]: { [field]: value } }` and top-level inputs. */
 type InterfaceState = Record<string, Json>;

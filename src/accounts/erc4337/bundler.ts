@@ -1,6 +1,7 @@
 import type { EthUserOperation } from '@metamask/keyring-api';
 import { rpcErrors } from '@metamask/rpc-errors';
-import { getAddress, isAddress, type Hex } from 'viem';
+import { getAddress, isAddress } from 'viem';
+import type { Hex } from 'viem';
 
 import { createRpcClient } from '../../chain';
 import { bundlerRefusal } from './bundler-errors';

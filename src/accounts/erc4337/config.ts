@@ -1,5 +1,6 @@
 import { exactOptional, object } from '@metamask/superstruct';
-import { getAddress, isAddressEqual, type Hex } from 'viem';
+import { getAddress, isAddressEqual } from 'viem';
+import type { Hex } from 'viem';
 
 import { createRpcClient, maskUrl } from '../../chain';
 import { invalidParams, validate } from '../../errors';

@@ -1,6 +1,8 @@
-import { EthAccountType, type KeyringAccount } from '@metamask/keyring-api';
-import { isAddressEqual, type Hex } from 'viem';
+import { EthAccountType } from '@metamask/keyring-api';
+import type { KeyringAccount } from '@metamask/keyring-api';
 import { v4 as uuidv4 } from 'uuid';
+import { isAddressEqual } from 'viem';
+import type { Hex } from 'viem';
 
 import { createRpcClient } from '../../chain';
 import { invalidParams, notFound } from '../../errors';
@@ -79,7 +81,7 @@ export async function resolveSmartAccount(
       ),
     ),
   );
-  const address = (resolved[0] as (typeof resolved)[number]).address;
+  const { address } = resolved[0] as (typeof resolved)[number];
   if (resolved.some((entry) => !isAddressEqual(entry.address, address))) {
     throw invalidParams(
       'The factory gives different addresses on these chains: create one account per chain',

@@ -1,6 +1,7 @@
 import { rpcErrors } from '@metamask/rpc-errors';
 
-import { createRpcClient, type RpcCall, type Settled } from '../../chain';
+import { createRpcClient } from '../../chain';
+import type { RpcCall, Settled } from '../../chain';
 
 /**
  * EIP-1559 fees of a user operation (wei per gas), from the chain or from the bundler.

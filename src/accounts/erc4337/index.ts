@@ -1,18 +1,17 @@
-import {
-  EthMethod,
-  EthUserOperationStruct,
-  type EthUserOperation,
-} from '@metamask/keyring-api';
+import { EthMethod, EthUserOperationStruct } from '@metamask/keyring-api';
+import type { EthUserOperation } from '@metamask/keyring-api';
 import { array, size } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
-import { getAddress, isAddress, isAddressEqual, isHex, type Hex } from 'viem';
+import { getAddress, isAddress, isAddressEqual, isHex } from 'viem';
+import type { Hex } from 'viem';
 
 import { createRpcClient } from '../../chain';
 import { invalidParams, notFound, validate } from '../../errors';
 import { resolveChainSettings } from './config';
 import { assertUserOperationBounds } from './opBounds';
 import { patchUserOperation } from './paymaster';
-import { prepareUserOperation, type SmartAccountChain } from './prepare';
+import { prepareUserOperation } from './prepare';
+import type { SmartAccountChain } from './prepare';
 import type { ChainConfig, SmartAccountData } from './types';
 import type { Intent } from './userop';
 

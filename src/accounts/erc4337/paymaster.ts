@@ -2,7 +2,8 @@ import type {
   EthUserOperation,
   EthUserOperationPatch,
 } from '@metamask/keyring-api';
-import { isHex, numberToHex, type Hex } from 'viem';
+import { isHex, numberToHex } from 'viem';
+import type { Hex } from 'viem';
 
 import { createRpcClient } from '../../chain';
 import { invalidParams } from '../../errors';

@@ -4,8 +4,8 @@ import {
   encodeFunctionData,
   numberToHex,
   toHex,
-  type Hex,
 } from 'viem';
+import type { Hex } from 'viem';
 
 import {
   capGas,
@@ -15,11 +15,8 @@ import {
   readGasEstimate,
   readHexData,
   readUintWord,
-  type JsonRpcError,
-  type RpcCall,
-  type RpcClient,
-  type Settled,
 } from '../../chain';
+import type { JsonRpcError, RpcCall, RpcClient, Settled } from '../../chain';
 import { invalidParams, notFound } from '../../errors';
 import {
   ACCOUNT_SALT,
@@ -31,12 +28,8 @@ import {
   VERIFICATION_GAS_BASE,
 } from './constants';
 import { getPaymasterStubData } from './paymaster';
-import {
-  encodeCallData,
-  encodeInitCode,
-  preVerificationGas,
-  type Intent,
-} from './userop';
+import { encodeCallData, encodeInitCode, preVerificationGas } from './userop';
+import type { Intent } from './userop';
 
 /**
  * What the network side of a smart account needs: never a key. `client` is the

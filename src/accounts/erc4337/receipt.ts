@@ -1,6 +1,8 @@
-import { decodeEventLog, encodeEventTopics, type Hex } from 'viem';
+import { decodeEventLog, encodeEventTopics } from 'viem';
+import type { Hex } from 'viem';
 
-import { createRpcClient, type RpcClient } from '../../chain';
+import { createRpcClient } from '../../chain';
+import type { RpcClient } from '../../chain';
 import { bundlerReceipt } from './bundler';
 import { entryPointAbi } from './constants';
 import type { SentUserOperation } from './types';

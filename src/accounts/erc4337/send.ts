@@ -1,15 +1,19 @@
 import type { EthUserOperation } from '@metamask/keyring-api';
 import { rpcErrors } from '@metamask/rpc-errors';
-import { getAddress, numberToHex, slice, type Hex } from 'viem';
+import { getAddress, numberToHex, slice } from 'viem';
+import type { Hex } from 'viem';
 
 import type { RpcCall, Settled } from '../../chain';
 import { invalidParams, notFound } from '../../errors';
 import { sendToBundler } from './bundler';
-import { bundlerFees, CHAIN_FEE_READS, chainFees, type Fees } from './fees';
+import { bundlerFees, CHAIN_FEE_READS, chainFees } from './fees';
+import type { Fees } from './fees';
 import { patchUserOperation } from './paymaster';
-import { prepareUserOperationWith, type SmartAccountChain } from './prepare';
+import { prepareUserOperationWith } from './prepare';
+import type { SmartAccountChain } from './prepare';
 import type { SentUserOperation } from './types';
-import { userOpHash, type Intent } from './userop';
+import { userOpHash } from './userop';
+import type { Intent } from './userop';
 
 /**
  * sendUserOperation's network side (never a key): draft the operation with the code of

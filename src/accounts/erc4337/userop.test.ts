@@ -1,13 +1,8 @@
-import {
-  decodeFunctionData,
-  recoverMessageAddress,
-  slice,
-  type Hex,
-} from 'viem';
-import { privateKeyToAddress } from 'viem/accounts';
-
 import SimpleAccount from '@account-abstraction/contracts/artifacts/SimpleAccount.json';
 import SimpleAccountFactory from '@account-abstraction/contracts/artifacts/SimpleAccountFactory.json';
+import { decodeFunctionData, recoverMessageAddress, slice } from 'viem';
+import type { Hex } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
 
 import { DUMMY_SIGNATURE } from './constants';
 import {

@@ -1,4 +1,5 @@
-import { EthMethod, type EthUserOperation } from '@metamask/keyring-api';
+import { EthMethod } from '@metamask/keyring-api';
+import type { EthUserOperation } from '@metamask/keyring-api';
 import {
   encodeAbiParameters,
   encodeFunctionData,
@@ -6,8 +7,8 @@ import {
   keccak256,
   numberToHex,
   parseAbiParameters,
-  type Hex,
 } from 'viem';
+import type { Hex } from 'viem';
 import { signMessage } from 'viem/accounts';
 
 import { invalidParams } from '../../errors';
