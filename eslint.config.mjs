@@ -4,6 +4,8 @@ import base, { createConfig } from '@metamask/eslint-config';
 import jest from '@metamask/eslint-config-jest';
 import nodejs from '@metamask/eslint-config-nodejs';
 import typescript from '@metamask/eslint-config-typescript';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const config = createConfig([
   {
@@ -15,7 +17,7 @@ const config = createConfig([
     languageOptions: {
       sourceType: 'module',
       parserOptions: {
-        tsconfigRootDir: import.meta.dirname,
+        tsconfigRootDir: dirname(fileURLToPath(import.meta.url)),
       },
     },
     settings: {
@@ -26,6 +28,37 @@ const config = createConfig([
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'],
     extends: typescript,
+  },
+
+  // MetaMask's config asks for a docstring on every property signature and every arrow function,
+  // including those of inline types (casts, parameter shapes) and of object literals that
+  // implement a documented type. Here: named types document each of their own properties, and
+  // arrow functions bound to a variable or exported are documented; the rest is documented
+  // where its type is declared. (docs/decisions.md, "Lint")
+  {
+    rules: {
+      'jsdoc/require-jsdoc': [
+        'error',
+        {
+          require: {
+            ArrowFunctionExpression: false,
+            ClassDeclaration: true,
+            FunctionDeclaration: true,
+            FunctionExpression: true,
+            MethodDefinition: true,
+          },
+          contexts: [
+            'TSInterfaceDeclaration',
+            'TSTypeAliasDeclaration',
+            'TSEnumDeclaration',
+            'TSInterfaceBody > TSPropertySignature',
+            'TSTypeAliasDeclaration > TSTypeLiteral > TSPropertySignature',
+            'VariableDeclarator > ArrowFunctionExpression',
+            'ExportDefaultDeclaration > ArrowFunctionExpression',
+          ],
+        },
+      ],
+    },
   },
 
   // Node.js code: scripts, the local devnet, tests, build configuration and stubs.
@@ -50,8 +83,15 @@ const config = createConfig([
     },
   },
 
-  // Scripts and test fixtures run once, on a developer's machine or in CI: synchronous file
-  // access and exit codes are the plain way to write them there.
+  // ES modules in Node.js (the nodejs config treats plain .js files as CommonJS scripts).
+  {
+    files: ['**/*.mjs'],
+    languageOptions: { sourceType: 'module' },
+  },
+
+  // Build configuration, scripts and tests run on a developer's machine or in CI, never in the
+  // snap: synchronous file access, exit codes and settings from environment variables are the
+  // plain way to write them there.
   {
     files: [
       'scripts/**',
@@ -59,10 +99,13 @@ const config = createConfig([
       'test/**',
       '**/*.test.ts',
       '**/*.test.tsx',
+      'snap.config*.ts',
+      'jest.*.js',
     ],
     rules: {
       'n/no-sync': 'off',
       'n/no-process-exit': 'off',
+      'n/no-process-env': 'off',
     },
   },
 

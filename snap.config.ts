@@ -2,18 +2,28 @@ import type { SnapConfig } from '@metamask/snaps-cli';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+/** webpack's configuration, as snaps-cli hands it to `customizeWebpackConfig`. */
 type Configuration = Parameters<
   NonNullable<SnapConfig['customizeWebpackConfig']>
 >[0];
+/** A webpack module rule of the kinds used here. */
 type Rule = {
+  /** The files it applies to. */
   test: RegExp;
+  /** `false`: the files have no side effects, so webpack may drop what nothing imports. */
   sideEffects?: boolean;
+  /** Resolution settings for requests made from those files (aliases to build/stubs/). */
   resolve?: Record<string, unknown>;
 };
 
 const STUBS = path.join(__dirname, 'build/stubs');
 
-/** A rule's `test` for the files of one installed package (given as a path under node_modules). */
+/**
+ * A rule's `test` for the files of one installed package copy.
+ *
+ * @param packagePath - The copy's path under node_modules (`a/node_modules/b` for a nested one).
+ * @returns A pattern matching its files but not those of packages nested under it.
+ */
 function filesOf(packagePath: string): RegExp {
   const parts = packagePath
     .split('/')
@@ -24,7 +34,13 @@ function filesOf(packagePath: string): RegExp {
   );
 }
 
-/** The folder of package `name` as `from` (a package folder) resolves it. */
+/**
+ * The folder of a package as another package resolves it.
+ *
+ * @param name - The package.
+ * @param from - The resolving package's folder, relative to the project.
+ * @returns The resolved copy's folder, with a trailing separator.
+ */
 function packageDir(name: string, from: string): string {
   const entry = require.resolve(name, { paths: [path.join(__dirname, from)] });
   return entry.slice(
@@ -160,11 +176,14 @@ export const config: SnapConfig = {
       const analyzer = require.resolve('webpack-bundle-analyzer', {
         paths: [require.resolve('@metamask/snaps-cli')],
       });
-      const { BundleAnalyzerPlugin } = require(analyzer) as {
+      // Loaded only when a report is asked for.
+      // eslint-disable-next-line import-x/no-dynamic-require, n/global-require, @typescript-eslint/no-require-imports
+      const { BundleAnalyzerPlugin: Analyzer } = require(analyzer) as {
+        // eslint-disable-next-line @typescript-eslint/naming-convention -- the library's class name
         BundleAnalyzerPlugin: new (options: object) => never;
       };
       webpackConfig.plugins?.push(
-        new BundleAnalyzerPlugin({
+        new Analyzer({
           analyzerMode: 'json',
           reportFilename: path.resolve(statsFile),
           logLevel: 'silent',

@@ -14,7 +14,14 @@ import { benchSize } from './bench/size';
 const ROOT = path.join(__dirname, '..');
 const RESULTS = path.join(ROOT, 'bench/results.json');
 
-/** `--anchor <folder>`: a built reference keyring snap (snap.manifest.json, its bundle, package.json). */
+/**
+ * Read the command line.
+ *
+ * @param argv - The arguments after the script's name.
+ * @returns `anchor`: with `--anchor <folder>`, a built reference keyring snap's folder
+ * (snap.manifest.json, its bundle, package.json), resolved.
+ * @throws If `--anchor` has no folder after it.
+ */
 function parseArgs(argv: string[]): { anchor?: string } {
   const index = argv.indexOf('--anchor');
   if (index === -1) {
@@ -29,6 +36,13 @@ function parseArgs(argv: string[]): { anchor?: string } {
   return { anchor: path.resolve(folder) };
 }
 
+/**
+ * An installed package's version.
+ *
+ * @param name - The package.
+ * @param from - The project whose node_modules holds it.
+ * @returns Its version, or `?` when not installed.
+ */
 function version(name: string, from = ROOT): string {
   try {
     return (
@@ -44,6 +58,12 @@ function version(name: string, from = ROOT): string {
   }
 }
 
+/**
+ * A snap's package name and version.
+ *
+ * @param folder - The snap's folder.
+ * @returns From its package.json.
+ */
 function describeSnap(folder: string): { name: string; version: string } {
   const pkg = JSON.parse(
     readFileSync(path.join(folder, 'package.json'), 'utf8'),
@@ -117,10 +137,9 @@ async function main(): Promise<void> {
   );
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
+main()
+  .then(() => process.exit(0))
+  .catch((error: unknown) => {
     console.error(error);
     process.exit(1);
-  },
-);
+  });

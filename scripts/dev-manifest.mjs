@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * Write the development manifest: `dev/snap.manifest.json` is the shipped manifest with the local
  * site's origin (`DEV_ORIGIN`, default http://localhost:8000) added to the keyring and RPC
@@ -10,11 +9,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const origin = new URL(process.env.DEV_ORIGIN ?? 'http://localhost:8000')
-  .origin;
+const { origin } = new URL(process.env.DEV_ORIGIN ?? 'http://localhost:8000');
 const manifest = JSON.parse(
   readFileSync(path.join(root, 'snap.manifest.json'), 'utf8'),
 );
+/**
+ * An allow-list with the dev origin added once.
+ *
+ * @param {string[]} list - The origins.
+ * @returns {string[]} The origins and the dev origin.
+ */
 const add = (list) => [...new Set([...list, origin])];
 const permissions = manifest.initialPermissions;
 permissions['endowment:keyring'].allowedOrigins = add(

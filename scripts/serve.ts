@@ -19,6 +19,13 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
+/**
+ * A command-line option's value.
+ *
+ * @param name - The option, without `--`.
+ * @param fallback - The value when it is not given.
+ * @returns The argument after `--<name>`, or the fallback.
+ */
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
   return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
@@ -27,7 +34,12 @@ function option(name: string, fallback: string): string {
 const root = path.resolve(option('root', path.join(__dirname, '..')));
 const port = Number(option('port', '8080'));
 
-/** The file a request path names, or undefined when it is not one we serve. */
+/**
+ * The file a request path names.
+ *
+ * @param urlPath - The request's path (and query).
+ * @returns The file under the served folder, or undefined when it is not one we serve.
+ */
 function resolveFile(urlPath: string): string | undefined {
   const clean = path.posix.normalize(
     decodeURIComponent(urlPath.split('?')[0] ?? '/'),

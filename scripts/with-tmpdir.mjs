@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * Run a command with TMPDIR set to a fresh temporary folder, and remove the folder afterwards:
  * `node scripts/with-tmpdir.mjs mm-snap build`. snaps-cli's SES evaluation check writes a

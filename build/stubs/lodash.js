@@ -4,4 +4,6 @@
  * own `memoize` module. snap.config.ts applies it to requests from `@metamask/utils` only, and
  * test/node/bundle-size.test.ts checks that those files use no other lodash member.
  */
-module.exports = { memoize: require('lodash/memoize') };
+const memoize = require('lodash/memoize');
+
+module.exports = { memoize };

@@ -1,15 +1,22 @@
-import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
 import { formatMs, summarize } from './stats';
 import type { Summary } from './stats';
+import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
 
 /** A built keyring snap to install: this repository's, or a reference snap's folder. */
-export type BenchTarget = { label: string; root?: string };
+export type BenchTarget = {
+  /** How the tables name it. */
+  label: string;
+  /** Its folder; this repository when left out. */
+  root?: string;
+};
 
 /** anvil's first dev key, for the runs where both snaps import the same key. */
 const IMPORTED_KEY =
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
+/** The cold-start section of the bench, for one snap and one kind of first account. */
 export type ColdStartResult = {
+  /** The snap. */
   label: string;
   /** `{}`: a new key (this snap derives it with snap_getEntropy; a random key in the Simple Snap Keyring); `{ privateKey }`: the same imported key. */
   options: 'new key' | 'imported key';
@@ -67,7 +74,7 @@ export async function benchColdStart(
         });
         const answered = performance.now();
         if (round >= warmup) {
-          const entry = samples[index] as (typeof samples)[number];
+          const entry = samples[index];
           entry.total.push(answered - started);
           entry.install.push(snap.timings.installMs);
           entry.execute.push(snap.timings.executeMs);
@@ -79,7 +86,7 @@ export async function benchColdStart(
     }
   }
   const results = cases.map(({ variant, target }, index) => {
-    const entry = samples[index] as (typeof samples)[number];
+    const entry = samples[index];
     return {
       label: target.label,
       options: variant.name,

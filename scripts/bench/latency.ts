@@ -8,11 +8,11 @@ import {
 import type { Json } from '@metamask/utils';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
-import type { SimulatedSnap } from '../lib/snap-sim';
 import type { BenchTarget } from './coldstart';
 import { formatMs, summarize, timeIt } from './stats';
 import type { Summary } from './stats';
+import type { SimulatedSnap } from '../lib/snap-sim';
+import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
 
 /** A fixed test key (anvil's first dev account); both snaps import it, so their signatures must match. */
 const PRIVATE_KEY =
@@ -38,7 +38,7 @@ export const TYPED_DATA = {
       { name: 'contents', type: 'string' },
     ],
   },
-  primaryType: 'Mail',
+  primaryType: 'Mail' as const,
   domain: {
     name: 'Ether Mail',
     version: '1',
@@ -83,14 +83,14 @@ const METHODS: { method: string; params: Json; direct: () => unknown }[] = [
     direct: () =>
       signTypedData({
         privateKey: Buffer.from(PRIVATE_KEY.slice(2), 'hex'),
-        data: TYPED_DATA as never,
+        data: TYPED_DATA,
         version: SignTypedDataVersion.V4,
       }),
   },
   {
     method: 'eth_signTransaction',
     params: [TRANSACTION],
-    direct: () => {
+    direct: (): unknown => {
       const common = createCustomCommon({ chainId: 1 }, Mainnet, {
         hardfork: 'prague',
       });
@@ -102,14 +102,19 @@ const METHODS: { method: string; params: Json; direct: () => unknown }[] = [
   },
 ];
 
+/** The latency section of the bench, for one snap. */
 export type LatencyResult = {
+  /** The snap. */
   label: string;
   /** keyring_listAccounts: the round trip through the simulation with no work. */
   floor: Summary;
+  /** Per signing method, through keyring_submitRequest. */
   methods: Record<string, Summary>;
   /** The signatures, to compare the snaps (same key, same requests). */
   results: Record<string, Json>;
 };
+
+let requestCount = 0;
 
 /**
  * Submit one request through `keyring_submitRequest` (from MetaMask's origin), as a unique id.
@@ -121,7 +126,6 @@ export type LatencyResult = {
  * @param scope - The request scope.
  * @returns The result (sync approval).
  */
-let requestCount = 0;
 export async function submit(
   snap: SimulatedSnap,
   account: string,
@@ -179,21 +183,21 @@ export async function benchLatency(
       (snaps.at(-1) as (typeof snaps)[number]).account = account.id;
     }
     const samples = snaps.map(() => new Map<string, number[]>());
-    const results = snaps.map(() => ({}) as Record<string, Json>);
+    const results = snaps.map((): Record<string, Json> => ({}));
     const operations: [
       string,
       (entry: (typeof snaps)[number]) => Promise<Json>,
     ][] = [
       [
         'keyring_listAccounts',
-        async ({ snap }) =>
+        async ({ snap }): Promise<Json> =>
           snap.keyring('keyring_listAccounts', undefined, 'metamask'),
       ],
       ...METHODS.map(
         ({ method, params }) =>
           [
             method,
-            async ({ snap, account }: (typeof snaps)[number]) =>
+            async ({ snap, account }: (typeof snaps)[number]): Promise<Json> =>
               submit(snap, account, method, params),
           ] as [string, (entry: (typeof snaps)[number]) => Promise<Json>],
       ),
@@ -205,12 +209,11 @@ export async function benchLatency(
           const result = await operation(entry);
           const elapsed = performance.now() - started;
           if (call >= warmup) {
-            const list =
-              (samples[index] as Map<string, number[]>).get(name) ?? [];
+            const list = samples[index].get(name) ?? [];
             list.push(elapsed);
-            (samples[index] as Map<string, number[]>).set(name, list);
+            samples[index].set(name, list);
           }
-          (results[index] as Record<string, Json>)[name] =
+          results[index][name] =
             name === 'keyring_listAccounts' ? null : result;
         }
       }
@@ -220,7 +223,7 @@ export async function benchLatency(
       library[method] = await timeIt(direct, runs, warmup);
     }
     const perTarget = snaps.map(({ target }, index) => {
-      const map = samples[index] as Map<string, number[]>;
+      const map = samples[index];
       const methods: Record<string, Summary> = {};
       for (const { method } of METHODS) {
         methods[method] = summarize(map.get(method) ?? []);
@@ -229,7 +232,7 @@ export async function benchLatency(
         label: target.label,
         floor: summarize(map.get('keyring_listAccounts') ?? []),
         methods,
-        results: results[index] as Record<string, Json>,
+        results: results[index],
       };
     });
     print(perTarget, library, runs, warmup);
@@ -241,7 +244,12 @@ export async function benchLatency(
   }
 }
 
-/** A signature as hex: a string as is; a transaction's `{ v, r, s }` as r ++ s ++ v (values as numbers). */
+/**
+ * A signature in a comparable form.
+ *
+ * @param result - A signing method's result.
+ * @returns A string result lower-cased; a transaction's `{ v, r, s }` as `r:s:v` in hex.
+ */
 function signatureOf(result: Json | undefined): string {
   if (typeof result === 'string') {
     return result.toLowerCase();
@@ -252,6 +260,14 @@ function signatureOf(result: Json | undefined): string {
     .join(':');
 }
 
+/**
+ * Print the latency table.
+ *
+ * @param perTarget - Each snap's figures.
+ * @param library - The libraries alone, per method.
+ * @param runs - Recorded calls per method.
+ * @param warmup - Calls before recording.
+ */
 function print(
   perTarget: LatencyResult[],
   library: Record<string, Summary>,

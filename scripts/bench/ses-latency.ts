@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-import { companionOrigin } from '../lib/snap-sim';
 import type { BenchTarget } from './coldstart';
+import { bundleOf } from './evaluate';
 import { TYPED_DATA } from './latency';
 import { formatMs, summarize } from './stats';
 import type { Summary } from './stats';
+import { companionOrigin } from '../lib/snap-sim';
 
 const ROOT = path.join(__dirname, '../..');
 
@@ -69,13 +69,6 @@ function load({ bundle, origin }) {
 })().catch((error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
 `;
 
-function bundleOf(root: string): string {
-  const manifest = JSON.parse(
-    readFileSync(path.join(root, 'snap.manifest.json'), 'utf8'),
-  ) as { source: { location: { npm: { filePath: string } } } };
-  return path.join(root, manifest.source.location.npm.filePath);
-}
-
 /**
  * The snap's own work per request in SES, without the simulation around it: each bundle in a
  * Compartment of one locked-down worker, `onKeyringRequest` awaited directly, the same key
@@ -127,16 +120,17 @@ export async function benchSesLatency(
   const results = targets.map((target, index) => ({
     label: target.label,
     operations: Object.fromEntries(
-      Object.entries(samples[index] as Record<string, number[]>).map(
-        ([name, list]) => [name, summarize(list)],
-      ),
+      Object.entries(samples[index]).map(([name, list]) => [
+        name,
+        summarize(list),
+      ]),
     ),
   }));
   console.log(
     `\n## The snap's own work per request in SES (onKeyringRequest called directly in a locked-down worker; medians of ${runs} after ${warmup} warm-up)`,
   );
   for (const result of results) {
-    const floor = result.operations.keyring_listAccounts as Summary;
+    const floor = result.operations.keyring_listAccounts;
     console.log(`${result.label}:`);
     for (const [name, summary] of Object.entries(result.operations)) {
       console.log(

@@ -12,18 +12,27 @@ export const BUNDLE_STATS_FILE = path.join(
 
 /** One installed package's share of the bundle: webpack's parsed (minified) bytes. */
 export type PackageShare = {
+  /** The package's name. */
   name: string;
+  /** The installed copy's version. */
   version: string;
+  /** The copy's folder, relative to the project (node_modules/...). */
   path: string;
+  /** Its modules' parsed bytes in the bundle. */
   parsedBytes: number;
 };
 
+/** The bundle-size section of the bench. */
 export type SizeResult = {
+  /** The bundle measured, relative to the project. */
   file: string;
+  /** Its size in bytes. */
   rawBytes: number;
   /** zlib level 9 (Node's gzip); GNU `gzip -9` comes out a few hundred bytes smaller. */
   gzipBytes: number;
+  /** The budget from package.json `bundleBudget.gzipBytes`. */
   budgetGzipBytes: number;
+  /** The 15 largest package copies, largest first. */
   topPackages: PackageShare[];
   /** The snap's own source (src/), parsed bytes. */
   ownBytes: number;
@@ -46,7 +55,11 @@ export function bundleBytes(file: string): {
   };
 }
 
-/** The gzip budget of dist/bundle.js, from package.json `bundleBudget.gzipBytes`. */
+/**
+ * The gzip budget of dist/bundle.js.
+ *
+ * @returns package.json `bundleBudget.gzipBytes`, in bytes.
+ */
 export function bundleBudget(): number {
   const pkg = JSON.parse(
     readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
@@ -54,10 +67,15 @@ export function bundleBudget(): number {
   return pkg.bundleBudget.gzipBytes;
 }
 
+/** A node of webpack-bundle-analyzer's JSON report: a folder or a module. */
 type AnalyzerGroup = {
+  /** The folder or file name. */
   label: string;
+  /** Its path from the project root, as webpack saw it. */
   path?: string;
+  /** Minified bytes of the node and all under it. */
   parsedSize?: number;
+  /** The nodes inside a folder. */
   groups?: AnalyzerGroup[];
 };
 
@@ -76,6 +94,11 @@ export function packageShares(statsFile: string): {
   const report = JSON.parse(readFileSync(statsFile, 'utf8')) as AnalyzerGroup[];
   const totals = new Map<string, number>();
   let ownBytes = 0;
+  /**
+   * Add a node's parsed bytes to its package copy, or to the snap's own total.
+   *
+   * @param group - The node.
+   */
   const walk = (group: AnalyzerGroup): void => {
     if (group.groups) {
       group.groups.forEach(walk);
@@ -88,8 +111,8 @@ export function packageShares(statsFile: string): {
     const match = /^(?:\.\/)?(.*node_modules\/(?:@[^/]+\/)?[^/]+)/u.exec(file);
     if (match) {
       totals.set(
-        match[1] as string,
-        (totals.get(match[1] as string) ?? 0) + (group.parsedSize ?? 0),
+        match[1],
+        (totals.get(match[1]) ?? 0) + (group.parsedSize ?? 0),
       );
     } else {
       ownBytes += group.parsedSize ?? 0;
@@ -141,7 +164,13 @@ export async function benchSize(anchor?: string): Promise<{
     topPackages: shares ? shares.packages.slice(0, 15) : [],
     ownBytes: shares ? shares.ownBytes : 0,
   };
-  const format = (n: number) => n.toLocaleString('en');
+  /**
+   * A byte count with thousands separators.
+   *
+   * @param bytes - The count.
+   * @returns E.g. `172,773`.
+   */
+  const format = (bytes: number): string => bytes.toLocaleString('en');
   console.log('\n## Bundle size');
   console.log(
     `dist/bundle.js: ${format(rawBytes)} B raw, ${format(gzipBytes)} B gzip (zlib -9; budget ${format(budgetGzipBytes)})`,

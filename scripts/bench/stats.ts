@@ -1,12 +1,18 @@
 /** Median, min and max of a sample (ms), rounded to 0.01. */
 export type Summary = {
+  /** The median, ms. */
   median: number;
+  /** The fastest run, ms. */
   min: number;
+  /** The slowest run, ms. */
   max: number;
+  /** How many samples. */
   runs: number;
 };
 
 /**
+ * Summarise a sample.
+ *
  * @param samples - Measurements.
  * @returns Their median (the mean of the two middle values for an even count), min, max and count.
  */
@@ -15,9 +21,15 @@ export function summarize(samples: number[]): Summary {
   const middle = Math.floor(sorted.length / 2);
   const median =
     sorted.length % 2 === 1
-      ? (sorted[middle] as number)
-      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-  const round = (value: number) => Math.round(value * 100) / 100;
+      ? sorted[middle]
+      : (sorted[middle - 1] + sorted[middle]) / 2;
+  /**
+   * Round to hundredths.
+   *
+   * @param value - A number.
+   * @returns It rounded to 0.01.
+   */
+  const round = (value: number): number => Math.round(value * 100) / 100;
   return {
     median: round(median),
     min: round(sorted[0] ?? 0),
@@ -51,7 +63,12 @@ export async function timeIt(
   return summarize(samples);
 }
 
-/** `12.34 ms (10.00–15.00)` */
+/**
+ * A summary for a table cell.
+ *
+ * @param summary - The summary, or undefined when not measured.
+ * @returns `12.34 ms (10.00–15.00)`, or `n/a`.
+ */
 export function formatMs(summary: Summary | undefined): string {
   return summary
     ? `${summary.median.toFixed(2)} ms (${summary.min.toFixed(2)}–${summary.max.toFixed(2)})`

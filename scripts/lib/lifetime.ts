@@ -9,6 +9,11 @@
 export function stopOnExit(stop: () => Promise<void>, pollMs = 250): void {
   const parent = process.ppid;
   let stopping = false;
+  /**
+   * Stop once, then exit.
+   *
+   * @param code - The exit code.
+   */
   const shutdown = (code: number): void => {
     if (stopping) {
       return;

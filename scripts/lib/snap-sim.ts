@@ -10,12 +10,15 @@ const ROOT = path.join(__dirname, '../..');
 
 /** The built snap running in the snaps simulation (outside jest), for the demo and the bench. */
 export type SimulatedSnap = {
+  /** The `snap_manageAccounts` calls the snap made (keyring events such as accountCreated). */
   events: { method: string; params: any }[];
+  /** Call a keyring method (onKeyringRequest); resolves to its result, rejects with `{ code }`. */
   keyring: (
     method: string,
     params?: Record<string, Json> | Json[],
     origin?: string,
   ) => Promise<any>;
+  /** Call a snap RPC method (onRpcRequest); resolves to its result, rejects with `{ code }`. */
   rpc: (
     method: string,
     params?: Record<string, Json> | Json[],
@@ -23,21 +26,38 @@ export type SimulatedSnap = {
   ) => Promise<any>;
   /** Open the home page (onHomePage) as MetaMask shows it; returns its interface (content and actions). */
   homePage: () => Promise<any>;
+  /** Stop the snap and its file server. */
   close: () => Promise<void>;
   /** installSnap's wall time, and within it the execution service's executeSnap (worker start, SES lockdown, bundle evaluation), in ms. */
   timings: { installMs: number; executeMs: number };
 };
 
-/** The simulation's execution service, timing executeSnap. */
+/**
+ * The simulation's execution service, timing executeSnap.
+ *
+ * @param timings - Receives `executeMs`, the wall time of executeSnap in ms.
+ * @returns A subclass of the simulation's NodeThreadExecutionService.
+ */
 function timedExecutionService(timings: SimulatedSnap['timings']): unknown {
   // snaps-simulation's default service (a worker thread per snap), from its own dependency.
   const controllers = require.resolve('@metamask/snaps-controllers/node', {
     paths: [require.resolve('@metamask/snaps-simulation')],
   });
-  const { NodeThreadExecutionService } = require(controllers) as {
+  // The path is resolved at run time (the copy snaps-simulation itself uses).
+  // eslint-disable-next-line import-x/no-dynamic-require, n/global-require, @typescript-eslint/no-require-imports
+  const { NodeThreadExecutionService: ExecutionService } = require(
+    controllers,
+  ) as {
+    // eslint-disable-next-line @typescript-eslint/naming-convention -- the library's class name
     NodeThreadExecutionService: new (...args: any[]) => any;
   };
-  return class extends NodeThreadExecutionService {
+  return class extends ExecutionService {
+    /**
+     * The simulation's executeSnap, timed.
+     *
+     * @param args - executeSnap's arguments, passed on.
+     * @returns executeSnap's result.
+     */
     async executeSnap(...args: unknown[]): Promise<unknown> {
       const started = performance.now();
       try {
@@ -49,7 +69,12 @@ function timedExecutionService(timings: SimulatedSnap['timings']): unknown {
   };
 }
 
-/** A snap's files as its manifest names them: URL path -> [file under the folder, content type]. */
+/**
+ * A snap's files as its manifest names them.
+ *
+ * @param root - The snap's folder.
+ * @returns URL path -> [file under the folder, content type].
+ */
 function snapFiles(root: string): Record<string, [string, string]> {
   const manifest = JSON.parse(
     readFileSync(path.join(root, 'snap.manifest.json'), 'utf8'),
@@ -80,8 +105,7 @@ export function companionOrigin(root: string = ROOT): string {
   ) as {
     initialPermissions: { 'endowment:keyring': { allowedOrigins: string[] } };
   };
-  return manifest.initialPermissions['endowment:keyring']
-    .allowedOrigins[0] as string;
+  return manifest.initialPermissions['endowment:keyring'].allowedOrigins[0];
 }
 
 /**
@@ -100,15 +124,16 @@ export async function startSimulatedSnap(
 ): Promise<SimulatedSnap> {
   const files = snapFiles(root);
   const server: Server = createServer((request, response) => {
-    const entry = files[(request.url ?? '').split('?')[0] as string];
+    const entry = files[(request.url ?? '').split('?')[0]];
     if (!entry) {
       response.writeHead(404).end();
       return;
     }
-    readFile(path.join(root, entry[0])).then(
-      (body) => response.writeHead(200, { 'Content-Type': entry[1] }).end(body),
-      () => response.writeHead(500).end(),
-    );
+    readFile(path.join(root, entry[0]))
+      .then((body) =>
+        response.writeHead(200, { 'Content-Type': entry[1] }).end(body),
+      )
+      .catch(() => response.writeHead(500).end());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -132,9 +157,16 @@ export async function startSimulatedSnap(
     }
     return undefined;
   });
+  /**
+   * A simulation response's result, or its error thrown.
+   *
+   * @param response - The simulation's response.
+   * @param response.response - Its JSON-RPC result or error.
+   * @returns The result.
+   */
   const unwrap = (response: {
     response: { result: Json } | { error: Json };
-  }) => {
+  }): any => {
     if ('error' in response.response) {
       const error = response.response.error as {
         code: number;
@@ -144,7 +176,15 @@ export async function startSimulatedSnap(
     }
     return response.response.result as any;
   };
-  const withParams = (params?: Record<string, Json> | Json[]) =>
+  /**
+   * `params` as a request field, left out when undefined.
+   *
+   * @param params - The request's params.
+   * @returns `{ params }` or `{}`.
+   */
+  const withParams = (
+    params?: Record<string, Json> | Json[],
+  ): { params?: Record<string, Json> | Json[] } =>
     params === undefined ? {} : { params };
   return {
     timings,
@@ -161,8 +201,9 @@ export async function startSimulatedSnap(
       unwrap(
         await snap.request({ origin: from, method, ...withParams(params) }),
       ),
-    homePage: async () => (await snap.onHomePage()).getInterface(),
-    close: async () => {
+    homePage: async (): Promise<any> =>
+      (await snap.onHomePage()).getInterface(),
+    close: async (): Promise<void> => {
       await snap.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
