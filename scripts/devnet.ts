@@ -6,7 +6,7 @@
  * `npm run devnet -- --check`: start, print, stop, exit 0 (a smoke test).
  * Alto runs with `--enable-cors true` here so a snap in a browser can reach it.
  */
-import { startDevnet, type Devnet } from '../test/fixtures/devnet';
+import { startDevnet, type Devnet } from '../devnet/devnet';
 import { stopOnExit } from './lib/lifetime';
 
 async function main(): Promise<void> {

@@ -7,7 +7,7 @@ import {
   type FakeLog,
   type FakeProviderOptions,
 } from '../../test/fixtures/fake-provider';
-import { LAYOUTS, type LogLayout } from '../../test/fixtures/seed-logs';
+import { LAYOUTS, type LogLayout } from '../../devnet/seed-logs';
 import { createRpcClient } from './client';
 import { LimitExceededError } from './errors';
 
