@@ -19,20 +19,16 @@ import {
 } from 'viem';
 
 import manifest from '../snap.manifest.json';
-import type { Anvil } from '../test/fixtures/anvil';
-import { startDevnet, type Devnet } from '../test/fixtures/devnet';
-import {
-  addJson,
-  startIpfsNode,
-  type IpfsNode,
-} from '../test/fixtures/ipfs-node';
-import { jsonRpc } from '../test/fixtures/json-rpc';
+import type { Anvil } from '../devnet/anvil';
+import { startDevnet, type Devnet } from '../devnet/devnet';
+import { addJson, startIpfsNode, type IpfsNode } from '../devnet/ipfs-node';
+import { jsonRpc } from '../devnet/json-rpc';
 import {
   installRecorder,
   readRecord,
   recordCalldata,
   RECORDERS,
-} from '../test/fixtures/targets';
+} from '../devnet/targets';
 import { startSimulatedSnap, type SimulatedSnap } from './lib/snap-sim';
 
 const COMPANION = manifest.initialPermissions['endowment:keyring']

@@ -1,14 +1,14 @@
 import { createRpcClient, type RpcLog } from '../../src/chain';
-import { startAnvil } from '../../test/fixtures/anvil';
-import { startLimitsProxy } from '../../test/fixtures/limits-proxy';
-import { countingFetch } from '../../test/fixtures/round-trips';
+import { startAnvil } from '../../devnet/anvil';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import { countingFetch } from '../../devnet/round-trips';
 import {
   LAYOUTS,
   referenceLogs,
   seedLayout,
   seedLogs,
   type SeedResult,
-} from '../../test/fixtures/seed-logs';
+} from '../../devnet/seed-logs';
 
 const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
 const LATENCY_MS = 50;

@@ -3,14 +3,14 @@ import { createPublicClient, http, numberToHex, type Hex } from 'viem';
 import { getUserOperationHash } from 'viem/account-abstraction';
 import { signMessage } from 'viem/accounts';
 
-import { startDevnet } from '../../test/fixtures/devnet';
-import { startLimitsProxy } from '../../test/fixtures/limits-proxy';
+import { startDevnet } from '../../devnet/devnet';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
 import {
   installRecorder,
   recordCalldata,
   RECORDERS,
-} from '../../test/fixtures/targets';
-import { sendAndMine } from '../../test/fixtures/json-rpc';
+} from '../../devnet/targets';
+import { sendAndMine } from '../../devnet/json-rpc';
 import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
 import { submit } from './latency';
 import { formatMs, summarize, timeIt, type Summary } from './stats';

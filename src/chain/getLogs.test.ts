@@ -9,8 +9,8 @@ import type {
   FakeLog,
   FakeProviderOptions,
 } from '../../test/fixtures/fake-provider';
-import { LAYOUTS } from '../../test/fixtures/seed-logs';
-import type { LogLayout } from '../../test/fixtures/seed-logs';
+import { LAYOUTS } from '../../devnet/seed-logs';
+import type { LogLayout } from '../../devnet/seed-logs';
 import { createRpcClient } from './client';
 import { LimitExceededError } from './errors';
 

@@ -7,9 +7,9 @@ import {
   JsonRpcError,
   TransportError,
 } from '../../src/chain';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { sendAndMine } from '../fixtures/json-rpc';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { sendAndMine } from '../../devnet/json-rpc';
+import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
 import {
   DEV_ACCOUNT,
   emitData,
@@ -17,7 +17,7 @@ import {
   REVERTER_CODE,
   rpc,
   TOPICS,
-} from '../fixtures/seed-logs';
+} from '../../devnet/seed-logs';
 
 jest.setTimeout(60_000);
 

@@ -12,9 +12,9 @@ import {
   type SmartAccountChain,
 } from '../../src/accounts/erc4337/prepare';
 import { createRpcClient, TransportError } from '../../src/chain';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337 } from '../fixtures/erc4337';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
 
 jest.setTimeout(120_000);
 

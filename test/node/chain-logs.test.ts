@@ -7,9 +7,9 @@ import {
   type RpcLog,
 } from '../../src/chain';
 import { splitEven } from '../../src/chain/logPlan';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
-import { countingFetch } from '../fixtures/round-trips';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
+import { countingFetch } from '../../devnet/round-trips';
 import {
   EMITTERS,
   referenceLogs,
@@ -17,7 +17,7 @@ import {
   seedLogs,
   TOPICS,
   type SeedResult,
-} from '../fixtures/seed-logs';
+} from '../../devnet/seed-logs';
 
 jest.setTimeout(120_000);
 

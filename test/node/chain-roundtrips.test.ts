@@ -5,15 +5,15 @@
  * range hint, one in `data`, or one in the message.
  */
 import { createRpcClient, type RpcLog } from '../../src/chain';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
-import { countingFetch } from '../fixtures/round-trips';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
+import { countingFetch } from '../../devnet/round-trips';
 import {
   LAYOUTS,
   referenceLogs,
   seedLayout,
   type SeedResult,
-} from '../fixtures/seed-logs';
+} from '../../devnet/seed-logs';
 
 jest.setTimeout(300_000);
 

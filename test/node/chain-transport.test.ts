@@ -4,9 +4,9 @@ import {
   maskUrl,
   TransportError,
 } from '../../src/chain';
-import { freePort } from '../fixtures/ports';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { freePort } from '../../devnet/ports';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
 
 jest.setTimeout(60_000);
 

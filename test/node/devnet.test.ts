@@ -38,16 +38,16 @@ import {
   type UserOperation,
 } from 'viem/account-abstraction';
 
-import { startDevnet, type Devnet } from '../fixtures/devnet';
-import { devnetChain, ERC4337_ABI } from '../fixtures/erc4337';
-import { PAYMASTER_ERRORS } from '../fixtures/paymaster-service';
+import { startDevnet, type Devnet } from '../../devnet/devnet';
+import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
+import { PAYMASTER_ERRORS } from '../../devnet/paymaster-service';
 import {
   installRecorder,
   readRecord,
   recordCalldata,
   recordTopics,
   RECORDERS,
-} from '../fixtures/targets';
+} from '../../devnet/targets';
 
 jest.setTimeout(90_000);
 

@@ -11,15 +11,15 @@ import {
   prepareUserOperation,
   type SmartAccountChain,
 } from '../../src/accounts/erc4337/prepare';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
+import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
 import {
   installRecorder,
   recordCalldata,
   RECORDERS,
-} from '../fixtures/targets';
-import { sendAndMine } from '../fixtures/json-rpc';
+} from '../../devnet/targets';
+import { sendAndMine } from '../../devnet/json-rpc';
 
 const OWNER = privateKeyToAddress(
   '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',

@@ -27,17 +27,17 @@ import {
   userOpHash,
 } from '../../src/accounts/erc4337/userop';
 import { createRpcClient } from '../../src/chain';
-import { ANVIL_KEYS, startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
-import { freePort } from '../fixtures/ports';
-import { jsonRpc, sendAndMine } from '../fixtures/json-rpc';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { ANVIL_KEYS, startAnvil, type Anvil } from '../../devnet/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
+import { freePort } from '../../devnet/ports';
+import { jsonRpc, sendAndMine } from '../../devnet/json-rpc';
+import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
 import {
   installRecorder,
   readRecord,
   recordCalldata,
   RECORDERS,
-} from '../fixtures/targets';
+} from '../../devnet/targets';
 
 const HANDLE_OPS = parseAbi([
   'function handleOps((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature)[] ops, address beneficiary)',

@@ -14,7 +14,7 @@ import {
   type IpfsClientOptions,
 } from '../../src/ipfs';
 import { AccountMetadataError, parseAccountMetadata } from '../../src/metadata';
-import { bigFile, startIpfsNode, type IpfsNode } from '../fixtures/ipfs-node';
+import { bigFile, startIpfsNode, type IpfsNode } from '../../devnet/ipfs-node';
 
 /**
  * The CID-verified IPFS client (src/ipfs) against the embedded

@@ -7,10 +7,10 @@ import {
   bigFile,
   startIpfsNode,
   type IpfsNode,
-} from '../fixtures/ipfs-node';
+} from '../../devnet/ipfs-node';
 
 /**
- * The embedded IPFS node (test/fixtures/ipfs-node.ts) speaks the IPFS HTTP API
+ * The embedded IPFS node (devnet/ipfs-node.ts) speaks the IPFS HTTP API
  * as real clients expect: kubo-rpc-client, the official client, adds, cats and
  * gets blocks through it; raw HTTP shows the statuses of the Kubo RPC API and the
  * `X-Stream-Error` trailer after streaming began.

@@ -11,7 +11,7 @@ import {
   bigFile,
   startIpfsNode,
   type IpfsNode,
-} from '../fixtures/ipfs-node';
+} from '../../devnet/ipfs-node';
 
 /**
  * src/ipfs in snap-like conditions: a browser build (so multiformats hashes

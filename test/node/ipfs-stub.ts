@@ -16,7 +16,7 @@ import type { FetchLike } from '../../src/ipfs';
  * a node serves (hand-built DAGs, counting requests, modes): `block/get`,
  * `cat` of raw CIDs and `object/get?encoding=json&data-encoding=base64`
  * (Kubo RPC API, https://docs.ipfs.tech/reference/kubo/rpc/). Not a helper
- * for content the embedded node (test/fixtures/ipfs-node.ts) can build.
+ * for content the embedded node (devnet/ipfs-node.ts) can build.
  */
 
 /** Multicodec of raw blocks. */

@@ -8,12 +8,12 @@ import type { EthUserOperation } from '@metamask/keyring-api';
 import { numberToHex, type Hex } from 'viem';
 
 import { patchUserOperation } from '../../src/accounts/erc4337/paymaster';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
 import {
   startPaymasterService,
   type PaymasterService,
-} from '../fixtures/paymaster-service';
+} from '../../devnet/paymaster-service';
 
 const OTHER_PAYMASTER = '0x1111111111111111111111111111111111111111';
 

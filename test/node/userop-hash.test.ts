@@ -10,9 +10,9 @@ import { encodeFunctionData, numberToHex, parseAbi, type Hex } from 'viem';
 import { getUserOperationHash } from 'viem/account-abstraction';
 
 import { userOpHash } from '../../src/accounts/erc4337/userop';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { loadArtifact } from '../fixtures/erc4337';
-import { jsonRpc } from '../fixtures/json-rpc';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { loadArtifact } from '../../devnet/erc4337';
+import { jsonRpc } from '../../devnet/json-rpc';
 
 /** 2^53 + 1: the first integer a float64 rounds (to 2^53). */
 const BIG_CHAIN_ID = 2n ** 53n + 1n;

@@ -10,7 +10,7 @@ import {
   type Hex,
 } from 'viem';
 
-import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
 import { installKeyringSnap } from './harness';
 
 describe('a transaction signed by the snap is accepted by a real node (anvil)', () => {

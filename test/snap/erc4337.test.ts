@@ -27,10 +27,10 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
-import { startDevnet, type Devnet } from '../fixtures/devnet';
-import { jsonRpc } from '../fixtures/json-rpc';
-import { startLimitsProxy } from '../fixtures/limits-proxy';
-import { devnetChain, ERC4337_ABI } from '../fixtures/erc4337';
+import { startDevnet, type Devnet } from '../../devnet/devnet';
+import { jsonRpc } from '../../devnet/json-rpc';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
 import {
   installRecorder,
   installReverter,
@@ -38,7 +38,7 @@ import {
   recordCalldata,
   RECORDERS,
   REVERTER,
-} from '../fixtures/targets';
+} from '../../devnet/targets';
 import { ERC1967_PROXY_RUNTIME_CODE } from '../../src/accounts/erc4337/constants';
 import {
   COMPANION,

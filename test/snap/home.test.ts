@@ -12,8 +12,8 @@ import { is } from '@metamask/superstruct';
 import { recoverMessageAddress, stringToHex, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
 import { installKeyringSnap, METAMASK, type KeyringHarness } from './harness';
 
 type Ui = Awaited<

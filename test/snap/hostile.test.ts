@@ -31,13 +31,13 @@ import type { Json } from '@metamask/utils';
 import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
+import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
 import {
   startPaymasterService,
   type PaymasterService,
-} from '../fixtures/paymaster-service';
+} from '../../devnet/paymaster-service';
 import {
   COMPANION,
   installKeyringSnap,

@@ -3,9 +3,9 @@
  * IPFS node (helia behind the HTTP API fixture) serves the document; the snap fetches it through
  * its own client, verifies it against the CID, validates the schema and applies it.
  */
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
-import { addJson, startIpfsNode, type IpfsNode } from '../fixtures/ipfs-node';
+import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
+import { addJson, startIpfsNode, type IpfsNode } from '../../devnet/ipfs-node';
 import { installKeyringSnap, type KeyringHarness, rejection } from './harness';
 
 const API_KEY = 'ipfs-key-3f9a';

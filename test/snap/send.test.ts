@@ -17,16 +17,16 @@ import {
   type PublicClient,
 } from 'viem';
 
-import { startDevnet, type Devnet } from '../fixtures/devnet';
-import { devnetChain, ERC4337_ABI } from '../fixtures/erc4337';
-import { jsonRpc } from '../fixtures/json-rpc';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startDevnet, type Devnet } from '../../devnet/devnet';
+import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
+import { jsonRpc } from '../../devnet/json-rpc';
+import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
 import {
   installRecorder,
   readRecord,
   recordCalldata,
   RECORDERS,
-} from '../fixtures/targets';
+} from '../../devnet/targets';
 import {
   COMPANION,
   installKeyringSnap,

@@ -19,9 +19,9 @@ import {
   TransportError,
   splitByParams,
   type RpcLog,
-} from '../../src/chain';
-import { afterRefusal, planRound } from '../../src/chain/logPlan';
-import { checkLogFilter } from '../../src/chain/validation';
+} from '.';
+import { afterRefusal, planRound } from './logPlan';
+import { checkLogFilter } from './validation';
 
 const addr = (i: number): `0x${string}` =>
   `0x${i.toString(16).padStart(40, '0')}`;
