@@ -1,8 +1,14 @@
 import { JsonRpcError, TransportError } from './errors';
 import type { Settled } from './transport';
 
-/** A bigint as a hex quantity. */
-export const hexOf = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
+/**
+ * A bigint as a hex quantity.
+ *
+ * @param value - The value, non-negative.
+ * @returns The value as a 0x-prefixed hex quantity without leading zeros.
+ */
+export const hexOf = (value: bigint): `0x${string}` =>
+  `0x${value.toString(16)}`;
 
 const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]{0,15})$/iu;
 
@@ -29,7 +35,7 @@ export function readBlockNumber(
       method: 'eth_getBlockByNumber',
     });
   }
-  const number = (reply.result as { number?: unknown } | null)?.number;
+  const number = (reply.result as Record<string, unknown> | null)?.number;
   if (typeof number !== 'string' || !QUANTITY.test(number)) {
     throw new TransportError(
       'malformed',

@@ -99,9 +99,12 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   return {
     url: maskUrl(options.url),
     origin: transport.origin,
+    /** @inheritdoc */
     request: async (method, params) => transport.request(method, params),
+    /** @inheritdoc */
     batchSettled: async (requests) => transport.batchSettled(requests),
-    batch: async (requests) => {
+    /** @inheritdoc */
+    batch: async (requests): Promise<unknown[]> => {
       const settled = await transport.batchSettled(requests);
       return settled.map((item) => {
         if (!item.ok) {
@@ -110,24 +113,38 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         return item.result;
       });
     },
+    /** @inheritdoc */
     getLogs: async (filter) => getLogs(transport, filter, logOptions),
+    /** @inheritdoc */
     getLogsPages: (filter) => getLogsPages(transport, filter, logOptions),
+    /** @inheritdoc */
     estimateGas: async (request, block, override) =>
       estimateGas(transport, request, block, override),
+    /** @inheritdoc */
     getTransactionByHash: async (hash) => getTransactionByHash(transport, hash),
+    /** @inheritdoc */
     call: async (request, block, override) =>
       call(transport, request, block, override),
+    /** @inheritdoc */
     getCode: async (address, block) => reads.getCode(transport, address, block),
+    /** @inheritdoc */
     chainId: async () => reads.chainId(transport),
+    /** @inheritdoc */
     blockNumber: async () => reads.blockNumber(transport),
+    /** @inheritdoc */
     getBlockByNumber: async (block, full) =>
       reads.getBlockByNumber(transport, block, full),
+    /** @inheritdoc */
     gasPrice: async () => reads.gasPrice(transport),
+    /** @inheritdoc */
     maxPriorityFeePerGas: async () => reads.maxPriorityFeePerGas(transport),
+    /** @inheritdoc */
     feeHistory: async (count, newest, percentiles) =>
       reads.feeHistory(transport, count, newest, percentiles),
+    /** @inheritdoc */
     getBalance: async (address, block) =>
       reads.getBalance(transport, address, block),
+    /** @inheritdoc */
     getTransactionCount: async (address, block) =>
       reads.getTransactionCount(transport, address, block),
   };

@@ -39,7 +39,14 @@ export class JsonRpcError extends Error {
   constructor(
     code: number,
     message: string,
-    options: { data?: unknown; method?: string; cause?: unknown } = {},
+    options: {
+      /** The error's `data` member. */
+      data?: unknown;
+      /** The JSON-RPC method name. */
+      method?: string;
+      /** The underlying error. */
+      cause?: unknown;
+    } = {},
   ) {
     super(
       message,
@@ -66,7 +73,12 @@ export class InvalidParamsError extends JsonRpcError {
    */
   constructor(
     message: string,
-    options: { data?: unknown; method?: string } = {},
+    options: {
+      /** Optional data. */
+      data?: unknown;
+      /** The JSON-RPC method name. */
+      method?: string;
+    } = {},
   ) {
     super(INVALID_PARAMS, message, options);
     this.name = 'InvalidParamsError';
@@ -74,7 +86,12 @@ export class InvalidParamsError extends JsonRpcError {
 }
 
 /** A block range a provider suggests in a -32005 reply, inclusive. */
-export type RangeHint = { from: bigint; to: bigint };
+export type RangeHint = {
+  /** First block, inclusive. */
+  from: bigint;
+  /** Last block, inclusive. */
+  to: bigint;
+};
 
 const HEX_QUANTITY = /^0x[0-9a-f]{1,16}$/iu;
 
@@ -99,7 +116,7 @@ export function parseRangeHint(
     'from' in data &&
     'to' in data
   ) {
-    bounds = [(data as { from: unknown }).from, (data as { to: unknown }).to];
+    bounds = [data.from, data.to];
   } else {
     const match =
       /block range[^[]{0,40}\[\s*(0x[0-9a-f]{1,16})\s*,\s*(0x[0-9a-f]{1,16})\s*\]/iu.exec(
@@ -169,11 +186,17 @@ export class LimitExceededError extends JsonRpcError {
   constructor(
     message: string,
     options: {
+      /** The error's data. */
       data?: unknown;
+      /** The JSON-RPC method name. */
       method?: string;
+      /** The single block that exceeds the limit. */
       block?: bigint;
+      /** The provider's message, to classify the reason. */
       providerMessage?: string;
+      /** The reason, when already known (else classified from the message). */
       reason?: LimitReason;
+      /** The underlying error. */
       cause?: unknown;
     } = {},
   ) {
@@ -201,9 +224,12 @@ export class RemovedLogsError extends Error {
    * @param what - `removed` or `inconsistent`, for the message.
    */
   constructor(blocks: bigint[], what: 'removed' | 'inconsistent') {
-    const sorted = [...new Set(blocks)].sort((a, b) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
+    const sorted = [...new Set(blocks)].sort((a, b) => {
+      if (a === b) {
+        return 0;
+      }
+      return a < b ? -1 : 1;
+    });
     const shown =
       sorted.slice(0, 5).join(', ') + (sorted.length > 5 ? ', ...' : '');
     super(
@@ -237,12 +263,12 @@ export class ExecutionRevertedError extends JsonRpcError {
    * @param method - The JSON-RPC method name.
    */
   constructor(message: string, data: unknown, method?: string) {
-    const raw =
+    // The payload is `data` itself or, with some nodes, its `data` member.
+    const payload: unknown =
       typeof data === 'string'
         ? data
-        : typeof (data as { data?: unknown })?.data === 'string'
-          ? (data as { data: string }).data
-          : '0x';
+        : (data as Record<string, unknown> | null | undefined)?.data;
+    const raw = typeof payload === 'string' ? payload : '0x';
     const decoded = decodeRevertData(raw);
     const fromMessage = message.replace(/^execution reverted:?\s*/iu, '');
     const reason =
@@ -295,9 +321,13 @@ export class TransportError extends Error {
     kind: TransportFault,
     message: string,
     options: {
+      /** The endpoint's origin. */
       url: string;
+      /** The HTTP status. */
       status?: number;
+      /** Attempts made. */
       attempts?: number;
+      /** The underlying error. */
       cause?: unknown;
     },
   ) {
@@ -324,8 +354,11 @@ export class TransportError extends Error {
  */
 export function fromRpcError(error: unknown, method?: string): JsonRpcError {
   const object = (error ?? {}) as {
+    /** JSON-RPC error code, when a number. */
     code?: unknown;
+    /** Error message, when a string. */
     message?: unknown;
+    /** The error's `data` member, as received. */
     data?: unknown;
   };
   const code = typeof object.code === 'number' ? object.code : -32603;

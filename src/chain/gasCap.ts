@@ -23,7 +23,12 @@ export async function sendWithGasCap(
   call: RpcCall,
   block: string,
   gas?: string,
-): Promise<{ result: unknown; cap: bigint }> {
+): Promise<{
+  /** The call's result, as received. */
+  result: unknown;
+  /** The gas cap, in gas: 10 times the block gas limit. */
+  cap: bigint;
+}> {
   const [blockReply, reply] = await transport.batchSettled([
     { method: 'eth_getBlockByNumber', params: [block, false] },
     call,

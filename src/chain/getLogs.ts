@@ -29,10 +29,15 @@ export const MAX_LOG_CALLS_PER_BATCH = 10;
 
 /** What the first round trip settled: the numeric range, and the lanes the whole-range call already answered. */
 type Start = {
+  /** First block of the range, resolved to a number. */
   from: bigint;
+  /** Last block of the range, resolved to a number. */
   to: bigint;
+  /** Per lane, the logs the whole-range call already returned. */
   answered: Map<number, RpcLog[]>;
+  /** The intervals still to fetch. */
   pending: Interval[];
+  /** A rate-limit refusal: the next round waits before asking again. */
   again?: Error;
 };
 
@@ -95,7 +100,13 @@ async function start(
   round.extras.forEach((reply, i) =>
     numbers.set(tags[i], readBlockNumber(reply, tags[i], run.transport.origin)),
   );
-  // The pending end is planned as the latest block: the call that covers it says `pending` instead.
+  /**
+   * The number of a block bound. The pending end is planned as the latest
+   * block: the call that covers it says `pending` instead.
+   *
+   * @param block - A hex block number or a tag read in this round trip.
+   * @returns The block number.
+   */
   const numberOf = (block: string): bigint =>
     block.startsWith('0x')
       ? BigInt(block)
@@ -218,7 +229,7 @@ export async function* getLogsPages(
       `eth_getLogs: fromBlock ${from} is after toBlock ${to}`,
     );
   }
-  run.top = to;
+  const planned: Run = { ...run, top: to };
 
   const pages = new LogPages(lanes.length, from, to);
   let pending: Interval[] = lanes.map((_, lane) => ({ lane, from, to }));
@@ -233,17 +244,27 @@ export async function* getLogsPages(
   }
   let rateRounds = 0;
   let timeoutRounds = 0;
-  const order = (a: Interval, b: Interval): number =>
-    a.from < b.from ? -1 : a.from > b.from ? 1 : a.lane - b.lane;
+  /**
+   * Block order of intervals: by first block, then by lane.
+   *
+   * @param a - An interval.
+   * @param b - Another interval.
+   * @returns Negative, zero or positive, as `Array.prototype.sort` expects.
+   */
+  const order = (a: Interval, b: Interval): number => {
+    if (a.from !== b.from) {
+      return a.from < b.from ? -1 : 1;
+    }
+    return a.lane - b.lane;
+  };
   while (pending.length > 0) {
     if (again) {
       rateRounds += 1;
       if (rateRounds > transport.retry.retries) {
         throw again;
       }
-      await new Promise((resolve) =>
-        setTimeout(resolve, transport.retry.delayMs(rateRounds)),
-      );
+      const delay = transport.retry.delayMs(rateRounds);
+      await new Promise((resolve) => setTimeout(resolve, delay));
     } else {
       rateRounds = 0;
     }
@@ -254,15 +275,16 @@ export async function* getLogsPages(
       slots,
       target,
       cap,
+      /** @inheritdoc */
       density: (lane) => pages.density(lane),
     });
-    const round = await sendRound(run, plan.pieces, maxBatch);
+    const round = await sendRound(planned, plan.pieces, maxBatch);
     if (round.tooLarge) {
       maxBatch = Math.max(1, Math.floor(maxBatch / 2));
     }
     pending = plan.rest;
     let progressed = false;
-    plan.pieces.forEach((piece, i) => {
+    for (const [i, piece] of plan.pieces.entries()) {
       const outcome = round.outcomes[i];
       if (outcome.kind === 'ok') {
         progressed = true;
@@ -272,11 +294,11 @@ export async function* getLogsPages(
         again = outcome.error instanceof TransportError ? again : outcome.error;
         pending.push(piece);
       } else if (piece.from === piece.to) {
-        throw singleBlockError(run, piece.from, outcome.error);
+        throw singleBlockError(planned, piece.from, outcome.error);
       } else {
         pending.push(...afterRefusal(piece, outcome.hint));
       }
-    });
+    }
     // A client-side timeout with nothing returned at all, round after round, is the network, not the range.
     timeoutRounds = round.timedOut && !progressed ? timeoutRounds + 1 : 0;
     if (round.timedOut && timeoutRounds > transport.retry.retries) {

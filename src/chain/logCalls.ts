@@ -26,22 +26,51 @@ const advice =
 
 /** The outcome of one eth_getLogs call. */
 export type Outcome =
-  | { kind: 'ok'; logs: RpcLog[] }
+  | {
+      /** Discriminant: the call succeeded. */
+      kind: 'ok';
+      /** The logs, checked against the filter. */
+      logs: RpcLog[];
+    }
   /** Too large for one call: refused with "more than N results", "query timeout exceeded", a range hint, or a client-side timeout. */
-  | { kind: 'narrow'; hint?: RangeHint; error: Error }
+  | {
+      /** Discriminant: the range must be narrowed. */
+      kind: 'narrow';
+      /** The range the provider suggested, if any. */
+      hint?: RangeHint;
+      /** The refusal. */
+      error: Error;
+    }
   /** Refused for another -32005 (rate limiting): same range again, after a pause. */
-  | { kind: 'again'; error: Error };
+  | {
+      /** Discriminant: the same range must be asked again. */
+      kind: 'again';
+      /** The refusal. */
+      error: Error;
+    };
 
 /** One call of a round: a lane's block range, or a wire range given as tags (the first round). */
-export type Query = Piece & { wire?: { fromBlock: string; toBlock: string } };
+export type Query = Piece & {
+  /** The block range as sent, when given as tags. */
+  wire?: {
+    /** First block: a tag or a hex number. */
+    fromBlock: string;
+    /** Last block: a tag or a hex number. */
+    toBlock: string;
+  };
+};
 
 /** How eth_getLogs splitting sees the query: the lanes and the resolved range. */
 export type Run = {
+  /** The transport the calls go through. */
   transport: Transport;
+  /** The sub-filters, one per lane. */
   lanes: CheckedFilter[];
+  /** Per lane, the matcher each returned log is checked against. */
   matchers: LogMatcher[];
   /** The open `pending` end: the last block number stands for it on the wire. */
   openEnd: boolean;
+  /** Last block of the resolved range. */
   top: bigint;
 };
 
@@ -108,9 +137,13 @@ export async function sendRound(
   maxBatch: number,
   extra: RpcCall[] = [],
 ): Promise<{
+  /** One outcome per query, in query order. */
   outcomes: Outcome[];
+  /** The replies to the extra calls. */
   extras: Settled[];
+  /** Whether a batch reply was above the byte cap. */
   tooLarge: boolean;
+  /** The timeout of a batch, when one timed out. */
   timedOut?: TransportError;
 }> {
   const groups: Query[][] = [];
@@ -187,7 +220,12 @@ export async function sendRound(
 function wireRange(
   run: Run,
   piece: Piece,
-): { fromBlock: string; toBlock: string } {
+): {
+  /** First block, hex number. */
+  fromBlock: string;
+  /** Last block, hex number or `pending`. */
+  toBlock: string;
+} {
   return {
     fromBlock: hexOf(piece.from),
     toBlock: run.openEnd && piece.to === run.top ? 'pending' : hexOf(piece.to),

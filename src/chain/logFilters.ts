@@ -21,12 +21,19 @@ export function countParams(
 ): number {
   return (
     (filter.addresses?.length ?? 0) +
-    filter.topics.reduce((sum, t) => sum + (t?.length ?? 0), 0)
+    filter.topics.reduce((sum, topic) => sum + (topic?.length ?? 0), 0)
   );
 }
 
-const chunk = <T>(list: T[], size: number): T[][] => {
-  const out: T[][] = [];
+/**
+ * Cut a list into consecutive chunks.
+ *
+ * @param list - The list.
+ * @param size - Items per chunk (the last may hold fewer).
+ * @returns The chunks, in order.
+ */
+const chunk = <Item>(list: Item[], size: number): Item[][] => {
+  const out: Item[][] = [];
   for (let i = 0; i < list.length; i += size) {
     out.push(list.slice(i, i + size));
   }
@@ -52,11 +59,18 @@ export function splitByParams(
   if (total <= max) {
     return [filter];
   }
-  const dims: { key: 'addresses' | number; list: Hex[] }[] = [];
+  const dims: {
+    /** Which field: `addresses` or a topic position. */
+    key: 'addresses' | number;
+    /** The alternatives of that field. */
+    list: Hex[];
+  }[] = [];
   if (filter.addresses) {
     dims.push({ key: 'addresses', list: filter.addresses });
   }
-  filter.topics.forEach((t, i) => t && dims.push({ key: i, list: t }));
+  filter.topics.forEach(
+    (topic, i) => topic && dims.push({ key: i, list: topic }),
+  );
   dims.sort((a, b) => b.list.length - a.list.length);
   const [largest] = dims;
   if (!largest || largest.list.length < 2) {
@@ -70,7 +84,9 @@ export function splitByParams(
         ? { ...filter, addresses: part }
         : {
             ...filter,
-            topics: filter.topics.map((t, i) => (i === largest.key ? part : t)),
+            topics: filter.topics.map((topic, i) =>
+              i === largest.key ? part : topic,
+            ),
           };
     return splitByParams(sub, max);
   });
@@ -88,7 +104,14 @@ export function splitByParams(
  */
 export function wireFilter(
   filter: CheckedFilter,
-  range: { fromBlock?: string; toBlock?: string; blockHash?: Hex },
+  range: {
+    /** First block, as sent. */
+    fromBlock?: string;
+    /** Last block, as sent. */
+    toBlock?: string;
+    /** A block hash, instead of the range. */
+    blockHash?: Hex;
+  },
 ): Record<string, unknown> {
   const out: Record<string, unknown> = range.blockHash
     ? { blockHash: range.blockHash }
@@ -98,7 +121,9 @@ export function wireFilter(
       filter.addresses.length === 1 ? filter.addresses[0] : filter.addresses;
   }
   if (filter.topics.length > 0) {
-    out.topics = filter.topics.map((t) => (t && t.length === 1 ? t[0] : t));
+    out.topics = filter.topics.map((topic) =>
+      topic?.length === 1 ? topic[0] : topic,
+    );
   }
   return out;
 }

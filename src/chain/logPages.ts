@@ -2,7 +2,19 @@ import type { Piece } from './logPlan';
 import { sortUniqueLogs } from './logReplies';
 import type { RpcLog } from './types';
 
-const byBlock = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Numeric order of block numbers.
+ *
+ * @param a - A block number.
+ * @param b - Another block number.
+ * @returns -1, 0 or 1, as `Array.prototype.sort` expects.
+ */
+const byBlock = (a: bigint, b: bigint): number => {
+  if (a === b) {
+    return 0;
+  }
+  return a < b ? -1 : 1;
+};
 
 /**
  * The logs fetched so far for one eth_getLogs query, released in block order:
@@ -16,10 +28,20 @@ export class LogPages {
   readonly #to: bigint;
 
   /** Per lane: the ranges completed. */
-  readonly #done: { from: bigint; to: bigint }[][];
+  readonly #done: {
+    /** First block of the range. */
+    from: bigint;
+    /** Last block of the range. */
+    to: bigint;
+  }[][];
 
   /** Per lane: blocks and logs fetched, for the density. */
-  readonly #seen: { blocks: number; logs: number }[];
+  readonly #seen: {
+    /** Blocks fetched. */
+    blocks: number;
+    /** Logs fetched. */
+    logs: number;
+  }[];
 
   /** Ends of completed ranges: where pages are cut. */
   readonly #ends = new Set<bigint>();

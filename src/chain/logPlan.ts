@@ -8,8 +8,11 @@ import type { RangeHint } from './errors';
 
 /** A block interval of one sub-filter (`lane`) still to fetch; bounds inclusive. */
 export type Interval = {
+  /** The sub-filter this interval belongs to. */
   lane: number;
+  /** First block, inclusive. */
   from: bigint;
+  /** Last block, inclusive. */
   to: bigint;
   /** The provider refused exactly this interval as too large (results or duration). */
   over?: boolean;
@@ -18,7 +21,14 @@ export type Interval = {
 };
 
 /** One eth_getLogs call to make. */
-export type Piece = { lane: number; from: bigint; to: bigint };
+export type Piece = {
+  /** The sub-filter to query. */
+  lane: number;
+  /** First block, inclusive. */
+  from: bigint;
+  /** Last block, inclusive. */
+  to: bigint;
+};
 
 /** What the planner knows besides the intervals. */
 export type PlanContext = {
@@ -32,7 +42,13 @@ export type PlanContext = {
   density(lane: number): number | undefined;
 };
 
-const width = (interval: { from: bigint; to: bigint }): bigint =>
+/**
+ * Blocks in an interval.
+ *
+ * @param interval - The interval, bounds inclusive.
+ * @returns The number of blocks.
+ */
+const width = (interval: Pick<Interval, 'from' | 'to'>): bigint =>
   interval.to - interval.from + 1n;
 
 /**
@@ -127,8 +143,21 @@ function piecesNeeded(interval: Interval, context: PlanContext): number {
 export function planRound(
   pending: readonly Interval[],
   context: PlanContext,
-): { pieces: Piece[]; rest: Interval[] } {
-  type Choice = { interval: Interval; count: number; unknown: boolean };
+): {
+  /** The calls to send now. */
+  pieces: Piece[];
+  /** Intervals left for later, sorted. */
+  rest: Interval[];
+} {
+  /** An interval given calls this round. */
+  type Choice = {
+    /** The interval. */
+    interval: Interval;
+    /** Calls it gets. */
+    count: number;
+    /** Whether its content is unknown (refused, or never seen). */
+    unknown: boolean;
+  };
   const chosen: Choice[] = [];
   const rest: Interval[] = [];
   let slots = Math.max(1, context.slots);

@@ -16,7 +16,9 @@ const DATA = /^0x([0-9a-f]{2})*$/iu;
 
 /** A sub-filter compiled for matching logs against it. */
 export type LogMatcher = {
+  /** Lower-cased addresses accepted, or undefined for any. */
   addresses?: ReadonlySet<string>;
+  /** Per topic position: lower-cased alternatives, or null for any. */
   topics: (ReadonlySet<string> | null)[];
 };
 
@@ -33,11 +35,18 @@ export function logMatcher(
     addresses:
       filter.addresses && new Set(filter.addresses.map((a) => a.toLowerCase())),
     topics: filter.topics.map(
-      (t) => t && new Set(t.map((v) => v.toLowerCase())),
+      (topic) => topic && new Set(topic.map((value) => value.toLowerCase())),
     ),
   };
 }
 
+/**
+ * Whether an optional log field is absent (null or undefined) or well formed.
+ *
+ * @param value - The field.
+ * @param pattern - The shape it must have when present.
+ * @returns True when absent or matching.
+ */
 const nullableMatches = (value: unknown, pattern: RegExp): boolean =>
   value === null ||
   value === undefined ||
@@ -56,7 +65,12 @@ const nullableMatches = (value: unknown, pattern: RegExp): boolean =>
 function logFault(
   log: unknown,
   matcher: LogMatcher,
-  range: { from?: bigint; to?: bigint },
+  range: {
+    /** First block asked for. */
+    from?: bigint;
+    /** Last block asked for. */
+    to?: bigint;
+  },
 ): string | undefined {
   if (typeof log !== 'object' || log === null || Array.isArray(log)) {
     return 'a log is not an object';
@@ -68,7 +82,9 @@ function logFault(
   if (
     !Array.isArray(item.topics) ||
     item.topics.length > 4 ||
-    !item.topics.every((t) => typeof t === 'string' && BYTES32.test(t))
+    !item.topics.every(
+      (topic) => typeof topic === 'string' && BYTES32.test(topic),
+    )
   ) {
     return 'a log has malformed topics';
   }
@@ -126,7 +142,12 @@ function logFault(
 export function checkLogs(
   result: unknown,
   matcher: LogMatcher,
-  range: { from?: bigint; to?: bigint },
+  range: {
+    /** First block asked for. */
+    from?: bigint;
+    /** Last block asked for. */
+    to?: bigint;
+  },
   origin: string,
 ): RpcLog[] {
   if (!Array.isArray(result)) {
@@ -177,6 +198,12 @@ export function logKey(log: RpcLog): string | undefined {
 }
 
 const NO_BLOCK = 2n ** 256n;
+/**
+ * Sort key of a log's block number or index: pending logs (null) last.
+ *
+ * @param value - Hex quantity, or null/undefined while pending.
+ * @returns The number, or 2^256 when absent.
+ */
 const position = (value: Hex | null | undefined): bigint =>
   value === null || value === undefined ? NO_BLOCK : BigInt(value);
 

@@ -10,6 +10,14 @@ import { checkAddress, checkBlock, toQuantity } from './validation';
  * reply and TransportError for transport faults or a result of the wrong shape.
  */
 
+/**
+ * The error for a result of the wrong shape.
+ *
+ * @param transport - The transport, for its origin.
+ * @param method - The JSON-RPC method.
+ * @param result - The result as received (its first 80 characters are quoted).
+ * @returns A TransportError of kind `malformed`.
+ */
 const malformed = (
   transport: Transport,
   method: string,

@@ -51,7 +51,7 @@ export function decodeRevertData(data: string | undefined): DecodedRevert {
     };
   }
   const selector = data.slice(0, 10).toLowerCase() as Hex;
-  const body = `0x${data.slice(10)}` as Hex;
+  const body: Hex = `0x${data.slice(10)}`;
   try {
     if (selector === ERROR_SELECTOR) {
       const [message] = decodeAbiParameters([{ type: 'string' }], body);

@@ -11,10 +11,14 @@ import { originOf, redact } from './mask';
 
 /** The part of a `fetch` Response the transport reads: `body` (a byte stream) when present, else `text()`. */
 export type ResponseLike = {
+  /** Whether the HTTP status is 2xx. */
   ok: boolean;
+  /** The HTTP status. */
   status: number;
   text(): Promise<string>;
+  /** The body as a byte stream, when the implementation provides one. */
   body?: ReadableStream<Uint8Array> | null;
+  /** The response headers. */
   headers?: { get(name: string): string | null };
 };
 
@@ -22,9 +26,13 @@ export type ResponseLike = {
 export type FetchLike = (
   input: string,
   init: {
+    /** HTTP method: always POST. */
     method: string;
+    /** Request headers. */
     headers: Record<string, string>;
+    /** The JSON-RPC request, serialised. */
     body: string;
+    /** Aborts the request on timeout. */
     signal: AbortSignal;
   },
 ) => Promise<ResponseLike>;
@@ -60,11 +68,27 @@ export type BatchOptions = {
 };
 
 /** One call of a batch. */
-export type RpcCall = { method: string; params?: readonly unknown[] };
+export type RpcCall = {
+  /** The JSON-RPC method. */
+  method: string;
+  /** Its parameters (default none). */
+  params?: readonly unknown[];
+};
 
 /** A settled batch item: the result, or the typed error of that call. */
 export type Settled =
-  { ok: true; result: unknown } | { ok: false; error: JsonRpcError };
+  | {
+      /** Discriminant: the call succeeded. */
+      ok: true;
+      /** The call's `result`. */
+      result: unknown;
+    }
+  | {
+      /** Discriminant: the call failed. */
+      ok: false;
+      /** The typed error of the call. */
+      error: JsonRpcError;
+    };
 
 /**
  * Methods that never change chain state; only these are retried. Sending methods
@@ -119,13 +143,24 @@ export type Transport = {
   ): Promise<Settled[]>;
 };
 
+/** A JSON-RPC reply object, as received: every member unchecked. */
 type Reply = {
+  /** Expected to be "2.0". */
   jsonrpc?: unknown;
+  /** The request id it answers. */
   id?: unknown;
+  /** The result, on success. */
   result?: unknown;
+  /** The error object, on failure. */
   error?: unknown;
 };
 
+/**
+ * Wait.
+ *
+ * @param ms - Milliseconds.
+ * @returns A promise resolved after `ms` milliseconds.
+ */
 const sleep = async (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -149,6 +184,12 @@ function jsonRpcErrorBody(text: string): unknown {
   try {
     const parsed = JSON.parse(text) as unknown;
     const items = Array.isArray(parsed) ? parsed : [parsed];
+    /**
+     * Whether a reply item is a JSON-RPC 2.0 error reply.
+     *
+     * @param item - The parsed item.
+     * @returns True when it has `jsonrpc: "2.0"` and an `error` object.
+     */
     const isError = (item: unknown): boolean =>
       typeof item === 'object' &&
       item !== null &&
@@ -219,28 +260,64 @@ async function readCapped(
 export function createTransport(options: TransportOptions): Transport {
   const { url } = options;
   const origin = originOf(url);
-  const doFetch: FetchLike =
-    options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  const doFetch: FetchLike = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 20_000;
   const retries = Math.max(0, Math.min(options.retries ?? 3, 10));
   const baseDelay = options.retryDelayMs ?? 200;
   const maxElapsed = options.retryMaxElapsedMs ?? 30_000;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-  const delayMs = (attempt: number): number =>
-    baseDelay * 2 ** (attempt - 1) * jitter();
+  /**
+   * The backoff before a retry: the base delay doubled per attempt, with
+   * jitter.
+   *
+   * @param retry - The retry's number, from 1.
+   * @returns The delay, in milliseconds.
+   */
+  const delayMs = (retry: number): number =>
+    baseDelay * 2 ** (retry - 1) * jitter();
   let nextId = 1;
 
+  /**
+   * Whether a parsed value is a plain object (not null, not an array).
+   *
+   * @param value - The parsed value.
+   * @returns True for an object.
+   */
+  const isObject = (value: unknown): value is Reply =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+
+  /**
+   * A TransportError whose message is scrubbed of the endpoint's secrets and
+   * names its origin.
+   *
+   * @param kind - The class of fault.
+   * @param text - The message.
+   * @param extra - HTTP status and cause.
+   * @param extra.status - The HTTP status.
+   * @param extra.cause - The underlying error.
+   * @returns The error (not thrown).
+   */
   const fault = (
     kind: TransportError['kind'],
     text: string,
-    extra: { status?: number; cause?: unknown } = {},
+    extra: {
+      /** The HTTP status. */
+      status?: number;
+      /** The underlying error. */
+      cause?: unknown;
+    } = {},
   ): TransportError =>
     new TransportError(kind, `${redact(text, url)} (${origin})`, {
       url: origin,
       ...extra,
     });
 
-  /** One HTTP attempt: POST `body`, return the parsed JSON reply. */
+  /**
+   * One HTTP attempt: POST `body`, return the parsed JSON reply.
+   *
+   * @param body - The serialised JSON-RPC request or batch.
+   * @returns The parsed JSON reply.
+   */
   async function attempt(body: string): Promise<unknown> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -299,7 +376,13 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  /** Whether a fault is worth retrying: network, timeout (unless excluded), HTTP 429 or 5xx. */
+  /**
+   * Whether a fault is worth retrying: network, timeout (unless excluded), HTTP 429 or 5xx.
+   *
+   * @param error - The error of the attempt.
+   * @param retryTimeouts - Whether a timeout counts as retryable.
+   * @returns True when another attempt may be made.
+   */
   const retryable = (error: unknown, retryTimeouts: boolean): boolean =>
     error instanceof TransportError &&
     (error.kind === 'network' ||
@@ -308,7 +391,14 @@ export function createTransport(options: TransportOptions): Transport {
         error.status !== undefined &&
         (error.status === 429 || error.status >= 500)));
 
-  /** POST with bounded retries (only when `mayRetry`). */
+  /**
+   * POST with bounded retries (only when `mayRetry`).
+   *
+   * @param body - The serialised JSON-RPC request or batch.
+   * @param mayRetry - Whether the call is read-only, so safe to retry.
+   * @param retryTimeouts - Whether a timeout is retried (default true).
+   * @returns The parsed JSON reply.
+   */
   async function post(
     body: string,
     mayRetry: boolean,
@@ -341,7 +431,13 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  /** Check one reply object and turn it into a settled item (the node's message scrubbed of the endpoint's secrets). */
+  /**
+   * Check one reply object and turn it into a settled item (the node's message scrubbed of the endpoint's secrets).
+   *
+   * @param reply - The reply object.
+   * @param method - The JSON-RPC method it answers.
+   * @returns The settled item.
+   */
   function settle(reply: Reply, method: string): Settled {
     if (reply.jsonrpc !== '2.0') {
       throw fault(
@@ -361,9 +457,15 @@ export function createTransport(options: TransportOptions): Transport {
     return { ok: true, result: reply.result };
   }
 
-  /** The typed error of an error object, its message scrubbed of the endpoint's secrets. */
+  /**
+   * The typed error of an error object, its message scrubbed of the endpoint's secrets.
+   *
+   * @param error - The reply's `error` member.
+   * @param method - The JSON-RPC method it answers.
+   * @returns The error (not thrown).
+   */
   function rpcError(error: unknown, method: string): JsonRpcError {
-    const object = isObject(error) ? (error as { message?: unknown }) : {};
+    const object: Record<string, unknown> = isObject(error) ? error : {};
     const message =
       typeof object.message === 'string'
         ? redact(object.message.slice(0, 2000), url)
@@ -371,15 +473,14 @@ export function createTransport(options: TransportOptions): Transport {
     return fromRpcError({ ...(error as object), message }, method);
   }
 
-  const isObject = (value: unknown): value is Reply =>
-    typeof value === 'object' && value !== null && !Array.isArray(value);
-
   return {
     origin,
     retry: { retries, delayMs },
 
-    async request(method, params = []) {
-      const id = nextId++;
+    /** @inheritdoc */
+    async request(method, params = []): Promise<unknown> {
+      const id = nextId;
+      nextId += 1;
       const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
       const reply = await post(body, READ_ONLY_METHODS.has(method));
       if (!isObject(reply)) {
@@ -401,11 +502,16 @@ export function createTransport(options: TransportOptions): Transport {
       return settled.result;
     },
 
-    async batchSettled(calls, batchOptions = {}) {
+    /** @inheritdoc */
+    async batchSettled(calls, batchOptions = {}): Promise<Settled[]> {
       if (calls.length === 0) {
         return [];
       }
-      const ids = calls.map(() => nextId++);
+      const ids = calls.map(() => {
+        const id = nextId;
+        nextId += 1;
+        return id;
+      });
       const body = JSON.stringify(
         calls.map((call, index) => ({
           jsonrpc: '2.0',

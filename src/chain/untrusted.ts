@@ -20,6 +20,14 @@ export const GAS_CAP_MULTIPLIER = 10n;
 const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]*)$/iu;
 const DATA = /^0x([0-9a-f]{2})*$/iu;
 
+/**
+ * The error for a result that is not what the method returns.
+ *
+ * @param what - What was read, e.g. `eth_estimateGas`.
+ * @param problem - What the provider returned instead.
+ * @param origin - The endpoint's origin, for the message.
+ * @returns A TransportError of kind `malformed`.
+ */
 const malformed = (
   what: string,
   problem: string,
@@ -47,7 +55,12 @@ const malformed = (
 export function readQuantity(
   value: unknown,
   what: string,
-  bounds: { min?: bigint; max?: bigint } = {},
+  bounds: {
+    /** Smallest value accepted (default 0). */
+    min?: bigint;
+    /** Largest value accepted (default 2^256 - 1). */
+    max?: bigint;
+  } = {},
   origin?: string,
 ): bigint {
   if (typeof value !== 'string' || value.length > 66 || !QUANTITY.test(value)) {
@@ -127,7 +140,7 @@ export function readBlockGasLimit(block: unknown, origin?: string): bigint {
     throw malformed('eth_getBlockByNumber', 'no block', origin);
   }
   return readQuantity(
-    (block as { gasLimit?: unknown }).gasLimit,
+    (block as Record<string, unknown>).gasLimit,
     'eth_getBlockByNumber gasLimit',
     { min: 1n, max: MAX_BLOCK_GAS_LIMIT },
     origin,

@@ -34,7 +34,7 @@ export function checkAddress(value: unknown, field: string): Hex {
   if (typeof value !== 'string' || !isAddress(value, { strict: false })) {
     throw new InvalidParamsError(`${field}: expected a 20-byte hex address`);
   }
-  return value as Hex;
+  return value;
 }
 
 /**
@@ -94,7 +94,7 @@ export function toQuantity(value: Quantity, field: string): Hex {
       `${field}: expected a hex quantity like 0x1a (no leading zeros)`,
     );
   }
-  return value as Hex;
+  return value;
 }
 
 /**
@@ -126,11 +126,15 @@ export function checkBlock(
 
 /** A validated eth_getLogs filter, normalised. */
 export type CheckedFilter = {
+  /** The 20-byte addresses to match; undefined for any. */
   addresses?: Hex[];
   /** Each position: null (any) or a list of 32-byte alternatives. */
   topics: (Hex[] | null)[];
+  /** First block: a tag or a hex number. */
   fromBlock: string;
+  /** Last block: a tag or a hex number. */
   toBlock: string;
+  /** A 32-byte block hash, instead of the range. */
   blockHash?: Hex;
 };
 
@@ -213,8 +217,8 @@ export function checkLogFilter(filter: LogFilter): CheckedFilter {
     const list: readonly unknown[] = Array.isArray(position)
       ? position
       : [position];
-    const values = list.map((t, j) =>
-      t === null ? null : checkBytes32(t, `topics[${i}][${j}]`),
+    const values = list.map((topic, j) =>
+      topic === null ? null : checkBytes32(topic, `topics[${i}][${j}]`),
     );
     // A null among the alternatives matches any value, as in geth (go-ethereum eth/filters/api.go).
     return values.includes(null) ? null : [...new Set(values as Hex[])];

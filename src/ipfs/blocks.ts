@@ -73,6 +73,14 @@ export function createBlockSource(
   const maxBlockBytes = maxBytes + BLOCK_FRAMING_BYTES;
   let blockGetServed = true;
 
+  /**
+   * The `object/get` reply for a dag-pb CID, read into dag-pb shape
+   * (unverified).
+   *
+   * @param cid - The CID.
+   * @param deadline - The deadline of the read.
+   * @returns The served node.
+   */
   const getObject = async (
     cid: CID,
     deadline: Deadline,
@@ -88,6 +96,16 @@ export function createBlockSource(
     );
   };
 
+  /**
+   * A block when `block/get` is not served: `cat` for a raw CID, `object/get`
+   * re-encoded for dag-pb; hash-checked either way.
+   *
+   * @param cid - The CID.
+   * @param deadline - The deadline of the read.
+   * @returns The verified block bytes.
+   * @throws ContentVerificationError when no encoding hashes to the CID;
+   * InvalidContentError for another codec.
+   */
   const fallback = async (
     cid: CID,
     deadline: Deadline,
@@ -119,6 +137,7 @@ export function createBlockSource(
     );
   };
 
+  /** @inheritdoc */
   const get = async (cid: CID, deadline: Deadline): Promise<Uint8Array> => {
     if (cid.multihash.code === identity.code) {
       return cid.multihash.digest.slice();
@@ -143,6 +162,7 @@ export function createBlockSource(
         if (!notServed(error)) {
           throw error;
         }
+        // eslint-disable-next-line require-atomic-updates -- deliberately shared: once a read finds block/get unserved, later reads use the fallback (setting false twice is harmless)
         blockGetServed = false;
         bytes = undefined;
       }

@@ -5,7 +5,7 @@ import { ByteCache } from './cache';
 import { Deadline } from './deadline';
 import { IpfsError, InvalidContentError } from './errors';
 import { basicAuthorization, send } from './http';
-import type { FetchLike, HttpSettings, Query } from './http';
+import type { FetchLike, HttpSettings, Query, ResponseLike } from './http';
 import { parseJsonText } from './json';
 import { parseNdjson, requestJson } from './ndjson';
 import { checkObject, encodeMatching, objectOf } from './object';
@@ -62,7 +62,7 @@ export type IpfsClient = {
    * @throws InvalidCidError, IpfsApiError, ContentVerificationError, InvalidContentError (not a file),
    * DagLimitError, ResponseTooLargeError, IpfsTimeoutError (IpfsDeadlineError), IpfsTransportError.
    */
-  cat(cid: string): Promise<Uint8Array>;
+  cat(cid: string): Promise<Uint8Array>; // eslint-disable-line id-denylist -- named after Kubo's `cat` command; public API
   /** One block (POST `block/get`, or the fallback), hash-checked against `cid`. Errors as `cat`. */
   blockGet(cid: string): Promise<Uint8Array>;
   /**
@@ -132,7 +132,9 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
       authorization?.slice(6) ?? '',
     ].filter((secret) => secret.length >= 3),
     fetch:
-      options.fetch ?? (async (input, init) => globalThis.fetch(input, init)),
+      options.fetch ??
+      (async (input, init): Promise<ResponseLike> =>
+        globalThis.fetch(input, init)),
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
   };
   const cache = new ByteCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
@@ -140,11 +142,17 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
   const maxDepth = positive('maxDepth', options.maxDepth ?? DEFAULT_MAX_DEPTH);
   const maxNodes = positive('maxNodes', options.maxNodes ?? DEFAULT_MAX_NODES);
 
-  /** Run one read under its own deadline. */
-  const bounded = async <T>(
+  /**
+   * Run one read under its own deadline.
+   *
+   * @param operation - The operation's name, for the deadline's error.
+   * @param read - The read, given the deadline.
+   * @returns What the read resolves to.
+   */
+  const bounded = async <Result>(
     operation: string,
-    read: (deadline: Deadline) => Promise<T>,
-  ): Promise<T> => {
+    read: (deadline: Deadline) => Promise<Result>,
+  ): Promise<Result> => {
     const deadline = new Deadline(operation, deadlineMs);
     try {
       return await deadline.race(read(deadline));
@@ -153,7 +161,15 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
     }
   };
 
-  const cat = async (
+  /**
+   * The bytes of a file: `cat` for a raw CID, else the UnixFS DAG walked block
+   * by block; cached by CID.
+   *
+   * @param input - The CID string.
+   * @param deadline - The deadline of the read.
+   * @returns The verified file bytes.
+   */
+  const catFile = async (
     input: string,
     deadline: Deadline,
   ): Promise<Uint8Array> => {
@@ -183,6 +199,7 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
           maxNodes,
           // Distinct blocks: the file plus its DAG framing (under 50% of it for chunks of 100 bytes or more).
           maxFetchBytes: 2 * maxBytes + BLOCK_FRAMING_BYTES,
+          /** @inheritdoc */
           check: () => deadline.check(),
         },
       );
@@ -191,6 +208,13 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
     return bytes;
   };
 
+  /**
+   * An `object/get` node, hash-checked against its CID.
+   *
+   * @param input - The CID string (dag-pb).
+   * @param deadline - The deadline of the read.
+   * @returns The object, in the API's JSON shape.
+   */
   const objectGet = async (
     input: string,
     deadline: Deadline,
@@ -208,15 +232,19 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
   };
 
   return {
+    /** @inheritdoc */
+    // eslint-disable-next-line id-denylist -- IpfsClient.cat, named after Kubo's `cat` command
     cat: async (input) =>
-      bounded('cat', async (deadline) => cat(input, deadline)),
+      bounded('cat', async (deadline) => catFile(input, deadline)),
+    /** @inheritdoc */
     blockGet: async (input) =>
       bounded('blockGet', async (deadline) =>
         blocks.get(parseCid(input), deadline),
       ),
+    /** @inheritdoc */
     getJson: async (input) =>
       bounded('getJson', async (deadline) => {
-        const bytes = await cat(input, deadline);
+        const bytes = await catFile(input, deadline);
         let text: string;
         try {
           text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -234,13 +262,16 @@ export function createIpfsClient(options: IpfsClientOptions): IpfsClient {
           );
         }
       }),
+    /** @inheritdoc */
     objectGet: async (input) =>
       bounded('objectGet', async (deadline) => objectGet(input, deadline)),
+    /** @inheritdoc */
     requestJson: async (command, query) =>
       bounded(command, async (deadline) =>
         requestJson(settings, command, query, maxBytes * 2, deadline),
       ),
-    async *streamNdjson(command, query) {
+    /** @inheritdoc */
+    async *streamNdjson(command, query): AsyncGenerator<unknown> {
       const deadline = new Deadline(command, deadlineMs);
       try {
         const reply = await deadline.race(

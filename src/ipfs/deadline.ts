@@ -78,15 +78,15 @@ export class Deadline {
    * @returns What `work` resolves to.
    * @throws IpfsDeadlineError, or what `work` throws.
    */
-  async race<T>(work: Promise<T>): Promise<T> {
-    let remove: () => void = () => undefined;
+  async race<Result>(work: Promise<Result>): Promise<Result> {
+    let remove: (() => void) | undefined;
     const expired = new Promise<never>((_resolve, reject) => {
       remove = this.onExpire(() => reject(this.error()));
     });
     try {
       return await Promise.race([work, expired]);
     } finally {
-      remove();
+      remove?.();
     }
   }
 

@@ -30,7 +30,13 @@ export class IpfsError extends Error {
    * @param options - Optional underlying `cause`.
    * @param options.cause - The underlying error.
    */
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: {
+      /** The underlying error. */
+      cause?: unknown;
+    } = {},
+  ) {
     super(
       message,
       options.cause === undefined ? undefined : { cause: options.cause },
@@ -109,7 +115,13 @@ export class InvalidCidError extends IpfsError {
    * @param options - Optional cause.
    * @param options.cause - The parser's error.
    */
-  constructor(input: unknown, options: { cause?: unknown } = {}) {
+  constructor(
+    input: unknown,
+    options: {
+      /** The underlying error (the parser's). */
+      cause?: unknown;
+    } = {},
+  ) {
     const shown =
       typeof input === 'string'
         ? JSON.stringify(input.slice(0, 100))
@@ -183,7 +195,10 @@ export class InvalidContentError extends IpfsError {
   constructor(
     message: string,
     cid?: string,
-    options: { cause?: unknown } = {},
+    options: {
+      /** The underlying error. */
+      cause?: unknown;
+    } = {},
   ) {
     super(cid === undefined ? message : `${cid}: ${message}`, options);
     this.name = 'InvalidContentError';

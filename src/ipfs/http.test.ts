@@ -1,4 +1,6 @@
+// eslint-disable-next-line import-x/no-nodejs-modules -- Jest test, runs in Node.js: reads this folder's sources
 import { readdirSync, readFileSync } from 'node:fs';
+// eslint-disable-next-line import-x/no-nodejs-modules -- Jest test, runs in Node.js
 import { join } from 'node:path';
 
 import { createIpfsClient } from './client';
@@ -25,21 +27,34 @@ describe('request shape (Kubo RPC API)', () => {
 
   it('encodes basic credentials as UTF-8', () => {
     expect(basicAuthorization('key', 'secret')).toBe(
+      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Buffer)
       `Basic ${Buffer.from('key:secret').toString('base64')}`,
     );
     expect(basicAuthorization('ключ', 'pä$$')).toBe(
+      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Buffer)
       `Basic ${Buffer.from('ключ:pä$$', 'utf8').toString('base64')}`,
     );
   });
 
   it('sends POST with the Authorization header on every request, to the normalised URL', async () => {
     const seen: {
+      /** The request URL. */
       url: string;
+      /** The HTTP method. */
       method: string;
+      /** The request headers. */
       headers: Record<string, string>;
     }[] = [];
-    const fetch: FetchLike = async (url, init) => {
+    /**
+     * Records each request and answers with a Kubo error reply.
+     *
+     * @param url - The request URL.
+     * @param init - The request options.
+     * @returns An HTTP 500 reply.
+     */
+    const recordingFetch: FetchLike = async (url, init) => {
       seen.push({ url, method: init.method, headers: init.headers });
+      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Response)
       return new Response('{"Message":"nope","Code":0,"Type":"error"}', {
         status: 500,
       });
@@ -48,7 +63,7 @@ describe('request shape (Kubo RPC API)', () => {
       apiUrl: 'https://ipfs.example.com/api/v0/',
       apiKey: 'k',
       apiKeySecret: 's',
-      fetch,
+      fetch: recordingFetch,
     });
     await expect(
       client.blockGet('Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD'),
@@ -69,7 +84,13 @@ describe('request shape (Kubo RPC API)', () => {
   });
 
   it('scrubs credentials a server echoes into its message', async () => {
-    const fetch: FetchLike = async () =>
+    /**
+     * Answers with a body that echoes the API key and secret.
+     *
+     * @returns An HTTP 500 reply.
+     */
+    const echoingFetch: FetchLike = async () =>
+      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Response)
       new Response('bad key my-api-key with secret my-secret-value', {
         status: 403,
       });
@@ -77,7 +98,7 @@ describe('request shape (Kubo RPC API)', () => {
       apiUrl: 'https://h.example',
       apiKey: 'my-api-key',
       apiKeySecret: 'my-secret-value',
-      fetch,
+      fetch: echoingFetch,
     });
     const error = await client
       .cat('Qmf412jQZiuVUtdgnB36FXFX7xg5V6KEbSJ4dpQuhkLyfD')
@@ -88,9 +109,18 @@ describe('request shape (Kubo RPC API)', () => {
   });
 
   it('reads only the start of a huge error body and truncates the message', async () => {
-    const fetch: FetchLike = async () =>
+    /**
+     * Answers with a 5 MB body.
+     *
+     * @returns An HTTP 500 reply.
+     */
+    const hugeFetch: FetchLike = async () =>
+      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Response)
       new Response('x'.repeat(5_000_000), { status: 500 });
-    const error = await createIpfsClient({ apiUrl: 'https://h.example', fetch })
+    const error = await createIpfsClient({
+      apiUrl: 'https://h.example',
+      fetch: hugeFetch,
+    })
       .requestJson('version')
       .catch((caught: Error) => caught);
     expect(error).toMatchObject({
@@ -106,12 +136,14 @@ describe('request shape (Kubo RPC API)', () => {
       'https://user:pw@h',
       'https://h/?key=abc',
     ]) {
-      expect(() => createIpfsClient({ apiUrl })).toThrow(IpfsError);
+      let thrown: unknown;
       try {
         createIpfsClient({ apiUrl });
       } catch (error) {
-        expect((error as Error).message).not.toContain(apiUrl);
+        thrown = error;
       }
+      expect(thrown).toBeInstanceOf(IpfsError);
+      expect((thrown as Error).message).not.toContain(apiUrl);
     }
   });
 
@@ -131,9 +163,11 @@ describe('snap compatibility of src/ipfs', () => {
     const allowed =
       /^(?:\.\/[\w-]+|multiformats\/[\w/-]+|@ipld\/dag-pb|ipfs-unixfs)$/u;
     const specifiers: string[] = [];
+    // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (__dirname)
     for (const file of readdirSync(__dirname).filter(
       (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'),
     )) {
+      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (__dirname)
       const source = readFileSync(join(__dirname, file), 'utf8');
       for (const [, specifier] of source.matchAll(/from '([^']+)'/gu)) {
         specifiers.push(specifier);

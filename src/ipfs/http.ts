@@ -19,7 +19,9 @@ import {
 
 /** The part of a `fetch` Response the client reads. */
 export type ResponseLike = {
+  /** The HTTP status. */
   status: number;
+  /** The body as a byte stream, or null when the implementation has none. */
   body: ReadableStream<Uint8Array> | null;
   arrayBuffer(): Promise<ArrayBuffer>;
 };
@@ -28,8 +30,11 @@ export type ResponseLike = {
 export type FetchLike = (
   input: string,
   init: {
+    /** HTTP method: every Kubo RPC call is a POST. */
     method: 'POST';
+    /** Request headers (`Authorization` when configured). */
     headers: Record<string, string>;
+    /** Aborts the request on timeout or deadline. */
     signal: AbortSignal;
   },
 ) => Promise<ResponseLike>;
@@ -42,6 +47,7 @@ export type HttpSettings = {
   authorization?: string;
   /** Strings that must never appear in a message (key, secret, header). */
   secrets: string[];
+  /** The `fetch` implementation. */
   fetch: FetchLike;
   /** Timeout of one request, headers and body, in milliseconds. */
   timeoutMs: number;
@@ -49,7 +55,9 @@ export type HttpSettings = {
 
 /** Query of one command: positional `arg`s (repeated) and flags (`encoding=json`). */
 export type Query = {
+  /** Positional `arg` parameters, in order. */
   args?: string[];
+  /** Flags, sent as query parameters. */
   flags?: Record<string, string | number | boolean>;
 };
 
@@ -101,6 +109,7 @@ export function commandUrl(
 
 /** An open reply: a byte reader that enforces the cap, the request timeout and the read's deadline. */
 export type Reply = {
+  /** The API command, e.g. `cat`. */
   command: string;
   /** Read up to `maxBytes` (throws ResponseTooLargeError beyond); the whole body. */
   bytes(maxBytes: number): Promise<Uint8Array>;
@@ -132,24 +141,38 @@ export async function send(
   deadline?.check();
   const controller = new AbortController();
   let stopped: 'timeout' | 'deadline' | undefined;
-  let rejectStopped: (reason: Error) => void = () => undefined;
+  let rejectStopped: ((reason: Error) => void) | undefined;
   const stoppedPromise = new Promise<never>((_resolve, reject) => {
     rejectStopped = reject;
   });
   stoppedPromise.catch(() => undefined);
+  /**
+   * Stop the request: record why (the first reason wins), abort it and reject
+   * the stopped promise.
+   *
+   * @param why - The timeout of the request, or the read's deadline.
+   */
   const stop = (why: 'timeout' | 'deadline'): void => {
     stopped ??= why;
     controller.abort();
-    rejectStopped(new Error('aborted'));
+    rejectStopped?.(new Error('aborted'));
   };
   const timer = setTimeout(() => stop('timeout'), settings.timeoutMs);
   const unsubscribe =
-    deadline?.onExpire(() => stop('deadline')) ?? (() => undefined);
+    deadline?.onExpire(() => stop('deadline')) ?? ((): void => undefined);
+  /** Release the timer and the deadline subscription, and abort the request. */
   const close = (): void => {
     clearTimeout(timer);
     unsubscribe();
     controller.abort();
   };
+  /**
+   * Release the request and throw the error that explains its failure.
+   *
+   * @param error - What failed.
+   * @throws IpfsDeadlineError or IpfsTimeoutError when stopped; an IpfsError as
+   * is; else IpfsTransportError with a scrubbed message.
+   */
   const fail = (error: unknown): never => {
     close();
     if (stopped === 'deadline' && deadline) {
@@ -168,8 +191,13 @@ export async function send(
       ),
     );
   };
-  /** Await `promise` unless the request is stopped first (its late rejection is swallowed). */
-  const guarded = async <T>(promise: Promise<T>): Promise<T> => {
+  /**
+   * Await `promise` unless the request is stopped first (its late rejection is swallowed).
+   *
+   * @param promise - A step of the request (fetch, body read).
+   * @returns What `promise` resolves to.
+   */
+  const guarded = async <Result>(promise: Promise<Result>): Promise<Result> => {
     promise.catch(() => undefined);
     return Promise.race([promise, stoppedPromise]);
   };
@@ -193,8 +221,24 @@ export async function send(
     return fail(error);
   }
 
+  /**
+   * The body as chunks, each counted toward `maxBytes`.
+   *
+   * @param maxBytes - The most bytes read.
+   * @yields Each chunk of the body.
+   * @throws ResponseTooLargeError beyond `maxBytes`; the failure of the
+   * request.
+   */
   async function* chunks(maxBytes: number): AsyncGenerator<Uint8Array> {
     let total = 0;
+    /**
+     * Check and count one chunk.
+     *
+     * @param value - A chunk as the reader gave it.
+     * @returns The chunk as a Uint8Array.
+     * @throws IpfsTransportError for anything but bytes; ResponseTooLargeError
+     * beyond `maxBytes`.
+     */
     const counted = (value: unknown): Uint8Array => {
       if (!ArrayBuffer.isView(value)) {
         throw new IpfsTransportError(
@@ -232,6 +276,12 @@ export async function send(
     }
   }
 
+  /**
+   * The whole body.
+   *
+   * @param maxBytes - The most bytes read.
+   * @returns The body bytes.
+   */
   const bytes = async (maxBytes: number): Promise<Uint8Array> => {
     const parts: Uint8Array[] = [];
     let length = 0;
@@ -277,10 +327,7 @@ export function serverMessage(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   for (const line of lines.reverse()) {
     try {
-      const value = JSON.parse(line) as {
-        Message?: unknown;
-        message?: unknown;
-      };
+      const value = JSON.parse(line) as Record<string, unknown> | null;
       const message = value?.Message ?? value?.message;
       if (typeof message === 'string') {
         return message;

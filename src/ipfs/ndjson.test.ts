@@ -63,7 +63,7 @@ describe('parseNdjson', () => {
   it('turns a trailing error object into IpfsApiError after yielding what came before', async () => {
     const seen: unknown[] = [];
     const failing = `${body}{"Message":"disk on fire","Code":0,"Type":"error"}\n`;
-    const error = await (async () => {
+    const error = await (async (): Promise<unknown> => {
       try {
         for await (const item of parseNdjson(chunked(failing, 5), 'add')) {
           seen.push(item);
@@ -96,11 +96,27 @@ describe('parseNdjson', () => {
 describe('single JSON replies and secrets in server messages', () => {
   const apiKey = 'key-7Qm2x9';
   const apiKeySecret = 'secret-Lp04vz';
+  // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Buffer)
   const header = Buffer.from(`${apiKey}:${apiKeySecret}`).toString('base64');
+  /**
+   * A fetch that answers every request with `body` and `status`.
+   *
+   * @param body - The reply body.
+   * @param status - The HTTP status (default 200).
+   * @returns The fetch.
+   */
   const serving =
     (body: string, status = 200): FetchLike =>
     async () =>
+      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Response)
       new Response(body, { status });
+  /**
+   * A client whose every request gets `body` with `status`.
+   *
+   * @param body - The reply body.
+   * @param status - The HTTP status (default 200).
+   * @returns The client.
+   */
   const client = (
     body: string,
     status = 200,

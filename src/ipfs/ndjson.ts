@@ -23,14 +23,19 @@ import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonText } from './json';
  * @param item - A parsed item.
  * @returns True for `{ Message: string, Type: "error" }`.
  */
-export function isErrorObject(
-  item: unknown,
-): item is { Message: string; Code?: number; Type: 'error' } {
+export function isErrorObject(item: unknown): item is {
+  /** The error message. */
+  Message: string; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+  /** Kubo's error code. */
+  Code?: number; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+  /** Always `error`. */
+  Type: 'error'; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+} {
   return (
     typeof item === 'object' &&
     item !== null &&
-    (item as { Type?: unknown }).Type === 'error' &&
-    typeof (item as { Message?: unknown }).Message === 'string'
+    (item as Record<string, unknown>).Type === 'error' &&
+    typeof (item as Record<string, unknown>).Message === 'string'
   );
 }
 
@@ -68,6 +73,12 @@ export async function* parseNdjson(
   const decoder = new TextDecoder('utf-8');
   let buffer = '';
   let lineNumber = 0;
+  /**
+   * Parse one NDJSON line and throw the API error it carries, if any.
+   *
+   * @param line - The line, without its newline.
+   * @returns The parsed item.
+   */
   const parse = (line: string): unknown =>
     checkItem(
       parseJsonText(line, `IPFS ${command} reply line ${lineNumber}`),

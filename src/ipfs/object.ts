@@ -15,13 +15,30 @@ import { equalBytes, hashesTo } from './verify';
  */
 
 /** A link of the directory-like object. */
-export type IpfsLink = { Name: string; Hash: string; Size: number };
+export type IpfsLink = {
+  /** The link's name (empty for a file's chunks). */
+  Name: string; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+  /** The CID of the target, as a string. */
+  Hash: string; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+  /** The link's Tsize: total bytes of the target's DAG. */
+  Size: number; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+};
 
 /** The reply of `object/get`: links, and `Data` as base64. */
-export type IpfsObject = { Links: IpfsLink[]; Data: string };
+export type IpfsObject = {
+  /** The links, in order. */
+  Links: IpfsLink[]; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+  /** The node's data, base64. */
+  Data: string; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+};
 
 /** An `object/get` reply read into dag-pb shape (unverified). */
-export type ServedNode = { Links: Required<PBLink>[]; Data: Uint8Array };
+export type ServedNode = {
+  /** The links, in order, every field present. */
+  Links: Required<PBLink>[]; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+  /** The node's data bytes. */
+  Data: Uint8Array; // eslint-disable-line @typescript-eslint/naming-convention -- Kubo RPC JSON field name
+};
 
 /**
  * Base64 (RFC 4648 §4) of bytes, with `btoa` (present in the snap and in Node).
@@ -63,7 +80,7 @@ function fromBase64(text: string): Uint8Array | undefined {
  * @throws InvalidContentError naming the malformed field (values are not echoed).
  */
 export function nodeFromObject(cid: string, reply: unknown): ServedNode {
-  const object = reply as { Links?: unknown; Data?: unknown } | null;
+  const object = reply as Record<string, unknown> | null;
   if (
     typeof object !== 'object' ||
     object === null ||
@@ -80,11 +97,7 @@ export function nodeFromObject(cid: string, reply: unknown): ServedNode {
     throw new InvalidContentError('object/get Data is not base64', cid);
   }
   const links = (object.Links as unknown[]).map((served, index) => {
-    const link = served as {
-      Name?: unknown;
-      Hash?: unknown;
-      Size?: unknown;
-    } | null;
+    const link = served as Record<string, unknown> | null;
     const name = link?.Name ?? '';
     if (
       typeof name !== 'string' ||
@@ -129,6 +142,12 @@ export async function encodeMatching(
   cid: CID,
   node: ServedNode,
 ): Promise<Uint8Array | undefined> {
+  /**
+   * The values to try for an encoding choice.
+   *
+   * @param applies - Whether the choice matters for this node.
+   * @returns Both values when it does, else only `true`.
+   */
   const choices = (applies: boolean): boolean[] =>
     applies ? [true, false] : [true];
   const tried: Uint8Array[] = [];

@@ -44,14 +44,26 @@ async function pbNode(unixfs: UnixFS, links: CID[] = []): Promise<CID> {
   return put(DAG_PB, encode(node));
 }
 
+/**
+ * The block of a CID from the fixture's blocks.
+ *
+ * @param cid - The CID.
+ * @returns The block bytes.
+ */
 const getBlock = async (cid: CID): Promise<Uint8Array> =>
   blocks.get(cid.toString()) as Uint8Array;
 const limits = {
-  maxBytes: 1 << 20,
+  maxBytes: 2 ** 20,
   maxDepth: 16,
   maxNodes: 1000,
-  maxFetchBytes: 1 << 21,
+  maxFetchBytes: 2 ** 21,
 };
+/**
+ * UTF-8 bytes of a string.
+ *
+ * @param text - The string.
+ * @returns Its UTF-8 encoding.
+ */
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 describe('readUnixfsFile', () => {
@@ -103,7 +115,7 @@ describe('readUnixfsFile', () => {
       readUnixfsFile(cid, getBlock, { ...limits, maxDepth: 3 }),
     ).rejects.toThrow(/deeper than 3/u);
     const huge = await pbNode(
-      new UnixFS({ type: 'file', blockSizes: [1n << 40n] }),
+      new UnixFS({ type: 'file', blockSizes: [2n ** 40n] }),
       [cid],
     );
     await expect(readUnixfsFile(huge, getBlock, limits)).rejects.toThrow(
@@ -113,14 +125,24 @@ describe('readUnixfsFile', () => {
 
   it('is what the client uses: a directory CID served by a stub API is refused by cat', async () => {
     const dir = await pbNode(new UnixFS({ type: 'directory' }));
-    const fetch: FetchLike = async (url) => {
+    /**
+     * Serves the fixture's blocks through `block/get`.
+     *
+     * @param url - The request URL, naming the CID as `arg`.
+     * @returns The block, or HTTP 500 when unknown.
+     */
+    const serveBlocks: FetchLike = async (url) => {
       const arg = new URL(url).searchParams.get('arg') as string;
       const block = blocks.get(CID.parse(arg).toV1().toString());
+      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Response)
       return new Response(block ? new Uint8Array(block) : null, {
         status: 200,
       });
     };
-    const client = createIpfsClient({ apiUrl: 'https://stub.example', fetch });
+    const client = createIpfsClient({
+      apiUrl: 'https://stub.example',
+      fetch: serveBlocks,
+    });
     await expect(client.cat(dir.toString())).rejects.toThrow(/not a file/u);
     await expect(
       client.cat(CID.parse(dir.toString()).toV0().toString()),

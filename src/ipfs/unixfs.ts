@@ -148,8 +148,24 @@ export async function readUnixfsFile(
   let fetched = 0;
   const seen = new Map<
     string,
-    { block: Uint8Array; file?: { node: PBNode; unixfs: UnixFS } }
+    {
+      /** The raw block. */
+      block: Uint8Array;
+      /** Its dag-pb node and UnixFS data, when it is a dag-pb file node. */
+      file?: {
+        /** The decoded dag-pb node. */
+        node: PBNode;
+        /** Its UnixFS data. */
+        unixfs: UnixFS;
+      };
+    }
   >();
+  /**
+   * Append a part of the file, within the file cap.
+   *
+   * @param bytes - The part.
+   * @throws ResponseTooLargeError beyond `maxBytes`.
+   */
   const push = (bytes: Uint8Array): void => {
     total += bytes.length;
     if (total > limits.maxBytes) {
@@ -160,12 +176,24 @@ export async function readUnixfsFile(
     }
     parts.push(bytes);
   };
-  /** The block (and, for dag-pb, its checked decoding) of a CID, fetched and decoded once per read. */
+  /**
+   * The block (and, for dag-pb, its checked decoding) of a CID, fetched and decoded once per read.
+   *
+   * @param cid - The CID.
+   * @returns The block and, for dag-pb, its decoding.
+   */
   const load = async (
     cid: CID,
   ): Promise<{
+    /** The raw block. */
     block: Uint8Array;
-    file?: { node: PBNode; unixfs: UnixFS };
+    /** Its dag-pb node and UnixFS data, when it is a dag-pb file node. */
+    file?: {
+      /** The decoded dag-pb node. */
+      node: PBNode;
+      /** Its UnixFS data. */
+      unixfs: UnixFS;
+    };
   }> => {
     const key = cid.toV1().toString();
     let entry = seen.get(key);
@@ -196,6 +224,13 @@ export async function readUnixfsFile(
     return entry;
   };
 
+  /**
+   * Append the bytes of the DAG under a CID, depth first.
+   *
+   * @param cid - The node's CID.
+   * @param depth - Its depth below the root.
+   * @returns The bytes the node's subtree appended.
+   */
   const walk = async (cid: CID, depth: number): Promise<number> => {
     limits.check?.();
     visits += 1;

@@ -17,7 +17,11 @@ export const DAG_PB_CODE = 0x70;
 
 const HASHERS: Record<
   number,
-  { name: string; digest(input: Uint8Array): unknown }
+  {
+    /** The hash function's name. */
+    name: string;
+    digest(input: Uint8Array): unknown;
+  }
 > = {
   [sha256.code]: sha256,
   [sha512.code]: sha512,
@@ -51,6 +55,7 @@ export function parseCid(input: unknown): CID {
  * @throws ContentVerificationError for an unsupported hash function.
  */
 function hasherOf(cid: CID): {
+  /** The hash function's name. */
   name: string;
   digest(input: Uint8Array): unknown;
 } {
@@ -73,7 +78,10 @@ function hasherOf(cid: CID): {
  * @throws ContentVerificationError for an unsupported hash function.
  */
 export async function hashesTo(cid: CID, bytes: Uint8Array): Promise<boolean> {
-  const digest = (await hasherOf(cid).digest(bytes)) as { digest: Uint8Array };
+  const digest = (await hasherOf(cid).digest(bytes)) as {
+    /** The raw digest bytes. */
+    digest: Uint8Array;
+  };
   return equalBytes(digest.digest, cid.multihash.digest);
 }
 
