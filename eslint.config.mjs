@@ -71,6 +71,9 @@ const config = createConfig([
       'devnet/**',
       'test/**',
       'snap.config*.ts',
+      // Unit tests beside the code run in Node.js under jest, not in the snap.
+      'src/**/*.test.ts',
+      'src/**/*.test.tsx',
     ],
     extends: nodejs,
     rules: {

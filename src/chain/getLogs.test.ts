@@ -1,19 +1,19 @@
 import * as fc from 'fast-check';
 
+import { createRpcClient } from './client';
+import { LimitExceededError } from './errors';
+import type { RpcLog } from './types';
+import type { LogLayout } from '../../devnet/seed-logs';
+import { LAYOUTS } from '../../devnet/seed-logs';
+import type {
+  FakeLog,
+  FakeProviderOptions,
+} from '../../test/fixtures/fake-provider';
 import {
   fakeProvider,
   FAKE_ADDRESS,
   FAKE_TOPIC,
 } from '../../test/fixtures/fake-provider';
-import type {
-  FakeLog,
-  FakeProviderOptions,
-} from '../../test/fixtures/fake-provider';
-import { LAYOUTS } from '../../devnet/seed-logs';
-import type { LogLayout } from '../../devnet/seed-logs';
-import { createRpcClient } from './client';
-import { LimitExceededError } from './errors';
-import type { RpcLog } from './types';
 
 jest.setTimeout(300_000);
 

@@ -18,8 +18,8 @@ import {
   sortUniqueLogs,
   TransportError,
   splitByParams,
-  type RpcLog,
 } from '.';
+import type { RpcLog } from '.';
 import { afterRefusal, planRound } from './logPlan';
 import { checkLogFilter } from './validation';
 

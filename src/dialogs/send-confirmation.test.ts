@@ -1,7 +1,7 @@
 import { parseEther } from 'viem';
 
-import type { SendSummary } from '../accounts/erc4337';
 import { sendConfirmation, sendConfirmationRows } from './send-confirmation';
+import type { SendSummary } from '../accounts/erc4337';
 
 const SUMMARY: SendSummary = {
   account: '0x1111111111111111111111111111111111111111',

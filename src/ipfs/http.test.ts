@@ -1,6 +1,4 @@
-// eslint-disable-next-line import-x/no-nodejs-modules -- Jest test, runs in Node.js: reads this folder's sources
 import { readdirSync, readFileSync } from 'node:fs';
-// eslint-disable-next-line import-x/no-nodejs-modules -- Jest test, runs in Node.js
 import { join } from 'node:path';
 
 import { createIpfsClient } from './client';
@@ -27,11 +25,9 @@ describe('request shape (Kubo RPC API)', () => {
 
   it('encodes basic credentials as UTF-8', () => {
     expect(basicAuthorization('key', 'secret')).toBe(
-      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Buffer)
       `Basic ${Buffer.from('key:secret').toString('base64')}`,
     );
     expect(basicAuthorization('ключ', 'pä$$')).toBe(
-      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Buffer)
       `Basic ${Buffer.from('ключ:pä$$', 'utf8').toString('base64')}`,
     );
   });
@@ -163,11 +159,10 @@ describe('snap compatibility of src/ipfs', () => {
     const allowed =
       /^(?:\.\/[\w-]+|multiformats\/[\w/-]+|@ipld\/dag-pb|ipfs-unixfs)$/u;
     const specifiers: string[] = [];
-    // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (__dirname)
+
     for (const file of readdirSync(__dirname).filter(
       (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'),
     )) {
-      // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (__dirname)
       const source = readFileSync(join(__dirname, file), 'utf8');
       for (const [, specifier] of source.matchAll(/from '([^']+)'/gu)) {
         specifiers.push(specifier);

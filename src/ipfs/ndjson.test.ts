@@ -96,7 +96,7 @@ describe('parseNdjson', () => {
 describe('single JSON replies and secrets in server messages', () => {
   const apiKey = 'key-7Qm2x9';
   const apiKeySecret = 'secret-Lp04vz';
-  // eslint-disable-next-line no-restricted-globals -- Jest test, runs in Node.js (Buffer)
+
   const header = Buffer.from(`${apiKey}:${apiKeySecret}`).toString('base64');
   /**
    * A fetch that answers every request with `body` and `status`.

@@ -1,12 +1,12 @@
 import { JsonRpcError } from '@metamask/rpc-errors';
 
-import { JsonRpcError as ChainJsonRpcError, TransportError } from '../../chain';
 import {
   BUNDLER_ERROR_CODES,
   BUNDLER_MESSAGE_LIMIT,
   bundlerRefusal,
   ENTRY_POINT_REASONS,
 } from './bundler-errors';
+import { JsonRpcError as ChainJsonRpcError, TransportError } from '../../chain';
 
 const URL = 'https://bundler.example/v3/sEcReT-KeY-77';
 

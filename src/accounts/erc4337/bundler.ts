@@ -3,9 +3,9 @@ import { rpcErrors } from '@metamask/rpc-errors';
 import { getAddress, isAddress } from 'viem';
 import type { Hex } from 'viem';
 
-import { createRpcClient } from '../../chain';
 import { bundlerRefusal } from './bundler-errors';
 import type { UserOperationReceipt } from './receipt';
+import { createRpcClient } from '../../chain';
 
 /**
  * The ERC-4337 bundler JSON-RPC client (ERC-7769, EntryPoint v0.6 operation shape): send an

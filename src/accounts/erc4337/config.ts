@@ -2,16 +2,16 @@ import { exactOptional, object } from '@metamask/superstruct';
 import { getAddress, isAddressEqual } from 'viem';
 import type { Hex } from 'viem';
 
-import { createRpcClient, maskUrl } from '../../chain';
-import { invalidParams, validate } from '../../errors';
-import { parseScope } from '../../scope';
-import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from '../../structs';
 import { DEFAULT_ACCOUNT_FACTORY, DEFAULT_ENTRY_POINT } from './constants';
 import type {
   AccountChainOverrides,
   ChainConfig,
   ChainSettings,
 } from './types';
+import { createRpcClient, maskUrl } from '../../chain';
+import { invalidParams, validate } from '../../errors';
+import { parseScope } from '../../scope';
+import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from '../../structs';
 
 /** `setChainConfig` params: `{ scope, rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`. */
 export const ChainConfigParamsStruct = object({

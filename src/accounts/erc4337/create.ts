@@ -4,8 +4,6 @@ import { v4 as uuidv4 } from 'uuid';
 import { isAddressEqual } from 'viem';
 import type { Hex } from 'viem';
 
-import { createRpcClient } from '../../chain';
-import { invalidParams, notFound } from '../../errors';
 import { resolveChainSettings, usesTrustedContracts } from './config';
 import { ACCOUNT_SALT } from './constants';
 import { computeAccountAddress } from './prepare';
@@ -15,6 +13,8 @@ import type {
   SmartAccountData,
 } from './types';
 import { ERC4337_METHODS } from './userop';
+import { createRpcClient } from '../../chain';
+import { invalidParams, notFound } from '../../errors';
 
 /** A smart account worked out before it is stored: where it lives and what the keyring keeps. */
 export type ResolvedSmartAccount = {

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { JsonRpcError } from '../../chain';
 import { bundlerFees, chainFees, feeQuantity, MAX_FEE_PER_GAS } from './fees';
+import { JsonRpcError } from '../../chain';
 
 /** A one-method JSON-RPC server on 127.0.0.1 answering `reply` to every call. */
 async function serve(

@@ -5,8 +5,6 @@ import type { Json } from '@metamask/utils';
 import { getAddress, isAddress, isAddressEqual, isHex } from 'viem';
 import type { Hex } from 'viem';
 
-import { createRpcClient } from '../../chain';
-import { invalidParams, notFound, validate } from '../../errors';
 import { resolveChainSettings } from './config';
 import { assertUserOperationBounds } from './opBounds';
 import { patchUserOperation } from './paymaster';
@@ -14,6 +12,8 @@ import { prepareUserOperation } from './prepare';
 import type { SmartAccountChain } from './prepare';
 import type { ChainConfig, SmartAccountData } from './types';
 import type { Intent } from './userop';
+import { createRpcClient } from '../../chain';
+import { invalidParams, notFound, validate } from '../../errors';
 
 export { ERC4337_METHODS, signUserOperation, userOpHash } from './userop';
 export { computeAccountAddress } from './prepare';

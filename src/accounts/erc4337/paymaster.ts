@@ -5,9 +5,9 @@ import type {
 import { isHex, numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
+import { checkPaymasterReply, paymasterOf } from './paymasterReply';
 import { createRpcClient } from '../../chain';
 import { invalidParams } from '../../errors';
-import { checkPaymasterReply, paymasterOf } from './paymasterReply';
 
 /**
  * ERC-7677 paymaster web-service client for EntryPoint v0.6 operations. The snap holds no

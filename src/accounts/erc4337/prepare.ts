@@ -8,17 +8,6 @@ import {
 import type { Hex } from 'viem';
 
 import {
-  capGas,
-  ExecutionRevertedError,
-  gasCapOf,
-  readBlockGasLimit,
-  readGasEstimate,
-  readHexData,
-  readUintWord,
-} from '../../chain';
-import type { JsonRpcError, RpcCall, RpcClient, Settled } from '../../chain';
-import { invalidParams, notFound } from '../../errors';
-import {
   ACCOUNT_SALT,
   DUMMY_SIGNATURE,
   EIP1967_IMPLEMENTATION_SLOT,
@@ -30,6 +19,17 @@ import {
 import { getPaymasterStubData } from './paymaster';
 import { encodeCallData, encodeInitCode, preVerificationGas } from './userop';
 import type { Intent } from './userop';
+import type { JsonRpcError, RpcCall, RpcClient, Settled } from '../../chain';
+import {
+  capGas,
+  ExecutionRevertedError,
+  gasCapOf,
+  readBlockGasLimit,
+  readGasEstimate,
+  readHexData,
+  readUintWord,
+} from '../../chain';
+import { invalidParams, notFound } from '../../errors';
 
 /**
  * What the network side of a smart account needs: never a key. `client` is the

@@ -1,11 +1,11 @@
 import { decodeEventLog, encodeEventTopics } from 'viem';
 import type { Hex } from 'viem';
 
-import { createRpcClient } from '../../chain';
-import type { RpcClient } from '../../chain';
 import { bundlerReceipt } from './bundler';
 import { entryPointAbi } from './constants';
 import type { SentUserOperation } from './types';
+import type { RpcClient } from '../../chain';
+import { createRpcClient } from '../../chain';
 
 /** What `getUserOperationReceipt` returns (hex quantities). */
 export type UserOperationReceipt = {

@@ -3,8 +3,6 @@ import { rpcErrors } from '@metamask/rpc-errors';
 import { getAddress, numberToHex, slice } from 'viem';
 import type { Hex } from 'viem';
 
-import type { RpcCall, Settled } from '../../chain';
-import { invalidParams, notFound } from '../../errors';
 import { sendToBundler } from './bundler';
 import { bundlerFees, CHAIN_FEE_READS, chainFees } from './fees';
 import type { Fees } from './fees';
@@ -14,6 +12,8 @@ import type { SmartAccountChain } from './prepare';
 import type { SentUserOperation } from './types';
 import { userOpHash } from './userop';
 import type { Intent } from './userop';
+import type { RpcCall, Settled } from '../../chain';
+import { invalidParams, notFound } from '../../errors';
 
 /**
  * sendUserOperation's network side (never a key): draft the operation with the code of

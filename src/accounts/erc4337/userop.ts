@@ -11,12 +11,12 @@ import {
 import type { Hex } from 'viem';
 import { signMessage } from 'viem/accounts';
 
-import { invalidParams } from '../../errors';
 import {
   factoryAbi,
   PRE_VERIFICATION_GAS,
   simpleAccountAbi,
 } from './constants';
+import { invalidParams } from '../../errors';
 
 /** The three ERC-4337 methods a SimpleAccount v0.6 account serves (no ERC-1271, so no message signing). */
 export const ERC4337_METHODS = [
