@@ -113,7 +113,7 @@ const config = createConfig([
   },
 
   {
-    files: ['**/*.test.ts', '**/*.test.tsx', 'test/**'],
+    files: ['**/*.test.ts', '**/*.test.tsx', 'test/**/*.ts'],
     extends: jest,
     rules: {
       // Tests that assert through a helper (`expectRecovered`, `assertNoSecret`, ...).

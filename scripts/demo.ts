@@ -15,13 +15,14 @@ import {
   recoverMessageAddress,
   recoverTypedDataAddress,
   stringToHex,
-  type Hex,
 } from 'viem';
+import type { Hex } from 'viem';
 
-import manifest from '../snap.manifest.json';
 import type { Anvil } from '../devnet/anvil';
-import { startDevnet, type Devnet } from '../devnet/devnet';
-import { addJson, startIpfsNode, type IpfsNode } from '../devnet/ipfs-node';
+import { startDevnet } from '../devnet/devnet';
+import type { Devnet } from '../devnet/devnet';
+import { addJson, startIpfsNode } from '../devnet/ipfs-node';
+import type { IpfsNode } from '../devnet/ipfs-node';
 import { jsonRpc } from '../devnet/json-rpc';
 import {
   installRecorder,
@@ -29,7 +30,9 @@ import {
   recordCalldata,
   RECORDERS,
 } from '../devnet/targets';
-import { startSimulatedSnap, type SimulatedSnap } from './lib/snap-sim';
+import manifest from '../snap.manifest.json';
+import { startSimulatedSnap } from './lib/snap-sim';
+import type { SimulatedSnap } from './lib/snap-sim';
 
 const COMPANION = manifest.initialPermissions['endowment:keyring']
   .allowedOrigins[0] as string;
@@ -108,7 +111,7 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
   check(
     'viem recovers alice from the signature',
     personalSigner === alice.address,
-    personal.slice(0, 20) + '…',
+    `${personal.slice(0, 20)}…`,
   );
 
   say('A dapp asks bob to sign EIP-712 typed data (eth_signTypedData_v4)');
@@ -297,7 +300,7 @@ async function smartAccountFlow(
     'the paymaster sponsors it',
     userOp.paymasterAndData
       ?.toLowerCase()
-      .startsWith(devnet.contracts.verifyingPaymaster.toLowerCase()) === true,
+      .startsWith(devnet.contracts.verifyingPaymaster.toLowerCase()),
   );
   userOp.signature = await submit(
     snap,

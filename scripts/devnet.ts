@@ -15,13 +15,14 @@
  * reach them (anvil and the paymaster service answer CORS already).
  */
 import { parseArgs } from 'node:util';
-
 import { formatEther } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
 import { ANVIL_KEYS } from '../devnet/anvil';
-import { startDevnet, type Devnet } from '../devnet/devnet';
-import { addJson, startIpfsNode, type IpfsNode } from '../devnet/ipfs-node';
+import { startDevnet } from '../devnet/devnet';
+import type { Devnet } from '../devnet/devnet';
+import { addJson, startIpfsNode } from '../devnet/ipfs-node';
+import type { IpfsNode } from '../devnet/ipfs-node';
 import { jsonRpc } from '../devnet/json-rpc';
 import { probePort } from '../devnet/ports';
 import manifest from '../snap.manifest.json';

@@ -1,4 +1,3 @@
-import { createRpcClient, type RpcLog } from '../../src/chain';
 import { startAnvil } from '../../devnet/anvil';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
 import { countingFetch } from '../../devnet/round-trips';
@@ -7,8 +6,10 @@ import {
   referenceLogs,
   seedLayout,
   seedLogs,
-  type SeedResult,
 } from '../../devnet/seed-logs';
+import type { SeedResult } from '../../devnet/seed-logs';
+import { createRpcClient } from '../../src/chain';
+import type { RpcLog } from '../../src/chain';
 
 const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
 const LATENCY_MS = 50;

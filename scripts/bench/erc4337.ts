@@ -1,19 +1,21 @@
 import type { Json } from '@metamask/utils';
-import { createPublicClient, http, numberToHex, type Hex } from 'viem';
+import { createPublicClient, http, numberToHex } from 'viem';
+import type { Hex } from 'viem';
 import { getUserOperationHash } from 'viem/account-abstraction';
 import { signMessage } from 'viem/accounts';
 
+import { submit } from './latency';
+import { formatMs, summarize, timeIt } from './stats';
+import type { Summary } from './stats';
 import { startDevnet } from '../../devnet/devnet';
+import { sendAndMine } from '../../devnet/json-rpc';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
 import {
   installRecorder,
   recordCalldata,
   RECORDERS,
 } from '../../devnet/targets';
-import { sendAndMine } from '../../devnet/json-rpc';
 import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
-import { submit } from './latency';
-import { formatMs, summarize, timeIt, type Summary } from './stats';
 
 const LATENCY_MS = 50;
 const RUNS = 5;
