@@ -34,8 +34,8 @@ import manifest from '../snap.manifest.json';
 import { startSimulatedSnap } from './lib/snap-sim';
 import type { SimulatedSnap } from './lib/snap-sim';
 
-const COMPANION = manifest.initialPermissions['endowment:keyring']
-  .allowedOrigins[0] as string;
+const COMPANION =
+  manifest.initialPermissions['endowment:keyring'].allowedOrigins[0];
 let step = 0;
 
 function say(text: string): void {
@@ -181,7 +181,7 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
     createTx({ ...tx, ...signature } as never, {
       common: createCustomCommon({ chainId: anvil.chainId }, Mainnet),
     }).serialize(),
-  ) as Hex;
+  );
   const hash = await client.sendRawTransaction({ serializedTransaction: raw });
   const receipt = await client.waitForTransactionReceipt({
     hash,

@@ -58,8 +58,8 @@ type Options = {
 
 /** The snap id `npm run serve` installs the snap as (README, "Use it in MetaMask Flask"). */
 const SNAP_ID = 'local:http://localhost:8080';
-const COMPANION = manifest.initialPermissions['endowment:rpc']
-  .allowedOrigins[0] as string;
+const COMPANION =
+  manifest.initialPermissions['endowment:rpc'].allowedOrigins[0];
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);

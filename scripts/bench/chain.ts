@@ -11,7 +11,13 @@ import type { SeedResult } from '../../devnet/seed-logs';
 import { createRpcClient } from '../../src/chain';
 import type { RpcLog } from '../../src/chain';
 
-const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
+/**
+ * A hex quantity.
+ *
+ * @param value - A non-negative integer.
+ * @returns `0x` and its hex digits.
+ */
+const toQuantity = (value: bigint): `0x${string}` => `0x${value.toString(16)}`;
 const LATENCY_MS = 50;
 
 /**
@@ -78,7 +84,10 @@ export async function benchChain(): Promise<void> {
         const logs = await client.getLogs(
           tags
             ? { fromBlock: 'earliest', toBlock: 'latest' }
-            : { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) },
+            : {
+                fromBlock: toQuantity(seed.fromBlock),
+                toBlock: toQuantity(seed.toBlock),
+              },
         );
         const wallMs = Date.now() - started;
         const bound = Math.ceil(seed.totalLogs / 10_000) + 2;

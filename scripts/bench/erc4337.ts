@@ -151,28 +151,22 @@ export async function benchErc4337(
         message: {
           raw: getUserOperationHash({
             chainId: devnet.chainId,
-            entryPointAddress: devnet.contracts.entryPoint as Hex,
+            entryPointAddress: devnet.contracts.entryPoint,
             entryPointVersion: '0.6',
             userOperation: {
               ...userOp,
-              nonce: BigInt(userOp.nonce as Hex),
-              callGasLimit: BigInt(userOp.callGasLimit as Hex),
-              verificationGasLimit: BigInt(userOp.verificationGasLimit as Hex),
-              preVerificationGas: BigInt(userOp.preVerificationGas as Hex),
-              maxFeePerGas: BigInt(userOp.maxFeePerGas as Hex),
-              maxPriorityFeePerGas: BigInt(userOp.maxPriorityFeePerGas as Hex),
+              nonce: BigInt(userOp.nonce),
+              callGasLimit: BigInt(userOp.callGasLimit),
+              verificationGasLimit: BigInt(userOp.verificationGasLimit),
+              preVerificationGas: BigInt(userOp.preVerificationGas),
+              maxFeePerGas: BigInt(userOp.maxFeePerGas),
+              maxPriorityFeePerGas: BigInt(userOp.maxPriorityFeePerGas),
             } as never,
           }),
         },
       });
     const sign = async () =>
-      submit(
-        snap,
-        account.id,
-        'eth_signUserOperation',
-        [userOp as unknown as Json],
-        devnet.scope,
-      );
+      submit(snap, account.id, 'eth_signUserOperation', [userOp], devnet.scope);
     const floor = async () =>
       snap.keyring('keyring_listAccounts', undefined, 'metamask');
     const samples = { snap: [] as number[], floor: [] as number[] };
