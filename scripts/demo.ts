@@ -16,7 +16,6 @@ import {
   recoverTypedDataAddress,
   stringToHex,
 } from 'viem';
-import type { Hex } from 'viem';
 
 import type { Anvil } from '../devnet/anvil';
 import { startDevnet } from '../devnet/devnet';
@@ -38,11 +37,24 @@ const COMPANION =
   manifest.initialPermissions['endowment:keyring'].allowedOrigins[0];
 let step = 0;
 
+/**
+ * Print the next numbered step.
+ *
+ * @param text - What happens in it.
+ */
 function say(text: string): void {
   step += 1;
   console.log(`\n${String(step).padStart(2, ' ')}. ${text}`);
 }
 
+/**
+ * Print a check's outcome; a failed check ends the demo.
+ *
+ * @param label - What is checked.
+ * @param ok - Whether it held.
+ * @param detail - Shown after the label.
+ * @throws If it did not hold.
+ */
 function check(label: string, ok: boolean, detail = ''): void {
   console.log(`    ${ok ? '✔' : '✘'} ${label}${detail ? `: ${detail}` : ''}`);
   if (!ok) {
@@ -51,6 +63,17 @@ function check(label: string, ok: boolean, detail = ''): void {
 }
 
 let requestNumber = 0;
+
+/**
+ * Submit a dapp's request to an account through keyring_submitRequest, as MetaMask does.
+ *
+ * @param snap - The running snap.
+ * @param account - The keyring account (its `id` is used).
+ * @param method - The signing method.
+ * @param params - Its params.
+ * @param scope - The CAIP-2 chain.
+ * @returns The request's result (synchronous approval).
+ */
 async function submit(
   snap: SimulatedSnap,
   account: any,
@@ -73,6 +96,13 @@ async function submit(
   return response.result;
 }
 
+/**
+ * EOA accounts: create, sign (personal_sign, typed data v4, a transaction), check each
+ * signature with viem and broadcast the transaction on anvil.
+ *
+ * @param snap - The running snap.
+ * @param anvil - The local chain.
+ */
 async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
   const chain = defineChain({
     id: anvil.chainId,
@@ -91,8 +121,8 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
   console.log(`    alice ${alice.address}\n    bob   ${bob.address}`);
   check(
     'two notify:accountCreated events',
-    snap.events.filter((e) => e.method === 'notify:accountCreated').length ===
-      2,
+    snap.events.filter((event) => event.method === 'notify:accountCreated')
+      .length === 2,
   );
 
   say('A dapp asks alice to sign a personal message (personal_sign, EIP-191)');
@@ -202,6 +232,14 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
   );
 }
 
+/**
+ * A smart account: metadata from IPFS, prepare, patch (paymaster), sign, send through Alto, and
+ * check the intents took effect on chain.
+ *
+ * @param snap - The running snap.
+ * @param devnet - The ERC-4337 devnet.
+ * @param ipfs - The IPFS node holding the account's metadata.
+ */
 async function smartAccountFlow(
   snap: SimulatedSnap,
   devnet: Devnet,
@@ -340,7 +378,13 @@ async function smartAccountFlow(
   );
 }
 
-/** The text a person reads on a JSX page: each Heading, Row (label: value), Text and Copyable, one per line. */
+/**
+ * The text a person reads on a JSX page.
+ *
+ * @param node - A JSX element (or text) of the page.
+ * @param lines - Lines found so far.
+ * @returns Each Heading, Row (label: value), Text and Copyable, one per line.
+ */
 function pageText(node: any, lines: string[] = []): string[] {
   if (node === null || typeof node !== 'object') {
     return lines;
@@ -370,6 +414,11 @@ function pageText(node: any, lines: string[] = []): string[] {
   return pageText(props?.children, lines);
 }
 
+/**
+ * The home page: create an account there and print what it shows.
+ *
+ * @param snap - The running snap.
+ */
 async function homePageFlow(snap: SimulatedSnap): Promise<void> {
   say(
     "A person opens the snap's home page in MetaMask and creates an account there (no dapp)",
@@ -397,6 +446,9 @@ async function homePageFlow(snap: SimulatedSnap): Promise<void> {
   console.log(text.slice(0, end === -1 ? undefined : end).join('\n'));
 }
 
+/**
+ * Start the devnet and the IPFS node, run the three flows, stop everything.
+ */
 async function main(): Promise<void> {
   console.log(
     'Keyring snap demo: the built snap in the snaps simulation; anvil, ERC-4337 v0.6 contracts, Alto and an IPFS node, all on 127.0.0.1.',
@@ -425,10 +477,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
+main()
+  .then(() => process.exit(0))
+  .catch((error: unknown) => {
     console.error(`\nDemo failed: ${(error as Error).message}`);
     process.exit(1);
-  },
-);
+  });

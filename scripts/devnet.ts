@@ -50,9 +50,14 @@ const PARTS = [
   { key: 'ipfs', label: 'IPFS HTTP API', port: 5001, flag: '--ipfs-port' },
 ] as const;
 
+/** A part of the devnet that listens on a port. */
 type PartKey = (typeof PARTS)[number]['key'];
+
+/** The command line, parsed. */
 type Options = {
+  /** `--check`: start, print, stop. */
   check: boolean;
+  /** Ports per part; a part left out gets a free port (`--random-ports`). */
   ports: Partial<Record<PartKey, number>>;
 };
 
@@ -61,11 +66,23 @@ const SNAP_ID = 'local:http://localhost:8080';
 const COMPANION =
   manifest.initialPermissions['endowment:rpc'].allowedOrigins[0];
 
+/**
+ * Print a usage error and exit with code 2.
+ *
+ * @param message - What is wrong with the command line.
+ */
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
   process.exit(2);
 }
 
+/**
+ * A port option's value.
+ *
+ * @param name - The option, for the error.
+ * @param value - Its text, if given.
+ * @returns The port, or undefined when not given; exits with a usage error when not a port.
+ */
 function portArg(name: string, value: string | undefined): number | undefined {
   if (value === undefined) {
     return undefined;
@@ -77,6 +94,11 @@ function portArg(name: string, value: string | undefined): number | undefined {
   return port;
 }
 
+/**
+ * Read the command line.
+ *
+ * @returns The options; exits with a usage error on an unknown flag or a bad port.
+ */
 function parseOptions(): Options {
   let values;
   try {
@@ -159,6 +181,12 @@ async function checkPorts(ports: Options['ports']): Promise<void> {
 /** The sample account metadata published on the IPFS node (the schema: README, "Account metadata on IPFS"). */
 const SAMPLE_METADATA = { version: 1, name: 'Devnet smart account' };
 
+/**
+ * Print a title and a value as indented JSON, ready to paste.
+ *
+ * @param title - The title.
+ * @param value - The value.
+ */
 function block(title: string, value: unknown): void {
   console.log(`\n${title}`);
   console.log(JSON.stringify(value, null, 2));
@@ -172,6 +200,9 @@ async function stop(): Promise<void> {
   await devnet?.stop();
 }
 
+/**
+ * Start the devnet and the IPFS node, print what a person needs, and run until stopped.
+ */
 async function main(): Promise<void> {
   const options = parseOptions();
   await checkPorts(options.ports);
@@ -193,8 +224,15 @@ async function main(): Promise<void> {
 
   const { contracts } = devnet;
   const ipfsConfig = { apiUrl: ipfs.apiUrl };
-  const row = (name: string, value: string): void =>
+  /**
+   * Print one aligned row.
+   *
+   * @param name - The left column.
+   * @param value - The right column.
+   */
+  const row = (name: string, value: string): void => {
     console.log(`  ${name.padEnd(22)} ${value}`);
+  };
 
   console.log(
     `Local ERC-4337 devnet (EntryPoint v0.6), chain ${devnet.chainId} (${devnet.scope}), started in ${devnet.timings.total} ms; everything listens on 127.0.0.1 only.\n`,
@@ -259,11 +297,15 @@ async function main(): Promise<void> {
   }
   console.log('\nRunning; Ctrl-C (or SIGTERM) stops everything.');
   // Keep the process alive until a signal arrives.
-  setInterval(() => undefined, 1 << 30);
+  setInterval(() => undefined, 2 ** 30);
 }
 
 main().catch(async (error: unknown) => {
   console.error(error);
-  await stop().catch((stopError: unknown) => console.error(stopError));
+  try {
+    await stop();
+  } catch (stopError: unknown) {
+    console.error(stopError);
+  }
   process.exit(1);
 });

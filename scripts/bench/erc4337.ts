@@ -24,16 +24,25 @@ const RUNS = 5;
 const OWNER_KEY =
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8d1c8b6f1d4f0ad1bc';
 
+/** eth_prepareUserOperation's cost for one kind of account. */
 type PrepareFigures = {
+  /** HTTP round trips to the chain per call. */
   roundTrips: number;
+  /** JSON-RPC calls per call (a batch counts each call). */
   rpcCalls: number;
+  /** Wall time with the added latency, ms. */
   wall: Summary;
+  /** The initCode prepared (`0x` once deployed). */
   initCode: string;
 };
 
+/** The ERC-4337 section of the bench. */
 export type Erc4337Result = {
+  /** Latency the proxy adds per HTTP round trip, ms. */
   latencyPerRoundTripMs: number;
+  /** eth_prepareUserOperation before and after the account is deployed. */
   prepare: { notDeployed: PrepareFigures; deployed: PrepareFigures };
+  /** eth_signUserOperation beside the floor and viem's computation alone. */
   signUserOperation: {
     snap: Summary;
     floor: Summary;
@@ -79,7 +88,17 @@ export async function benchErc4337(
       { to: RECORDERS[0], value: '0x0', data: recordCalldata(1, 1) },
       { to: RECORDERS[0], value: '0x0', data: recordCalldata(2, 2) },
     ];
-    const prepare = async () => {
+    /**
+     * One eth_prepareUserOperation through the snap, counted at the proxy.
+     *
+     * @returns Its wall time (ms), round trips, calls and result.
+     */
+    const prepare = async (): Promise<{
+      ms: number;
+      roundTrips: number;
+      calls: number;
+      result: Record<string, any>;
+    }> => {
       proxy.resetStats();
       const started = performance.now();
       const result = (await submit(
@@ -96,6 +115,12 @@ export async function benchErc4337(
         result,
       };
     };
+    /**
+     * Time prepare and print one line.
+     *
+     * @param label - The account's state, for the printout.
+     * @returns The figures.
+     */
     const report = async (label: string): Promise<PrepareFigures> => {
       const list = [];
       for (let run = 0; run < RUNS; run += 1) {
@@ -144,8 +169,13 @@ export async function benchErc4337(
       maxPriorityFeePerGas: numberToHex(1_000_000_000n),
       paymasterAndData: '0x',
       signature: '0x',
-    } as Record<string, Hex>;
-    const direct = async () =>
+    } satisfies Record<string, Hex>;
+    /**
+     * The same signature computed with viem alone.
+     *
+     * @returns The signature.
+     */
+    const direct = async (): Promise<Hex> =>
       signMessage({
         privateKey: OWNER_KEY,
         message: {
@@ -165,9 +195,19 @@ export async function benchErc4337(
           }),
         },
       });
-    const sign = async () =>
+    /**
+     * eth_signUserOperation through the snap.
+     *
+     * @returns The signature.
+     */
+    const sign = async (): Promise<Json> =>
       submit(snap, account.id, 'eth_signUserOperation', [userOp], devnet.scope);
-    const floor = async () =>
+    /**
+     * keyring_listAccounts: the round trip with no work.
+     *
+     * @returns The accounts.
+     */
+    const floor = async (): Promise<Json> =>
       snap.keyring('keyring_listAccounts', undefined, 'metamask');
     const samples = { snap: [] as number[], floor: [] as number[] };
     let signature: Json = null;
