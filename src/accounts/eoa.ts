@@ -33,37 +33,53 @@ import { signingError } from './signError';
  * `personal-sign` and `sign-typed-data` entry points, which leave out its encryption code.
  */
 type Signers = {
+  /** eth-sig-util's EIP-191 `personal_sign` (version 0x45). */
   personalSign: typeof import('@metamask/eth-sig-util').personalSign;
+  /** eth-sig-util's EIP-712 signer (typed data V1, V3 and V4). */
   signTypedData: typeof import('@metamask/eth-sig-util').signTypedData;
+  /** `@ethereumjs/tx`'s factory for legacy, EIP-2930 and EIP-1559 transactions. */
   createTx: typeof import('@ethereumjs/tx').createTx;
+  /** `@ethereumjs/common`'s factory for a chain configuration with a custom chain id. */
   createCustomCommon: typeof import('@ethereumjs/common').createCustomCommon;
+  /** `@ethereumjs/common`'s Ethereum mainnet configuration, the base of the custom chain. */
+  // eslint-disable-next-line @typescript-eslint/naming-convention -- the library's export name
   Mainnet: typeof import('@ethereumjs/common').Mainnet;
+  /** The `buffer` polyfill's Buffer class (the snap's runtime has no global Buffer). */
+  // eslint-disable-next-line @typescript-eslint/naming-convention -- the module's export name
   Buffer: typeof Buffer;
 };
 
 let signers: Signers | undefined;
 
+/**
+ * Load the signing libraries on the first call (see Signers) and keep them for the next ones.
+ *
+ * @returns The signing functions and classes.
+ */
 function loadSigners(): Signers {
   if (signers === undefined) {
-    /* eslint-disable @typescript-eslint/no-require-imports */
     const { personalSign } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals -- lazy load on the first signature (see Signers)
       require('@metamask/eth-sig-util/personal-sign') as Pick<
         Signers,
         'personalSign'
       >;
     const { signTypedData } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals -- lazy load on the first signature (see Signers)
       require('@metamask/eth-sig-util/sign-typed-data') as Pick<
         Signers,
         'signTypedData'
       >;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals -- lazy load on the first signature (see Signers)
     const { createTx } = require('@ethereumjs/tx') as Pick<Signers, 'createTx'>;
     const { createCustomCommon, Mainnet } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals -- lazy load on the first signature (see Signers)
       require('@ethereumjs/common') as Pick<
         Signers,
         'createCustomCommon' | 'Mainnet'
       >;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals, import-x/no-nodejs-modules -- lazy load; the build's `buffer` polyfill serves it
     const { Buffer: NodeBuffer } = require('buffer') as Pick<Signers, 'Buffer'>;
-    /* eslint-enable @typescript-eslint/no-require-imports */
     signers = {
       personalSign,
       signTypedData,
@@ -187,6 +203,13 @@ export function parseEoaRequest(
   }
 }
 
+/** What each kind of task signs, as signingError names it. */
+const TASK_SUBJECTS: Record<EoaTask['method'], string> = {
+  personal_sign: 'message',
+  eth_signTransaction: 'transaction',
+  eth_signTypedData: 'typed data',
+};
+
 /**
  * Sign a validated task.
  *
@@ -233,14 +256,7 @@ export function signEoaTask(privateKey: string, task: EoaTask): Json {
         throw invalidParams('Unknown signing task');
     }
   } catch (error) {
-    throw signingError(
-      error,
-      task.method === 'eth_signTransaction'
-        ? 'transaction'
-        : task.method === 'personal_sign'
-          ? 'message'
-          : 'typed data',
-    );
+    throw signingError(error, TASK_SUBJECTS[task.method]);
   }
 }
 
@@ -250,8 +266,22 @@ export function signEoaTask(privateKey: string, task: EoaTask): Json {
  */
 const MAX_LEGACY_CHAIN_ID = (BigInt(Number.MAX_SAFE_INTEGER) - 36n) / 2n;
 
+/** An `eth_signTransaction` transaction object as keyring-api's struct lets it through: fields not yet checked. */
 type TxInput = Record<string, string | number | null | undefined | unknown[]>;
 
+/**
+ * Check an `eth_signTransaction` transaction for the EOA `address` and turn it into
+ * `@ethereumjs/tx` input: the type is inferred when absent (EIP-1559 fee fields: 2, an access
+ * list: 1, else legacy 0), quantities become bigints and missing nonce, value and data default
+ * to zero and empty.
+ *
+ * @param address - The account's address (20-byte hex).
+ * @param tx - The request's transaction object (`params[0]`).
+ * @param scopeChainId - The request scope's chain id, or 0n when the request has no scope.
+ * @returns The transaction data for `@ethereumjs/tx` and its chain id.
+ * @throws JsonRpcError -32602 naming the field that is missing, malformed, out of range or
+ * inconsistent with the account or the scope.
+ */
 function parseTransaction(
   address: string,
   tx: TxInput,
@@ -327,9 +357,15 @@ function parseTransaction(
       'Invalid eth_signTransaction params at 0.to: expected a 20-byte address or null',
     );
   }
-  return { tx: fields as TypedTxData, chainId };
+  return { tx: fields, chainId };
 }
 
+/**
+ * The transaction type a transaction object without `type` has, from the fields it carries.
+ *
+ * @param tx - The request's transaction object.
+ * @returns 2 (EIP-1559) with a fee cap or tip, 1 (EIP-2930) with an access list, else 0 (legacy).
+ */
 function inferType(tx: TxInput): number {
   if (tx.maxFeePerGas !== undefined || tx.maxPriorityFeePerGas !== undefined) {
     return 2;
@@ -337,7 +373,15 @@ function inferType(tx: TxInput): number {
   return tx.accessList === undefined ? 0 : 1;
 }
 
-function required<T>(value: T | undefined, field: string): T {
+/**
+ * A field the transaction's type requires.
+ *
+ * @param value - The field's value.
+ * @param field - The field's name, for the error.
+ * @returns The value, when present.
+ * @throws JsonRpcError -32602 when the value is undefined or null.
+ */
+function required<Value>(value: Value | undefined, field: string): Value {
   if (value === undefined || value === null) {
     throw invalidParams(
       `Invalid eth_signTransaction params at 0.${field}: required for this transaction type`,
@@ -346,6 +390,14 @@ function required<T>(value: T | undefined, field: string): T {
   return value;
 }
 
+/**
+ * A transaction quantity (wei, gas, nonce, chain id or type).
+ *
+ * @param value - A non-negative safe integer, a `0x` hex string or a decimal string.
+ * @param field - The field's name, for the error.
+ * @returns The quantity.
+ * @throws JsonRpcError -32602 for any other value.
+ */
 function quantity(value: unknown, field: string): bigint {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
     return BigInt(value);
@@ -361,6 +413,14 @@ function quantity(value: unknown, field: string): bigint {
   );
 }
 
+/**
+ * A transaction bytes field (`data`, `to`).
+ *
+ * @param value - The field's value.
+ * @param field - The field's name, for the error.
+ * @returns The value: `0x` followed by an even number of hex digits.
+ * @throws JsonRpcError -32602 for anything else.
+ */
 function hexBytes(value: unknown, field: string): string {
   if (typeof value !== 'string' || !isHex(value) || value.length % 2 !== 0) {
     throw invalidParams(
@@ -370,6 +430,13 @@ function hexBytes(value: unknown, field: string): string {
   return value;
 }
 
+/**
+ * Check that EIP-712 typed data is for the request's chain.
+ *
+ * @param domainChainId - The typed data's `domain.chainId`, if any.
+ * @param scopeChainId - The request scope's chain id, or 0n when the request has no scope.
+ * @throws JsonRpcError -32602 when `domain.chainId` is not a number or names another chain.
+ */
 function checkDomainChain(domainChainId: unknown, scopeChainId: bigint): void {
   if (domainChainId === undefined || scopeChainId === 0n) {
     return;
@@ -389,17 +456,33 @@ function checkDomainChain(domainChainId: unknown, scopeChainId: bigint): void {
   }
 }
 
+/**
+ * Check that a request's signer address is the account's.
+ *
+ * @param address - The account's address (20-byte hex).
+ * @param candidate - The address the request names.
+ * @param where - Where the request names it, for the error.
+ * @throws JsonRpcError -32602 when the candidate is not a 20-byte hex address or is another address.
+ */
 function assertSigner(address: string, candidate: string, where: string): void {
   if (!isHex(candidate) || candidate.length !== 42) {
     throw invalidParams(`Invalid ${where}: expected a 20-byte address`);
   }
-  if (!isAddressEqual(address as `0x${string}`, candidate as `0x${string}`)) {
+  if (!isAddressEqual(address as `0x${string}`, candidate)) {
     throw invalidParams(
       `Invalid ${where}: ${candidate} is not this account's address`,
     );
   }
 }
 
+/**
+ * Parse typed data sent as a JSON string.
+ *
+ * @param raw - The JSON text.
+ * @param where - Where the request has it, for the error.
+ * @returns The parsed value.
+ * @throws JsonRpcError -32602 when the text is not valid JSON.
+ */
 function parseJson(raw: string, where: string): unknown {
   try {
     return JSON.parse(raw);

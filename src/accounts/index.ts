@@ -25,7 +25,9 @@ import type { SmartAccountChain } from './erc4337/prepare';
 
 /** What routing needs of an account: its public data and, for a smart account, its ERC-4337 data. */
 export type AccountView = {
+  /** The keyring-api account (id, type, address, scopes, methods). */
   account: KeyringAccount;
+  /** The ERC-4337 data, for an `eip155:erc4337` account only. */
   smartAccount?: SmartAccountData;
 };
 

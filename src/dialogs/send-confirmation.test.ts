@@ -27,7 +27,7 @@ const SUMMARY: SendSummary = {
 describe('sendUserOperation confirmation', () => {
   it('shows the account and chain, each intent in ETH with its selector or "plain transfer", deployment, the maximum cost and the paymaster', () => {
     const { account, intents, cost } = sendConfirmationRows(SUMMARY);
-    expect(account).toEqual([
+    expect(account).toStrictEqual([
       {
         label: 'Smart account',
         address: 'eip155:31337:0x1111111111111111111111111111111111111111',
@@ -38,7 +38,7 @@ describe('sendUserOperation confirmation', () => {
         text: 'Yes: this operation deploys the smart account',
       },
     ]);
-    expect(intents).toEqual([
+    expect(intents).toStrictEqual([
       [
         {
           label: 'Intent 1 of 2: to',
@@ -56,7 +56,7 @@ describe('sendUserOperation confirmation', () => {
         { label: 'Call', text: 'function selector 0xa9059cbb' },
       ],
     ]);
-    expect(cost).toEqual([
+    expect(cost).toStrictEqual([
       { label: 'Maximum gas cost', text: '0.000123456789 ETH' },
       {
         label: 'Gas paid by paymaster',
@@ -71,18 +71,21 @@ describe('sendUserOperation confirmation', () => {
       paymaster: null,
       deploys: false,
     });
-    expect(account[2]).toEqual({
+    expect(account[2]).toStrictEqual({
       label: 'Deploys the account',
       text: 'No: the account is deployed already',
     });
-    expect(cost[1]).toEqual({ label: 'Gas paid by', text: 'this account' });
+    expect(cost[1]).toStrictEqual({
+      label: 'Gas paid by',
+      text: 'this account',
+    });
   });
 
   it('renders a snaps-sdk Box with a section per intent', () => {
     const element = sendConfirmation(SUMMARY);
     expect(element.type).toBe('Box');
     const children = element.props.children as { type: string }[];
-    expect(children.map((child) => child.type)).toEqual([
+    expect(children.map((child) => child.type)).toStrictEqual([
       'Heading',
       'Text',
       'Section',

@@ -5,6 +5,7 @@ import {
   Heading,
   Row,
   Section,
+  // eslint-disable-next-line @typescript-eslint/no-shadow -- snaps-sdk's component name; the DOM Text global is not used in a snap
   Text,
 } from '@metamask/snaps-sdk/jsx';
 import { formatEther } from 'viem';
@@ -23,8 +24,11 @@ import type { SendSummary } from '../accounts/erc4337';
  * One line of the dialog: a label and either an address or a text.
  */
 export type ConfirmationRow = {
+  /** The row's label, left. */
   label: string;
+  /** An address shown with snaps-sdk's Address component: 20-byte hex or CAIP-10 (`eip155:<chain id>:<address>`). */
   address?: `0x${string}` | `${string}:${string}:${string}`;
+  /** A text shown when there is no address. */
   text?: string;
 };
 
@@ -103,6 +107,15 @@ export function sendConfirmation(summary: SendSummary): ReturnType<typeof Box> {
   });
 }
 
+/**
+ * One snaps-sdk Row of the dialog.
+ *
+ * @param row - The row.
+ * @param row.label - Its label.
+ * @param row.address - Its address, shown with the Address component when present.
+ * @param row.text - Its text, shown otherwise (empty when absent).
+ * @returns A snaps-sdk Row element.
+ */
 function row({
   label,
   address,

@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/no-shadow -- snaps-sdk's component name; the DOM Text global is not used in a snap
 import { Box, Copyable, Heading, Text } from '@metamask/snaps-sdk/jsx';
 
 /**

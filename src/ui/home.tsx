@@ -14,6 +14,7 @@ import {
   Option,
   Row,
   Section,
+  // eslint-disable-next-line @typescript-eslint/no-shadow -- snaps-sdk's component name; the DOM Text global is not used in a snap
   Text,
 } from '@metamask/snaps-sdk/jsx';
 import type { JSXElement } from '@metamask/snaps-sdk/jsx';
@@ -72,10 +73,15 @@ export const IPFS_FIELDS = [
 
 /** What the page shows: everything read from the domain, plus the outcome of the last action. */
 export type HomeModel = {
+  /** The keyring's accounts, with their names and key sources. */
   accounts: AccountSummary[];
+  /** The configured chains (URLs masked). */
   chains: ChainConfig[];
+  /** The IPFS API settings, null when unset: the API URL, and whether a key or secret is set (never the values). */
   ipfs: { apiUrl: string; hasCredentials: boolean } | null;
+  /** `sync`: requests are signed when MetaMask asks; `async`: they wait for approval on this page. */
   approvalMode: 'sync' | 'async';
+  /** The pending (async) signing requests. */
   requests: KeyringRequest[];
   /** The outcome of the last action, shown at the top. */
   notice?: { severity: 'success' | 'danger'; text: string };
@@ -139,6 +145,17 @@ export function renderHome(model: HomeModel): JSXElement {
   );
 }
 
+/**
+ * One account's section: name, type, address, chains, key source, metadata CID, the export and
+ * delete buttons, and for a smart account its Send form.
+ *
+ * @param summary - The account.
+ * @param summary.account - The keyring-api account.
+ * @param summary.name - Its name (may be empty).
+ * @param summary.keySource - Where its key comes from: imported, or the derivation index.
+ * @param model - The page's model (the Send form's values and errors).
+ * @returns The section.
+ */
 function renderAccount(
   { account, name, keySource }: AccountSummary,
   model: HomeModel,
@@ -194,12 +211,25 @@ function renderAccount(
   );
 }
 
-/** The Send form of a smart account: one intent (to, value in ETH, optional data) on one of its chains. */
+/**
+ * The Send form of a smart account: one intent (to, value in ETH, optional data) on one of its chains.
+ *
+ * @param id - The account's id, the suffix of the form's and inputs' names.
+ * @param scopes - The account's chains, offered in the chain dropdown.
+ * @param model - The page's model (values and errors to show).
+ * @returns The form.
+ */
 function renderSend(
   id: string,
   scopes: string[],
   model: HomeModel,
 ): JSXElement {
+  /**
+   * The name of one of this account's Send form inputs.
+   *
+   * @param name - The input's name prefix (a `UI.send*` name).
+   * @returns `<name>:<account id>`.
+   */
   const field = (name: string): string => `${name}:${id}`;
   const form = field(UI.send);
   return (
@@ -251,6 +281,13 @@ function renderSend(
   );
 }
 
+/**
+ * The account creation forms: an EOA, a smart account on chosen chains (with an optional
+ * metadata CID), and the import of a private key as an EOA or a smart account's owner.
+ *
+ * @param model - The page's model (chains, values and errors).
+ * @returns The forms.
+ */
 function renderCreate(model: HomeModel): JSXElement {
   return (
     <Box>
@@ -326,6 +363,12 @@ function renderCreate(model: HomeModel): JSXElement {
   );
 }
 
+/**
+ * The Chains part: each configured chain with an Edit button, and the form adding or replacing one.
+ *
+ * @param model - The page's model (chains, values and errors).
+ * @returns The part.
+ */
 function renderChains(model: HomeModel): JSXElement {
   return (
     <Box>
@@ -381,6 +424,13 @@ function renderChains(model: HomeModel): JSXElement {
   );
 }
 
+/**
+ * The IPFS part: the API URL, whether credentials are set, and the settings form (key and
+ * secret inputs always render empty).
+ *
+ * @param model - The page's model (IPFS settings, values and errors).
+ * @returns The part.
+ */
 function renderIpfs(model: HomeModel): JSXElement {
   return (
     <Box>
@@ -418,6 +468,13 @@ function renderIpfs(model: HomeModel): JSXElement {
   );
 }
 
+/**
+ * The Requests part: the approval mode dropdown, and each pending request's summary with
+ * Approve and Reject buttons.
+ *
+ * @param model - The page's model (approval mode and requests).
+ * @returns The part.
+ */
 function renderRequests(model: HomeModel): JSXElement {
   return (
     <Box>

@@ -13,13 +13,16 @@ type InterfaceState = Record<string, Json>;
 
 /** The outcome of one action: a notice, errors by form or field, and the inputs to show. */
 type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & {
+  /** Input values to show instead of the current ones (an empty string clears an input). */
   values?: Record<string, string>;
 };
 
 /**
  * Build the home page's model from the domain, with the outcome of the last action.
  *
- * @param domain - The keyring and settings.
+ * @param domain - The domain.
+ * @param domain.keyring - The keyring: accounts and pending requests.
+ * @param domain.settings - The settings: chain configs, IPFS config and approval mode.
  * @param outcome - Notice, errors and input values to show.
  * @returns The model to render.
  */
@@ -81,16 +84,25 @@ export async function homeInput(
   if (acted === undefined) {
     return;
   }
-  // A server's message may quote a configured URL or key: mask them as the RPC front doors do.
-  const clean = (text: string): string =>
-    domain.scrub(new JsonRpcError(-32603, text) as JsonRpcError<never>).message;
+  /**
+   * Mask configured URLs and keys in a message, as the RPC front doors do: a server's message may
+   * quote them.
+   *
+   * @param message - A notice or error text.
+   * @returns The text with the credentials masked.
+   */
+  const clean = (message: string): string =>
+    domain.scrub(new JsonRpcError(-32603, message)).message;
   const outcome: Outcome = {
     ...acted,
     ...(acted.notice
       ? { notice: { ...acted.notice, text: clean(acted.notice.text) } }
       : {}),
     errors: Object.fromEntries(
-      Object.entries(acted.errors).map(([name, text]) => [name, clean(text)]),
+      Object.entries(acted.errors).map(([name, message]) => [
+        name,
+        clean(message),
+      ]),
     ),
   };
   const values = { ...typedValues(state), ...outcome.values };
@@ -103,7 +115,16 @@ export async function homeInput(
   });
 }
 
-/** Run the action an event asks for; undefined when the event needs no re-render. */
+/**
+ * Run the action an event asks for: the approval-mode dropdown, a form submit (create, import,
+ * chain, IPFS, send) or a button click (delete, export, approve, reject, refresh a user
+ * operation's status, edit a chain).
+ *
+ * @param domain - The keyring and settings.
+ * @param event - The user's event.
+ * @returns The action's outcome, or undefined when the event needs no re-render (a submit
+ * button's click, an unknown name).
+ */
 async function act(
   domain: Domain,
   event: UserInputEvent,
@@ -249,7 +270,7 @@ async function act(
         ...outcome,
         lastSent: {
           scope,
-          userOpHash: userOpHash as string,
+          userOpHash,
           status: outcome.notice?.text,
         },
       };
@@ -263,7 +284,7 @@ async function act(
         values: Object.fromEntries(
           CHAIN_FIELDS.map(([field]) => [
             `chain-${field}`,
-            (chain?.[field] as string | undefined) ?? '',
+            chain?.[field] ?? '',
           ]),
         ),
       };
@@ -276,12 +297,24 @@ async function act(
 /**
  * Send one intent from a smart account's Send form (the same domain call as the sendUserOperation
  * RPC method, so the same confirmation dialog): value in ETH, data optional.
+ *
+ * @param domain - The keyring and settings.
+ * @param id - The account's id (the form's name is `send:<id>`).
+ * @param value - The form's values by input name (`<field>:<id>`).
+ * @returns The outcome: on success the sent operation (`lastSent`) and cleared inputs; else the
+ * error next to the field it names, or next to the form.
  */
 async function sendFromForm(
   domain: Domain,
   id: string,
   value: Record<string, string | boolean | null>,
 ): Promise<Outcome> {
+  /**
+   * The name of one of this account's Send form inputs.
+   *
+   * @param name - The input's name prefix (a `UI.send*` name).
+   * @returns `<name>:<account id>`.
+   */
   const field = (name: string): string => `${name}:${id}`;
   const to = text(value[field(UI.sendTo)]) ?? '';
   const amount = text(value[field(UI.sendValue)]) ?? '0';
@@ -331,7 +364,13 @@ async function sendFromForm(
     : outcome;
 }
 
-/** A user-operation receipt (or null) as one line of text. */
+/**
+ * A user-operation receipt as one line of text.
+ *
+ * @param receipt - The receipt from userOperationReceipt (`success`, `blockNumber` and
+ * `actualGasCost` as hex quantities), or null while the operation is pending.
+ * @returns Its outcome, block (decimal) and gas cost (wei, decimal), or that it is pending.
+ */
 function receiptText(receipt: unknown): string {
   if (receipt === null || typeof receipt !== 'object') {
     return 'pending: not in a block yet';
@@ -347,6 +386,11 @@ function receiptText(receipt: unknown): string {
 /**
  * Run an action and describe its outcome: a success notice, or the error next to the field its
  * message names (`... at <field>: ...`) or else next to the form.
+ *
+ * @param form - The form (or button) name the error falls back to.
+ * @param action - The action; resolves to the success notice's text.
+ * @param fields - Input names by the field names errors use (`{ rpcUrl: 'chain-rpcUrl' }`).
+ * @returns The outcome; never throws.
  */
 async function attempt(
   form: string,
@@ -366,12 +410,18 @@ async function attempt(
     );
     return {
       notice: { severity: 'danger', text: message },
-      errors: { [field ? (fields[field] as string) : form]: message },
+      errors: { [field ? fields[field] : form]: message },
     };
   }
 }
 
-/** `{ field: 'prefix-field' }` for a form's fields. */
+/**
+ * The input names of a form's fields, for {@link attempt}.
+ *
+ * @param prefix - The form's input prefix (`chain`, `ipfs`).
+ * @param fields - The form's field list (CHAIN_FIELDS, IPFS_FIELDS), the field name first in each entry.
+ * @returns `{ field: 'prefix-field' }` for each field.
+ */
 function fieldMap(
   prefix: string,
   fields: readonly (readonly [string, ...string[]])[],
@@ -381,14 +431,24 @@ function fieldMap(
   );
 }
 
-/** A trimmed non-empty string, else undefined. */
+/**
+ * An input's value as text.
+ *
+ * @param value - A form value (string, boolean or null).
+ * @returns The trimmed string when it is a non-empty string, else undefined.
+ */
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== ''
     ? value.trim()
     : undefined;
 }
 
-/** The text inputs' current values, secrets left out (they always render empty). */
+/**
+ * The text inputs' current values, secrets left out (they always render empty).
+ *
+ * @param state - The interface state from `snap_getInterfaceState`.
+ * @returns The string values by input name, from every form and the top level.
+ */
 function typedValues(state: InterfaceState): Record<string, string> {
   const values: Record<string, string> = {};
   const secret = new Set<string>([

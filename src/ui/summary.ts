@@ -2,8 +2,14 @@ import type { KeyringRequest } from '@metamask/keyring-api';
 import { formatEther, hexToString, isHex } from 'viem';
 
 /** One line of a request summary: a label and its value, both plain text. */
-export type SummaryLine = { label: string; value: string };
+export type SummaryLine = {
+  /** What the line describes (`Method`, `Chain`, ...). */
+  label: string;
+  /** Its value, cut to 200 characters. */
+  value: string;
+};
 
+/** Longest value shown, in characters; longer ones are cut with an ellipsis. */
 const MAX_TEXT = 200;
 
 /**
@@ -88,11 +94,22 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
   return lines;
 }
 
+/**
+ * Cut a value to {@link MAX_TEXT} characters.
+ *
+ * @param text - The value.
+ * @returns The value, or its first 200 characters and an ellipsis.
+ */
 function cut(text: string): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
 }
 
-/** A personal_sign message: UTF-8 text when the hex decodes to printable text, else the hex. */
+/**
+ * A personal_sign message for display.
+ *
+ * @param message - The message param (hex bytes, or text as some sites send it).
+ * @returns UTF-8 text when the hex decodes to printable text, else the hex (cut); `unknown` for a non-string.
+ */
 function messageText(message: unknown): string {
   if (typeof message !== 'string') {
     return 'unknown';
@@ -102,7 +119,7 @@ function messageText(message: unknown): string {
   }
   try {
     const text = hexToString(message);
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- deliberately matches control characters: such a message is shown as hex
     if (!/[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/u.test(text)) {
       return cut(text);
     }
@@ -112,7 +129,12 @@ function messageText(message: unknown): string {
   return cut(message);
 }
 
-/** A decimal rendering of a hex or decimal quantity, or undefined. */
+/**
+ * A decimal rendering of a quantity.
+ *
+ * @param value - A safe integer, or a hex (up to 64 digits) or decimal (up to 78 digits) string.
+ * @returns The decimal string, or undefined for anything else.
+ */
 function quantity(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value)) {
     return String(value);
@@ -126,12 +148,24 @@ function quantity(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A wei quantity in ETH.
+ *
+ * @param value - The transaction's `value` (wei, hex or decimal).
+ * @returns The amount in ETH (decimal string); `0` when absent or malformed.
+ */
 function ether(value: unknown): string {
   const wei = quantity(value);
   return wei === undefined ? '0' : formatEther(BigInt(wei));
 }
 
-/** The 4-byte function selector of call data, or "none" / "plain transfer". */
+/**
+ * The 4-byte function selector of call data.
+ *
+ * @param data - The transaction's `data`.
+ * @returns `function 0x…` with the selector, `none (plain transfer)` without data, or the (cut)
+ * data when shorter than a selector.
+ */
 function selector(data: unknown): string {
   if (typeof data !== 'string' || data === '0x' || data === '') {
     return 'none (plain transfer)';
@@ -139,6 +173,12 @@ function selector(data: unknown): string {
   return data.length >= 10 ? `function ${data.slice(0, 10)}` : cut(data);
 }
 
+/**
+ * The EIP-712 typed data param as an object.
+ *
+ * @param value - The param: an object, or its JSON text.
+ * @returns The object, or undefined when it is not one or the JSON is invalid.
+ */
 function typedData(value: unknown): Record<string, unknown> | undefined {
   try {
     const parsed =

@@ -24,7 +24,7 @@ describe('bundlerRefusal', () => {
     expect(error.message).toBe(
       "The bundler refused the user operation (AA21): the account cannot pay for gas and no paymaster sponsors it. Bundler: UserOperation reverted during simulation with reason: AA21 didn't pay prefund",
     );
-    expect(error.data).toEqual({
+    expect(error.data).toStrictEqual({
       reason: 'AA21',
       bundlerMessage:
         "UserOperation reverted during simulation with reason: AA21 didn't pay prefund",
@@ -47,7 +47,7 @@ describe('bundlerRefusal', () => {
   });
 
   it('knows every EntryPoint v0.6 FailedOp reason', () => {
-    expect(Object.keys(ENTRY_POINT_REASONS)).toEqual([
+    expect(Object.keys(ENTRY_POINT_REASONS)).toStrictEqual([
       'AA10',
       'AA13',
       'AA14',

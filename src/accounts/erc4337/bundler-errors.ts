@@ -75,6 +75,7 @@ export function bundlerRefusal(error: unknown, bundlerUrl: string): unknown {
     return error;
   }
   const excerpt = redact(error.message, bundlerUrl)
+    // eslint-disable-next-line no-control-regex -- deliberately matches control characters, to strip them from the bundler's text
     .replace(/[\u0000-\u001f\u007f]+/gu, ' ')
     .slice(0, BUNDLER_MESSAGE_LIMIT);
   const reason = /\bAA[0-9]{2}\b/u.exec(error.message)?.[0];

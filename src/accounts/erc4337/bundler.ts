@@ -112,16 +112,22 @@ export function parseBundlerReceipt(
   ) {
     return null;
   }
-  const hex = (value: unknown): Hex =>
+  /**
+   * Normalise a hex quantity checked above (no leading zeros, lower case).
+   *
+   * @param value - A hex quantity string.
+   * @returns The same quantity in canonical form.
+   */
+  const toQuantity = (value: unknown): Hex =>
     `0x${BigInt(value as string).toString(16)}`;
   return {
     userOpHash,
     sender: getAddress(sender),
-    nonce: hex(nonce),
+    nonce: toQuantity(nonce),
     success,
-    actualGasCost: hex(actualGasCost),
-    actualGasUsed: hex(actualGasUsed),
+    actualGasCost: toQuantity(actualGasCost),
+    actualGasUsed: toQuantity(actualGasUsed),
     transactionHash: transactionHash.toLowerCase() as Hex,
-    blockNumber: hex(blockNumber),
+    blockNumber: toQuantity(blockNumber),
   };
 }

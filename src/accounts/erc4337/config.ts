@@ -122,6 +122,14 @@ export function usesTrustedContracts(
   settings: ChainSettings,
   config: ChainConfig,
 ): boolean {
+  /**
+   * Whether an address is the configured one or the canonical deployment.
+   *
+   * @param address - The address in the merged settings.
+   * @param configured - The chain config's address.
+   * @param canonical - The canonical v0.6 deployment's address.
+   * @returns True when it equals either (case-insensitive).
+   */
   const trusted = (
     address: string,
     configured: string,

@@ -18,8 +18,11 @@ import { invalidParams, notFound } from '../../errors';
 
 /** A smart account worked out before it is stored: where it lives and what the keyring keeps. */
 export type ResolvedSmartAccount = {
+  /** The counterfactual address (CREATE2, the factory's `getAddress(owner, salt)`), the same on every scope. */
   address: Hex;
+  /** CAIP-2 chains of the account, `eip155:<decimal chain id>`. */
   scopes: string[];
+  /** What the keyring stores for the account. */
   data: SmartAccountData;
   /**
    * False when the account's metadata named an EntryPoint or factory that is neither the chain
@@ -81,7 +84,7 @@ export async function resolveSmartAccount(
       ),
     ),
   );
-  const { address } = resolved[0] as (typeof resolved)[number];
+  const { address } = resolved[0];
   if (resolved.some((entry) => !isAddressEqual(entry.address, address))) {
     throw invalidParams(
       'The factory gives different addresses on these chains: create one account per chain',
@@ -130,7 +133,13 @@ export function newSmartAccount(
   };
 }
 
-/** The bundler and paymaster URLs the account's settings name for its own chains. */
+/**
+ * The bundler and paymaster URLs the account's settings name for its own chains.
+ *
+ * @param overrides - The account's per-chain settings (from its IPFS metadata), by scope.
+ * @param scopes - CAIP-2 chains of the account.
+ * @returns The non-empty URLs by scope, or undefined when no scope has any.
+ */
 function serviceUrls(
   overrides: Record<string, AccountChainOverrides>,
   scopes: string[],
@@ -148,6 +157,12 @@ function serviceUrls(
   return Object.keys(chains).length > 0 ? chains : undefined;
 }
 
+/**
+ * Throw a not-found error (usable in an expression, after `??`).
+ *
+ * @param message - The error's message.
+ * @throws JsonRpcError -32001 with `message`, always.
+ */
 function throwNotFound(message: string): never {
   throw notFound(message);
 }

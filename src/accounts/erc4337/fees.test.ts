@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { bundlerFees, chainFees, feeQuantity, MAX_FEE_PER_GAS } from './fees';
 import { JsonRpcError } from '../../chain';
 
-/** A one-method JSON-RPC server on 127.0.0.1 answering `reply` to every call. */
+/**
+ * A one-method JSON-RPC server on 127.0.0.1 answering `reply` to every call.
+ *
+ * @param reply - The reply's `result` or `error` member for a method, as an object spread into the response.
+ * @returns The server's URL and a function closing it.
+ */
 async function serve(
   reply: (method: string) => unknown,
 ): Promise<{ url: string; close: () => Promise<void> }> {
@@ -42,7 +47,7 @@ describe('fees', () => {
         },
       },
     );
-    expect(fees).toEqual({
+    expect(fees).toStrictEqual({
       maxFeePerGas: 2n * 7n + 1_000_000_000n,
       maxPriorityFeePerGas: 1_000_000_000n,
       source: 'chain',
@@ -107,10 +112,9 @@ describe('fees', () => {
       }, // priority above max
       { result: 'cheap' },
     ];
-    let next = 0;
-    const server = await serve(() => replies[next++]);
+    const server = await serve(() => replies.shift());
     try {
-      expect(await bundlerFees(server.url)).toEqual({
+      expect(await bundlerFees(server.url)).toStrictEqual({
         maxFeePerGas: 0x20n,
         maxPriorityFeePerGas: 0x10n,
         source: 'bundler',

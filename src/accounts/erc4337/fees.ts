@@ -6,11 +6,12 @@ import type { RpcCall, Settled } from '../../chain';
 /**
  * EIP-1559 fees of a user operation (wei per gas), from the chain or from the bundler.
  */
-
-/** `maxFeePerGas` and `maxPriorityFeePerGas`, wei per gas. */
 export type Fees = {
+  /** `maxFeePerGas`: the most paid per gas, base fee and tip together (wei per gas). */
   maxFeePerGas: bigint;
+  /** `maxPriorityFeePerGas`: the most paid per gas to the block's proposer above the base fee (wei per gas). */
   maxPriorityFeePerGas: bigint;
+  /** Where the fees come from: `chain` (eth_feeHistory and eth_maxPriorityFeePerGas) or `bundler` (pimlico_getUserOperationGasPrice). */
   source: 'chain' | 'bundler';
 };
 

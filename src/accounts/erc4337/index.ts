@@ -110,13 +110,13 @@ export function parseSmartAccountRequest(
         entryPoint !== undefined &&
         (typeof entryPoint !== 'string' ||
           !isAddress(entryPoint, { strict: false }) ||
-          !isAddressEqual(entryPoint as Hex, data.entryPoint as Hex))
+          !isAddressEqual(entryPoint, data.entryPoint as Hex))
       ) {
         throw invalidParams(
           `Invalid ${method} params[1]: not this account's EntryPoint ${data.entryPoint}`,
         );
       }
-      return { method, userOp } as SmartTask;
+      return { method, userOp };
     }
     default:
       throw invalidParams(
@@ -125,6 +125,16 @@ export function parseSmartAccountRequest(
   }
 }
 
+/**
+ * Check one eth_prepareUserOperation intent (a transaction `{ to, value?, data? }`).
+ *
+ * @param raw - The intent as received.
+ * @param index - Its position in the params, for the error.
+ * @returns The intent: checksummed `to`, `value` in wei (default 0), `data` hex bytes (default `0x`).
+ * @throws JsonRpcError -32602 naming the field: a missing or null `to` (contract creation, which
+ * SimpleAccount v0.6 `execute` cannot do), a malformed address, a value that is not a quantity
+ * below 2^256, or data that is not hex bytes.
+ */
 function parseIntent(raw: unknown, index: number): Intent {
   const where = `Invalid eth_prepareUserOperation params at ${index}`;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -152,7 +162,7 @@ function parseIntent(raw: unknown, index: number): Intent {
   if (typeof data !== 'string' || !isHex(data) || data.length % 2 !== 0) {
     throw invalidParams(`${where}.data: expected hex bytes`);
   }
-  return { to: getAddress(to), value: BigInt(value), data: data as Hex };
+  return { to: getAddress(to), value: BigInt(value), data };
 }
 
 /**
@@ -161,7 +171,9 @@ function parseIntent(raw: unknown, index: number): Intent {
  * (`resolveChainSettings`), and an RPC client for the chain config's rpcUrl (never from metadata).
  * No I/O happens here.
  *
- * @param account - The account: `{ address (sender), scopes }`.
+ * @param account - The account.
+ * @param account.address - Its address, the operations' sender.
+ * @param account.scopes - Its CAIP-2 chains.
  * @param data - Its ERC-4337 data.
  * @param scope - The request's scope, `eip155:<decimal chain id>`.
  * @param config - The chain config of that scope, if any.

@@ -15,10 +15,23 @@ import { invalidParams } from '../../errors';
  * `[userOp, entryPoint, chainId (hex), context]`.
  */
 
+/** An EntryPoint v0.6 operation as sent to the service: `preVerificationGas` may be a placeholder during prepare. */
 type UserOpFields = Omit<EthUserOperation, 'preVerificationGas'> & {
   preVerificationGas: string;
 };
 
+/**
+ * Call one ERC-7677 method of a paymaster service and check its reply carries paymasterAndData.
+ *
+ * @param url - Paymaster service URL.
+ * @param method - `pm_getPaymasterStubData` or `pm_getPaymasterData`.
+ * @param op - The operation.
+ * @param entryPoint - EntryPoint v0.6 address.
+ * @param chainId - Chain id (sent as a hex quantity).
+ * @returns The reply object, whose `paymasterAndData` is hex bytes.
+ * @throws JsonRpcError -32602 when the reply has no paymasterAndData hex bytes; the RPC client's
+ * errors when the service cannot be reached or refuses the call.
+ */
 async function callPaymaster(
   url: string,
   method: string,

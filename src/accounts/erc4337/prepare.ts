@@ -36,16 +36,23 @@ import { invalidParams, notFound } from '../../errors';
  * embedded JSON-RPC adapter for the chain of the request's scope.
  */
 export type SmartAccountChain = {
+  /** The embedded JSON-RPC adapter for the chain of the request's scope. */
   client: RpcClient;
+  /** The chain's id (EIP-155). */
   chainId: bigint;
+  /** EntryPoint v0.6 address. */
   entryPoint: Hex;
+  /** SimpleAccountFactory v0.6 address. */
   accountFactory: Hex;
   /** The SimpleAccount implementation behind the factory (`accountImplementation()`). */
   implementation: Hex;
+  /** The owner EOA, whose key signs the account's operations. */
   owner: Hex;
+  /** The smart account's (counterfactual) address: the operation's `sender`. */
   sender: Hex;
   /** Where MetaMask sends the operation (prepare needs it; patch and sign do not). */
   bundlerUrl?: string;
+  /** ERC-7677 paymaster web service asked for stub data, when the chain or account has one. */
   paymasterUrl?: string;
 };
 
@@ -301,6 +308,21 @@ export async function prepareUserOperationWith(
 /** Measured: `execute`/`executeBatch` through the proxy costs at most this much above the inner calls (gas). */
 export const EXECUTE_OVERHEAD = 30_000n;
 
+/**
+ * The call gas of an operation when the provider refused the estimate with the state override
+ * (the sender's code set to the SimpleAccount proxy, for an account not yet deployed): each
+ * intent is estimated as a plain call from the sender, and {@link EXECUTE_OVERHEAD} is added.
+ *
+ * @param client - The chain's RPC adapter.
+ * @param sender - The smart account's address.
+ * @param intents - `{ to, value (wei), data }` each.
+ * @param error - The provider's refusal of the estimate with the override.
+ * @param gasCap - Largest gas estimate accepted (from the block gas limit).
+ * @returns The call gas limit (gas): the estimates' sum plus the overhead.
+ * @throws The original error when it is a revert or does not look like an unsupported override;
+ * an estimate's error when it fails or is malformed; TransportError (malformed) when the sum
+ * is above `gasCap`.
+ */
 async function estimateWithoutOverride(
   client: RpcClient,
   sender: Hex,
@@ -340,6 +362,13 @@ async function estimateWithoutOverride(
   return capGas(total, 'eth_estimateGas', gasCap, client.origin);
 }
 
+/**
+ * The result of a settled batch call.
+ *
+ * @param item - The settled call.
+ * @returns Its result.
+ * @throws Its JsonRpcError when the call failed.
+ */
 function unwrap(item: Settled): unknown {
   if (!item.ok) {
     throw item.error;

@@ -9,14 +9,21 @@ import { createRpcClient } from '../../chain';
 
 /** What `getUserOperationReceipt` returns (hex quantities). */
 export type UserOperationReceipt = {
+  /** 32-byte hash, EntryPoint v0.6 `getUserOpHash`. */
   userOpHash: Hex;
+  /** The smart account that sent the operation (20-byte address). */
   sender: Hex;
+  /** The operation's nonce (hex quantity). */
   nonce: Hex;
+  /** Whether the operation's call succeeded (`UserOperationEvent.success`). */
   success: boolean;
   /** Wei paid by the account or paymaster. */
   actualGasCost: Hex;
+  /** Gas used by the operation, verification and execution together (hex quantity). */
   actualGasUsed: Hex;
+  /** 32-byte hash of the bundle transaction that included the operation. */
   transactionHash: Hex;
+  /** Block of the bundle transaction (hex quantity). */
   blockNumber: Hex;
 };
 
@@ -63,16 +70,14 @@ export async function getUserOperationReceipt(
   if (!log?.transactionHash) {
     return null;
   }
-  const transaction = await client.getTransactionByHash(
-    log.transactionHash as Hex,
-  );
+  const transaction = await client.getTransactionByHash(log.transactionHash);
   if (!transaction?.blockNumber) {
     return null;
   }
   const { args } = decodeEventLog({
     abi: entryPointAbi,
     eventName: 'UserOperationEvent',
-    data: log.data as Hex,
+    data: log.data,
     topics: log.topics as [Hex, ...Hex[]],
   });
   return {
@@ -82,7 +87,7 @@ export async function getUserOperationReceipt(
     success: args.success,
     actualGasCost: `0x${args.actualGasCost.toString(16)}`,
     actualGasUsed: `0x${args.actualGasUsed.toString(16)}`,
-    transactionHash: log.transactionHash as Hex,
+    transactionHash: log.transactionHash,
     blockNumber: transaction.blockNumber,
   };
 }

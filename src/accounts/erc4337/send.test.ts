@@ -26,6 +26,12 @@ describe('maxGasCost (EntryPoint v0.6 required prefund)', () => {
 });
 
 describe('rememberSent', () => {
+  /**
+   * A sent operation whose hash is its index.
+   *
+   * @param index - The index, as the 32-byte userOpHash.
+   * @returns The remembered entry.
+   */
   const entry = (index: number): SentUserOperation => ({
     userOpHash: `0x${index.toString(16).padStart(64, '0')}`,
     scope: 'eip155:1',
@@ -40,8 +46,8 @@ describe('rememberSent', () => {
       list = rememberSent(list, entry(index));
     }
     expect(list).toHaveLength(MAX_SENT_USER_OPERATIONS);
-    expect(list[0]).toEqual(entry(3));
-    expect(list.at(-1)).toEqual(entry(MAX_SENT_USER_OPERATIONS + 2));
+    expect(list[0]).toStrictEqual(entry(3));
+    expect(list.at(-1)).toStrictEqual(entry(MAX_SENT_USER_OPERATIONS + 2));
   });
 
   it('replaces an entry with the same hash instead of repeating it', () => {
@@ -49,7 +55,7 @@ describe('rememberSent', () => {
       ...entry(1),
       fromBlock: '0x9',
     });
-    expect(list).toEqual([entry(2), { ...entry(1), fromBlock: '0x9' }]);
+    expect(list).toStrictEqual([entry(2), { ...entry(1), fromBlock: '0x9' }]);
   });
 });
 
@@ -67,7 +73,7 @@ describe('parseBundlerReceipt (an untrusted eth_getUserOperationReceipt result)'
   };
 
   it('maps it to the snap’s receipt shape with canonical quantities', () => {
-    expect(parseBundlerReceipt(reply, HASH)).toEqual({
+    expect(parseBundlerReceipt(reply, HASH)).toStrictEqual({
       userOpHash: HASH,
       sender: '0x1111111111111111111111111111111111111111',
       nonce: '0x1',

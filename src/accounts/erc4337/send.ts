@@ -45,6 +45,7 @@ export type UserOperationDraft = {
   userOp: EthUserOperation;
   /** Hex number of the latest block when the operation was prepared (receipt searches start there). */
   fromBlock: Hex;
+  /** What the confirmation dialog shows about it. */
   summary: SendSummary;
 };
 
@@ -189,6 +190,17 @@ export function rememberSent(
   return [...others, entry].slice(-limit);
 }
 
+/**
+ * The confirmation dialog's summary of a drafted operation.
+ *
+ * @param userOp - The drafted operation (final fields, dummy signature).
+ * @param scope - The request's scope, `eip155:<decimal chain id>`.
+ * @param intents - The intents it executes.
+ * @param feeSource - Where its fees came from.
+ * @returns The summary: checksummed addresses, each intent's 4-byte selector, and the most the
+ * operation can cost (wei).
+ * @throws JsonRpcError -32602 when paymasterAndData is shorter than an address.
+ */
 function summarize(
   userOp: EthUserOperation,
   scope: string,
@@ -213,7 +225,13 @@ function summarize(
   };
 }
 
-/** The paymaster named by paymasterAndData (its first 20 bytes), or null when the account pays. */
+/**
+ * The paymaster named by paymasterAndData (its first 20 bytes).
+ *
+ * @param paymasterAndData - The operation's paymasterAndData (hex bytes).
+ * @returns The paymaster's checksummed address, or null when the account pays (`0x`).
+ * @throws JsonRpcError -32602 when it is shorter than an address.
+ */
 function paymasterOf(paymasterAndData: Hex): Hex | null {
   if (paymasterAndData === '0x') {
     return null;
@@ -226,6 +244,14 @@ function paymasterOf(paymasterAndData: Hex): Hex | null {
   return getAddress(slice(paymasterAndData, 0, 20));
 }
 
+/**
+ * The latest block number from the settled `eth_blockNumber` read.
+ *
+ * @param block - The settled read.
+ * @returns The block number (hex quantity, canonical form).
+ * @throws The read's JsonRpcError when it failed; JsonRpcError -32603 when the reply is not a
+ * hex quantity of at most 64 bits.
+ */
 function blockNumberOf(block: Settled): Hex {
   if (!block.ok) {
     throw block.error;

@@ -25,9 +25,13 @@ export type ChainConfig = {
 
 /** What an account may set for one chain on top of the chain config (from its IPFS metadata). */
 export type AccountChainOverrides = {
+  /** EntryPoint v0.6 address replacing the chain config's. */
   entryPoint?: string;
+  /** SimpleAccountFactory v0.6 address replacing the chain config's. */
   accountFactory?: string;
+  /** ERC-4337 bundler JSON-RPC endpoint replacing the chain config's. */
   bundlerUrl?: string;
+  /** ERC-7677 paymaster web service replacing the chain config's. */
   paymasterUrl?: string;
 };
 
@@ -44,7 +48,9 @@ export type ChainSettings = Required<
 export type SmartAccountData = {
   /** Owner EOA address. */
   owner: string;
+  /** SimpleAccountFactory v0.6 address the account's address was computed with. */
   accountFactory: string;
+  /** EntryPoint v0.6 address the account was created for. */
   entryPoint: string;
   /** SimpleAccountFactory `createAccount(owner, salt)` salt, a decimal string. */
   salt: string;

@@ -1,7 +1,6 @@
 import SimpleAccount from '@account-abstraction/contracts/artifacts/SimpleAccount.json';
 import SimpleAccountFactory from '@account-abstraction/contracts/artifacts/SimpleAccountFactory.json';
 import { decodeFunctionData, recoverMessageAddress, slice } from 'viem';
-import type { Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { DUMMY_SIGNATURE } from './constants';
@@ -13,8 +12,8 @@ import {
   userOpHash,
 } from './userop';
 
-const A = '0x1111111111111111111111111111111111111111';
-const B = '0x2222222222222222222222222222222222222222';
+const ADDRESS_A = '0x1111111111111111111111111111111111111111';
+const ADDRESS_B = '0x2222222222222222222222222222222222222222';
 const KEY =
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 
@@ -34,27 +33,29 @@ const OP = {
 
 describe('SimpleAccount v0.6 call data (decoded with the package ABI)', () => {
   it('one intent encodes execute(dest, value, func)', () => {
-    const callData = encodeCallData([{ to: A, value: 5n, data: '0xabcd' }]);
+    const callData = encodeCallData([
+      { to: ADDRESS_A, value: 5n, data: '0xabcd' },
+    ]);
     const decoded = decodeFunctionData({
       abi: SimpleAccount.abi,
       data: callData,
     });
     expect(decoded.functionName).toBe('execute');
-    expect(decoded.args).toEqual([A, 5n, '0xabcd']);
+    expect(decoded.args).toStrictEqual([ADDRESS_A, 5n, '0xabcd']);
   });
 
   it('several intents encode executeBatch(dest[], func[])', () => {
     const callData = encodeCallData([
-      { to: A, value: 0n, data: '0x01' },
-      { to: B, value: 0n, data: '0x02' },
+      { to: ADDRESS_A, value: 0n, data: '0x01' },
+      { to: ADDRESS_B, value: 0n, data: '0x02' },
     ]);
     const decoded = decodeFunctionData({
       abi: SimpleAccount.abi,
       data: callData,
     });
     expect(decoded.functionName).toBe('executeBatch');
-    expect(decoded.args).toEqual([
-      [A, B],
+    expect(decoded.args).toStrictEqual([
+      [ADDRESS_A, ADDRESS_B],
       ['0x01', '0x02'],
     ]);
   });
@@ -62,8 +63,8 @@ describe('SimpleAccount v0.6 call data (decoded with the package ABI)', () => {
   it('refuses a batch with value instead of dropping the transfer', () => {
     expect(() =>
       encodeCallData([
-        { to: A, value: 0n, data: '0x' },
-        { to: B, value: 1n, data: '0x' },
+        { to: ADDRESS_A, value: 0n, data: '0x' },
+        { to: ADDRESS_B, value: 1n, data: '0x' },
       ]),
     ).toThrow(
       /at 1\.value: SimpleAccount v0.6 executeBatch cannot send value/u,
@@ -72,13 +73,16 @@ describe('SimpleAccount v0.6 call data (decoded with the package ABI)', () => {
   });
 
   it('initCode is factory ++ createAccount(owner, salt)', () => {
-    const initCode = encodeInitCode(B, A, 0n);
-    expect(slice(initCode, 0, 20)).toBe(B);
+    const initCode = encodeInitCode(ADDRESS_B, ADDRESS_A, 0n);
+    expect(slice(initCode, 0, 20)).toBe(ADDRESS_B);
     const decoded = decodeFunctionData({
       abi: SimpleAccountFactory.abi,
       data: slice(initCode, 20),
     });
-    expect(decoded).toEqual({ functionName: 'createAccount', args: [A, 0n] });
+    expect(decoded).toStrictEqual({
+      functionName: 'createAccount',
+      args: [ADDRESS_A, 0n],
+    });
   });
 });
 
@@ -102,7 +106,7 @@ describe('preVerificationGas', () => {
     // and its length word 0x..00 becomes 0x..20 (one zero byte turns non-zero: +12 gas).
     const longer = preVerificationGas({
       ...OP,
-      paymasterAndData: `0x${'ff'.repeat(32)}` as Hex,
+      paymasterAndData: `0x${'ff'.repeat(32)}`,
     });
     expect(longer - base).toBe(512n + 4n + 12n);
   });

@@ -26,7 +26,14 @@ export const ERC4337_METHODS = [
 ] as const;
 
 /** A transaction intent of eth_prepareUserOperation: `to` (20-byte), `value` (wei), `data` (hex bytes). */
-export type Intent = { to: Hex; value: bigint; data: Hex };
+export type Intent = {
+  /** The called address (20-byte). */
+  to: Hex;
+  /** The value sent (wei). */
+  value: bigint;
+  /** The call's data (hex bytes, `0x` for a plain transfer). */
+  data: Hex;
+};
 
 /**
  * The account's call data for its intents: one intent encodes SimpleAccount v0.6
@@ -88,13 +95,39 @@ const USER_OP_TUPLE = parseAbiParameters(
   '(address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature)',
 );
 
+/** An EntryPoint v0.6 `UserOperation` with quantities as bigints (viem's shape, ABI-encodable). */
+type BigIntUserOperation = {
+  /** The smart account (20-byte address). */
+  sender: Hex;
+  /** Anti-replay nonce (EntryPoint key and sequence). */
+  nonce: bigint;
+  /** Factory address and its call data, `0x` once the account is deployed. */
+  initCode: Hex;
+  /** The call the account executes. */
+  callData: Hex;
+  /** Gas of the execution call (gas). */
+  callGasLimit: bigint;
+  /** Gas of the verification step (gas). */
+  verificationGasLimit: bigint;
+  /** Gas paid to the bundler for calldata and overhead (gas). */
+  preVerificationGas: bigint;
+  /** EIP-1559 fee cap (wei per gas). */
+  maxFeePerGas: bigint;
+  /** EIP-1559 tip (wei per gas). */
+  maxPriorityFeePerGas: bigint;
+  /** Paymaster address and its data, `0x` when the account pays. */
+  paymasterAndData: Hex;
+  /** The owner's signature of the userOpHash. */
+  signature: Hex;
+};
+
 /**
  * The operation with quantities as bigints (viem's EntryPoint v0.6 `UserOperation` shape).
  *
  * @param op - keyring-api user operation, hex strings.
  * @returns The same fields, quantities as bigint.
  */
-function toUserOperation(op: EthUserOperation) {
+function toUserOperation(op: EthUserOperation): BigIntUserOperation {
   return {
     sender: op.sender as Hex,
     nonce: BigInt(op.nonce),
@@ -159,18 +192,18 @@ export function userOpHash(
   entryPoint: Hex,
   chainId: bigint,
 ): Hex {
-  const u = toUserOperation(op);
+  const operation = toUserOperation(op);
   const packed = encodeAbiParameters(PACKED_USER_OP, [
-    u.sender,
-    u.nonce,
-    keccak256(u.initCode),
-    keccak256(u.callData),
-    u.callGasLimit,
-    u.verificationGasLimit,
-    u.preVerificationGas,
-    u.maxFeePerGas,
-    u.maxPriorityFeePerGas,
-    keccak256(u.paymasterAndData),
+    operation.sender,
+    operation.nonce,
+    keccak256(operation.initCode),
+    keccak256(operation.callData),
+    operation.callGasLimit,
+    operation.verificationGasLimit,
+    operation.preVerificationGas,
+    operation.maxFeePerGas,
+    operation.maxPriorityFeePerGas,
+    keccak256(operation.paymasterAndData),
   ]);
   return keccak256(
     encodeAbiParameters(parseAbiParameters('bytes32, address, uint256'), [
