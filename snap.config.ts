@@ -110,7 +110,12 @@ const RULES: Rule[] = [
       },
     },
   },
-  ...['viem', 'ethereum-cryptography', '@ethereumjs/util', '@ethereumjs/tx'].map((name) => ({
+  ...[
+    'viem',
+    'ethereum-cryptography',
+    '@ethereumjs/util',
+    '@ethereumjs/tx',
+  ].map((name) => ({
     test: filesOf(name),
     resolve: { alias: KECCAK },
   })),

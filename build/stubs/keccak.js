@@ -11,35 +11,71 @@
  */
 const sha3 = require('js-sha3');
 
-/** noble 1.x `toBytes`: a string is hashed as its UTF-8 bytes; anything but a Uint8Array is refused. */
+/**
+ * The bytes noble 1.x `toBytes` would hash: a string's UTF-8 bytes, a Uint8Array as it is.
+ *
+ * @param {Uint8Array | string} message - What the caller hashes.
+ * @returns {Uint8Array} Its bytes.
+ * @throws {TypeError} For anything else, as noble refuses it.
+ */
 function bytes(message) {
   if (typeof message === 'string') {
     return new TextEncoder().encode(message);
   }
-  if (!(message instanceof Uint8Array || (ArrayBuffer.isView(message) && message.constructor.name === 'Uint8Array'))) {
+  const isBytes =
+    message instanceof Uint8Array ||
+    (ArrayBuffer.isView(message) && message.constructor.name === 'Uint8Array');
+  if (!isBytes) {
     throw new TypeError('Uint8Array expected');
   }
   return message;
 }
 
 /**
- * noble's hash function shape for one js-sha3 Keccak: `hash(message)`, `hash.create()` (an
- * incremental hash with `update(message)` and `digest()`), `outputLen` and `blockLen` in bytes.
- * js-sha3's `array()` gives the digest's bytes as numbers (no typed-array stores).
+ * One js-sha3 Keccak in noble's shape: `hash(message)`, `hash.create()` (an incremental hash
+ * with `update(message)` and `digest()`), `outputLen` and `blockLen` in bytes. js-sha3's
+ * `array()` gives the digest's bytes as numbers (no typed-array stores).
+ *
+ * @param {object} method - A js-sha3 method, e.g. `keccak_256`.
+ * @param {number} outputLen - Its digest length, bytes.
+ * @returns {Function} The noble-shaped hash function.
  */
 function nobleShaped(method, outputLen) {
+  const blockLen = 200 - 2 * outputLen;
+  /**
+   * The one-shot hash.
+   *
+   * @param {Uint8Array | string} message - The message.
+   * @returns {Uint8Array} Its digest.
+   */
   const hash = (message) => new Uint8Array(method.array(bytes(message)));
   hash.outputLen = outputLen;
-  hash.blockLen = 200 - 2 * outputLen;
+  hash.blockLen = blockLen;
+  /**
+   * An incremental hash, as noble's `create()` gives.
+   *
+   * @returns {object} A fresh one.
+   */
   hash.create = () => {
     const state = method.create();
     const incremental = {
       outputLen,
-      blockLen: hash.blockLen,
-      update(message) {
+      blockLen,
+      /**
+       * Absorb more of the message.
+       *
+       * @param {Uint8Array | string} message - More of the message.
+       * @returns {object} The same incremental hash.
+       */
+      update: (message) => {
         state.update(bytes(message));
         return incremental;
       },
+      /**
+       * Finish.
+       *
+       * @returns {Uint8Array} The digest of everything absorbed.
+       */
       digest: () => new Uint8Array(state.array()),
     };
     return incremental;
