@@ -4,7 +4,7 @@
  * random messages (0-500 bytes, lengths around the rates included), one-shot and incremental,
  * bytes and strings; same refusals; and the replaced modules' importers read only `keccak_*`.
  */
-/* eslint-disable no-restricted-globals, import-x/no-nodejs-modules, import-x/no-dynamic-require, @typescript-eslint/no-require-imports -- a Node test: it loads the adapter and the installed copies of @noble/hashes by path */
+/* eslint-disable import-x/no-dynamic-require, n/global-require, @typescript-eslint/no-require-imports -- it loads the adapter and the installed copies of @noble/hashes by path */
 import * as fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
