@@ -57,6 +57,12 @@ const NOBLE_HASHES_ESM = path.join(
   'esm',
 );
 
+/** `@noble/hashes`' Keccak module (1.x: `sha3`, 2.x: `sha3.js`) → the js-sha3 adapter (build/stubs/keccak.js). */
+const KECCAK = {
+  '@noble/hashes/sha3$': path.join(STUBS, 'keccak.js'),
+  '@noble/hashes/sha3.js$': path.join(STUBS, 'keccak.js'),
+};
+
 /**
  * Where the bundle's size goes, and what each rule removes (gzip -9 of dist/bundle.js; docs/performance.md):
  * - keyring-api, keyring-utils and keyring-snap-sdk are pure ES modules that do not declare
@@ -71,6 +77,10 @@ const NOBLE_HASHES_ESM = path.join(
  *   of the same version. (ethereum-cryptography keeps its @noble 1.4 copies: it `require`s them,
  *   and pointing a CommonJS `require` at viem's ES copy made webpack reach every noble function
  *   through an accessor call, slowing signing; its `_assert` default export is gone in 1.8 too.)
+ * - Keccak: the `@noble/hashes/sha3` imports of viem, @metamask/utils, ethereum-cryptography
+ *   (eth-sig-util's) and @ethereumjs/util and tx 10 go to build/stubs/keccak.js, which backs
+ *   noble's `keccak_*` functions with js-sha3 (plain-array state): in SES, noble's Uint32Array
+ *   state made every Keccak-256 5-10 times slower (endojs/endo#1563; docs/performance.md).
  * - src/accounts/eoa.ts `require`s its signing libraries lazily; its `require`s take the
  *   packages' ES builds (the `import` condition), which webpack tree-shakes, not their CommonJS builds.
  * test/node/bundle-size.test.ts checks each stub's contract and the gzip budget.
@@ -95,10 +105,20 @@ const RULES: Rule[] = [
     resolve: {
       alias: {
         lodash$: path.join(STUBS, 'lodash.js'),
+        ...KECCAK,
         '@noble/hashes': NOBLE_HASHES_ESM,
       },
     },
   },
+  ...[
+    'viem',
+    'ethereum-cryptography',
+    '@ethereumjs/util',
+    '@ethereumjs/tx',
+  ].map((name) => ({
+    test: filesOf(name),
+    resolve: { alias: KECCAK },
+  })),
   {
     test: filesOf('@metamask/eth-sig-util/node_modules/@ethereumjs/util'),
     resolve: { alias: { 'micro-ftch$': path.join(STUBS, 'micro-ftch.js') } },
