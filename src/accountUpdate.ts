@@ -43,6 +43,13 @@ export function assertAccountUpdate(
       `Invalid account at methods: ${unsupported.length} method(s) not supported by this account`,
     );
   }
+  /**
+   * Whether `options` has its own field `key` (not one inherited from Object.prototype).
+   *
+   * @param options - The account's options from the update.
+   * @param key - A field name.
+   * @returns True if the field is present.
+   */
   const has = (options: Record<string, unknown>, key: string): boolean =>
     Object.prototype.hasOwnProperty.call(options, key);
   if (has(update.options, 'privateKey')) {

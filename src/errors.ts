@@ -11,31 +11,61 @@ import {
 
 /**
  * Typed JSON-RPC errors the snap throws (EIP-1474 / EIP-1193 codes through
- *
- * @metamask/rpc-errors). Messages name what is wrong and never carry secrets.
+ * `@metamask/rpc-errors`). Messages name what is wrong and never carry secrets.
  */
 
-/** -32602: a parameter is missing or malformed. */
+/**
+ * -32602 (invalid params, EIP-1474): a parameter is missing or malformed.
+ *
+ * @param message - What is wrong with which parameter.
+ * @returns The error to throw.
+ */
 export const invalidParams = (message: string): JsonRpcError<never> =>
   rpcErrors.invalidParams({ message });
 
-/** -32001 (resource not found): an unknown account, request or config. */
+/**
+ * -32001 (resource not found, EIP-1474): an unknown account, request or config.
+ *
+ * @param message - What was not found.
+ * @returns The error to throw.
+ */
 export const notFound = (message: string): JsonRpcError<never> =>
   rpcErrors.resourceNotFound({ message });
 
-/** 4100: the caller's origin may not use this method. */
+/**
+ * 4100 (unauthorized, EIP-1193): the caller's origin may not use this method.
+ *
+ * @param message - Which origin may not do what.
+ * @returns The error to throw.
+ */
 export const unauthorized = (message: string): JsonRpcError<never> =>
   providerErrors.unauthorized({ message });
 
-/** -32601: the method does not exist here. */
+/**
+ * -32601 (method not found, EIP-1474): the method does not exist here.
+ *
+ * @param message - Names the unknown method.
+ * @returns The error to throw.
+ */
 export const methodNotFound = (message: string): JsonRpcError<never> =>
   rpcErrors.methodNotFound({ message });
 
-/** -32603: the snap cannot do what was asked for a reason of its own (never the caller's input). */
+/**
+ * -32603 (internal error, EIP-1474): the snap cannot do what was asked for a reason of its own
+ * (never the caller's input).
+ *
+ * @param message - What went wrong; never key material.
+ * @returns The error to throw.
+ */
 export const internalError = (message: string): JsonRpcError<never> =>
   rpcErrors.internal({ message });
 
-/** 4001: the user declined in a dialog. */
+/**
+ * 4001 (user rejected request, EIP-1193): the user declined in a dialog.
+ *
+ * @param message - What the user declined.
+ * @returns The error to throw.
+ */
 export const userRejected = (message: string): JsonRpcError<never> =>
   providerErrors.userRejectedRequest({ message });
 
@@ -45,18 +75,20 @@ export const userRejected = (message: string): JsonRpcError<never> =>
  *
  * @param value - Untrusted input.
  * @param struct - The superstruct struct to check against.
+ * @param struct.validate - Superstruct's `validate`: a tuple of the error (if any) and the
+ * coerced value.
  * @param what - A label for the message, e.g. "eth_signTransaction params".
  * @returns The value, typed.
  * @throws JsonRpcError -32602 naming the failing field.
  */
-export function validate<T>(
+export function validate<Type>(
   value: unknown,
   struct: {
-    validate: (v: unknown) => [StructError | undefined, T | undefined];
+    validate: (input: unknown) => [StructError | undefined, Type | undefined];
   },
   what: string,
-): T {
-  let outcome: [StructError | undefined, T | undefined];
+): Type {
+  let outcome: [StructError | undefined, Type | undefined];
   try {
     outcome = struct.validate(value);
   } catch {
@@ -75,7 +107,7 @@ export function validate<T>(
       bounded(`Invalid ${what}${path}: ${describeFailure(failure)}`),
     );
   }
-  return result as T;
+  return result as Type;
 }
 
 /**
@@ -83,6 +115,9 @@ export function validate<T>(
  * (`apiSecret`, `private_key`) must not be echoed back.
  *
  * @param failure - A superstruct failure.
+ * @param failure.type - The failing refinement or type, `never` for an unknown field.
+ * @param failure.value - The value received; only checked for `undefined` (a missing field).
+ * @param failure.message - Superstruct's message, reduced to what was expected.
  * @returns A message such as `unknown field` or `Expected a string`.
  */
 function describeFailure(failure: {

@@ -7,7 +7,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { parseEoaRequest, signEoaTask } from './accounts/eoa';
 import { parseSmartAccountRequest } from './accounts/erc4337';
 import { createDomain } from './keyring';
-import type { KeyringPlatform } from './keyring';
+import type { Domain, KeyringPlatform } from './keyring';
 import { defaultState } from './state';
 import type { StateSaver } from './state';
 
@@ -18,7 +18,12 @@ const KEY =
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const ADDRESS = privateKeyToAddress(KEY);
 
-function domain() {
+/**
+ * A domain over an empty state and a fake platform that confirms everything and derives KEY.
+ *
+ * @returns The domain, and the keyring events it emitted.
+ */
+function domain(): Domain & { events: unknown[] } {
   const events: unknown[] = [];
   const platform: KeyringPlatform & { saveState: StateSaver } = {
     saveState: async () => undefined,
@@ -34,6 +39,13 @@ function domain() {
   };
 }
 
+/**
+ * The JSON-RPC error `run` is refused with.
+ *
+ * @param run - A call expected to throw.
+ * @returns The error's code and message.
+ * @throws Error if `run` succeeds.
+ */
 async function refusal(
   run: () => unknown,
 ): Promise<{ code: number; message: string }> {
@@ -48,6 +60,14 @@ async function refusal(
   throw new Error('expected a refusal');
 }
 
+/**
+ * Expect a -32602 error naming `field`, bounded to 300 characters, that does not echo the secret.
+ *
+ * @param error - The refusal (see `refusal`).
+ * @param error.code - Its JSON-RPC code.
+ * @param error.message - Its message.
+ * @param field - What the message must match (the method and failing field).
+ */
 function expectClean(
   error: { code: number; message: string },
   field: RegExp,
@@ -92,7 +112,7 @@ describe('values that crash superstruct while it describes them', () => {
     );
     expectClean(
       await refusal(async () =>
-        keyring.createAccount({ type: { toString: SECRET } } as never),
+        keyring.createAccount({ type: { toString: SECRET } }),
       ),
       /^Invalid createAccount options at type: /u,
     );
@@ -193,7 +213,7 @@ describe('messages never quote what was sent', () => {
     const error = await refusal(async () =>
       keyring.setSelectedAccounts([SECRET]),
     );
-    expect(error).toEqual({
+    expect(error).toStrictEqual({
       code: -32001,
       message: 'Account with this id not found',
     });

@@ -1,7 +1,7 @@
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { createDomain } from './keyring';
-import type { KeyringPlatform } from './keyring';
+import type { KeyringPlatform, KeyringSnap } from './keyring';
 import { defaultState, migrate } from './state';
 import type { KeyringState, StateSaver } from './state';
 
@@ -11,7 +11,12 @@ const SMART = '11111111-1111-4111-8111-111111111111';
 const EOA = '22222222-2222-4222-8222-222222222222';
 const SCOPE = 'eip155:31337';
 
-/** A state with one smart account and one EOA; the chain config points at a closed port. */
+/**
+ * A state with one smart account and one EOA; the chain config points at a closed port.
+ *
+ * @param withChain - Whether the state has the chain config of SCOPE.
+ * @returns The state.
+ */
 function state(withChain: boolean): KeyringState {
   const base = defaultState();
   if (withChain) {
@@ -61,7 +66,17 @@ function state(withChain: boolean): KeyringState {
   return base;
 }
 
-function keyring(withChain = true) {
+/**
+ * A keyring over `state(withChain)` whose platform confirms everything and records each send
+ * confirmation shown.
+ *
+ * @param withChain - Whether the state has the chain config of SCOPE.
+ * @returns The keyring, and the send summaries the confirmation dialog was shown.
+ */
+function keyring(withChain = true): {
+  keyring: KeyringSnap;
+  confirmations: unknown[];
+} {
   const confirmations: unknown[] = [];
   const platform: KeyringPlatform & { saveState: StateSaver } = {
     saveState: async () => undefined,
@@ -176,8 +191,8 @@ describe('remembered operations in state', () => {
   it('a state saved before sendUserOperation existed loads with an empty list', () => {
     const old = { ...defaultState() } as Partial<KeyringState>;
     delete old.sentUserOperations;
-    expect(migrate(JSON.parse(JSON.stringify(old))).sentUserOperations).toEqual(
-      [],
-    );
+    expect(
+      migrate(JSON.parse(JSON.stringify(old))).sentUserOperations,
+    ).toStrictEqual([]);
   });
 });

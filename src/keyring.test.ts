@@ -2,15 +2,30 @@ import { KeyringEvent } from '@metamask/keyring-api';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { createDomain } from './keyring';
-import type { KeyringPlatform } from './keyring';
+import type { KeyringPlatform, KeyringSnap } from './keyring';
 import { defaultState, migrate } from './state';
 import type { KeyringState, StateSaver } from './state';
 
+/** The keyring's platform plus saving state, as createDomain takes it. */
 type Platform = KeyringPlatform & { saveState: StateSaver };
+
+/**
+ * Where parked requests are approved, in these tests.
+ *
+ * @returns A fixed message, without URL.
+ */
 const redirect = (): { message: string } => ({
   message: 'approve on the home page',
 });
-const newKeyring = (state: KeyringState, platform: Platform) =>
+
+/**
+ * A keyring over `state`.
+ *
+ * @param state - The loaded state.
+ * @param platform - The fake platform.
+ * @returns The domain's keyring.
+ */
+const newKeyring = (state: KeyringState, platform: Platform): KeyringSnap =>
   createDomain(state, platform, redirect).keyring;
 
 const KEYS = [
@@ -18,7 +33,17 @@ const KEYS = [
   '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
 ];
 
-function fakePlatform(overrides: Partial<Platform> = {}) {
+/**
+ * A platform that records what it saves and emits, confirms everything and derives KEYS[index].
+ *
+ * @param overrides - Platform members to replace (a refusing emitEvent, a failing save...).
+ * @returns The platform, the states it saved (copies) and the events it emitted.
+ */
+function fakePlatform(overrides: Partial<Platform> = {}): {
+  platform: Platform;
+  saved: KeyringState[];
+  events: { event: string; data: unknown }[];
+} {
   const saved: KeyringState[] = [];
   const events: { event: string; data: unknown }[] = [];
   const platform: Platform = {
@@ -30,7 +55,7 @@ function fakePlatform(overrides: Partial<Platform> = {}) {
     },
     confirm: async () => true,
     deriveKey: async (index) => ({
-      privateKey: KEYS[index] as string,
+      privateKey: KEYS[index],
       address: privateKeyToAddress(KEYS[index] as `0x${string}`),
     }),
     ...overrides,
@@ -82,10 +107,10 @@ describe('KeyringSnap (Node, fake platform)', () => {
     const keyring = newKeyring(defaultState(), platform);
     const account = await keyring.createAccount();
     const error = await keyring
-      .createAccount({ privateKey: KEYS[0] as string })
+      .createAccount({ privateKey: KEYS[0] })
       .catch((caught: Error) => caught.message);
     const visible = JSON.stringify([account, events, error]);
-    expect(visible).not.toContain((KEYS[0] as string).slice(2));
+    expect(visible).not.toContain(KEYS[0].slice(2));
   });
 });
 
@@ -146,7 +171,7 @@ describe('KeyringSnap requests and key collisions', () => {
     const { platform } = fakePlatform();
     const keyring = newKeyring(defaultState(), platform);
     const imported = await keyring.createAccount({
-      privateKey: KEYS[0] as string,
+      privateKey: KEYS[0],
     });
     const derived = await keyring.createAccount();
     expect(derived.address).not.toBe(imported.address);
@@ -158,8 +183,7 @@ describe('state schema', () => {
   it('starts empty and reads its own version', () => {
     expect(migrate(null)).toStrictEqual(defaultState());
     expect(
-      migrate({ ...defaultState(), approvalMode: 'async' } as never)
-        .approvalMode,
+      migrate({ ...defaultState(), approvalMode: 'async' }).approvalMode,
     ).toBe('async');
   });
 

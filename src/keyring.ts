@@ -17,7 +17,6 @@ import type { JsonRpcError } from '@metamask/rpc-errors';
 import { array, object, size, string } from '@metamask/superstruct';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 import { v4 as uuidv4 } from 'uuid';
-import { isAddressEqual } from 'viem';
 import type { Hex } from 'viem';
 
 import {
@@ -65,9 +64,10 @@ import { ChainScopeStruct, Bytes32Struct } from './structs';
 
 /** What the keyring needs from the snap platform; injected so Node tests can run it. */
 export type KeyringPlatform = {
-  emitEvent: <E extends KeyringEvent>(
-    event: E,
-    data: KeyringEventPayload<E>,
+  /** Send a keyring-api event to MetaMask (snap_manageAccounts); rejects if MetaMask refuses it. */
+  emitEvent: <EventType extends KeyringEvent>(
+    event: EventType,
+    data: KeyringEventPayload<EventType>,
   ) => Promise<void>;
   /** Ask the user to confirm; resolves true when confirmed. */
   confirm: (title: string, text: string) => Promise<boolean>;
@@ -85,12 +85,21 @@ export type ApprovalRedirect = (requestId: string) => {
   url?: string;
 };
 
-type Key = { privateKey: string; address: string };
+/** A secp256k1 key pair of an account. */
+type Key = {
+  /** The private key, 0x-prefixed hex (32 bytes). */
+  privateKey: string;
+  /** The EOA address of the key, 0x-prefixed hex (20 bytes). */
+  address: string;
+};
 
 /** An account as shown to a person (see describeAccounts). */
 export type AccountSummary = {
+  /** The keyring-api account. */
   account: KeyringAccount;
+  /** The name shown for the account. */
   name: string;
+  /** Where the key comes from: a derivation index (snap_getEntropy), or an imported key. */
   keySource: { derivationIndex: number } | { imported: true };
 };
 
@@ -320,7 +329,7 @@ export class KeyringSnap implements Keyring {
         options: account.options,
       };
       const draft = this.#store.draft();
-      (draft.accounts[account.id] as AccountRecord).account = updated;
+      draft.accounts[account.id].account = updated;
       await this.#store.commit(draft, async () =>
         this.#platform.emitEvent(KeyringEvent.AccountUpdated, {
           account: updated,
@@ -653,7 +662,12 @@ export class KeyringSnap implements Keyring {
     };
   }
 
-  /** The bundlers of `scope`: the chain config's and each smart account's own for that chain. */
+  /**
+   * The bundlers of `scope`: the chain config's and each smart account's own for that chain.
+   *
+   * @param scope - A CAIP-2 chain id (`eip155:<chainId>`).
+   * @returns The bundler URLs, each once.
+   */
   #bundlerUrls(scope: string): string[] {
     const own = this.#smartAccountsOn(scope).map(
       (data) => data.chains?.[scope]?.bundlerUrl,
@@ -661,7 +675,13 @@ export class KeyringSnap implements Keyring {
     return distinct([this.#settings.chainConfig(scope)?.bundlerUrl, ...own]);
   }
 
-  /** Every EntryPoint that may hold this snap's operations on `scope`: the chain config's and each smart account's own. */
+  /**
+   * Every EntryPoint that may hold this snap's operations on `scope`: the chain config's and each
+   * smart account's own.
+   *
+   * @param scope - A CAIP-2 chain id (`eip155:<chainId>`).
+   * @returns The EntryPoint addresses, each once.
+   */
   #entryPoints(scope: string): Hex[] {
     const own = this.#smartAccountsOn(scope).map((data) => data.entryPoint);
     return distinct([
@@ -670,7 +690,12 @@ export class KeyringSnap implements Keyring {
     ]) as Hex[];
   }
 
-  /** The ERC-4337 data of the smart accounts that serve `scope`. */
+  /**
+   * The ERC-4337 data of the smart accounts that serve `scope`.
+   *
+   * @param scope - A CAIP-2 chain id (`eip155:<chainId>`).
+   * @returns The smart accounts' data (factory, EntryPoint, per-chain bundler).
+   */
   #smartAccountsOn(scope: string): SmartAccountData[] {
     return Object.values(this.#store.current.accounts)
       .filter((record) =>
@@ -679,7 +704,17 @@ export class KeyringSnap implements Keyring {
       .flatMap((record) => (record.smartAccount ? [record.smartAccount] : []));
   }
 
-  /** Resolve a smart account on `scopes` (default: every configured chain); confirm contracts metadata chose. */
+  /**
+   * Resolve a smart account on `scopes` (default: every configured chain); confirm contracts
+   * metadata chose.
+   *
+   * @param key - The owner key of the smart account.
+   * @param scopes - CAIP-2 chain ids to resolve it on; `undefined` for every configured chain.
+   * @param overrides - Factory and EntryPoint from the account metadata, if any.
+   * @returns The resolved smart account (address, ERC-4337 data, whether the contracts are the
+   * configured ones).
+   * @throws JsonRpcError 4001 if the user declines a factory the metadata named.
+   */
   async #resolveSmartAccount(
     key: Key,
     scopes: string[] | undefined,
@@ -709,6 +744,9 @@ export class KeyringSnap implements Keyring {
   /**
    * Take the first derivation index from the saved next index that no running creation holds and
    * whose address no account holds (an imported key may), and derive its key.
+   *
+   * @returns The key and its derivation index, which stays reserved until the caller releases it.
+   * @throws JsonRpcError -32602 if the next DERIVATION_SKIP_LIMIT keys are all imported already.
    */
   async #reserveDerivedKey(): Promise<{ key: Key; derivationIndex: number }> {
     let candidate = this.#store.current.nextDerivationIndex;
@@ -720,13 +758,7 @@ export class KeyringSnap implements Keyring {
       while (this.#reserved.has(candidate)) {
         candidate += 1;
       }
-      this.#reserved.add(candidate);
-      const key = await this.#platform
-        .deriveKey(candidate)
-        .catch((error: unknown) => {
-          this.#reserved.delete(candidate);
-          throw error;
-        });
+      const key = await this.#deriveReserved(candidate);
       if (!this.#holds(key.address)) {
         return { key, derivationIndex: candidate };
       }
@@ -737,12 +769,39 @@ export class KeyringSnap implements Keyring {
     );
   }
 
+  /**
+   * Reserve derivation index `index` and derive its key; the reservation is released if the
+   * derivation fails.
+   *
+   * @param index - The derivation index (snap_getEntropy salt).
+   * @returns The derived key.
+   */
+  async #deriveReserved(index: number): Promise<Key> {
+    this.#reserved.add(index);
+    return this.#platform.deriveKey(index).catch((error: unknown) => {
+      this.#reserved.delete(index);
+      throw error;
+    });
+  }
+
+  /**
+   * Whether an account holds `address` (case-insensitive).
+   *
+   * @param address - A 0x-prefixed hex address.
+   * @returns True if an account of the keyring has this address.
+   */
   #holds(address: string): boolean {
     return Object.values(this.#store.current.accounts).some(
       (entry) => entry.account.address.toLowerCase() === address.toLowerCase(),
     );
   }
 
+  /**
+   * Refuse an address an account holds already.
+   *
+   * @param address - A 0x-prefixed hex address.
+   * @throws JsonRpcError -32602 if an account has this address.
+   */
   #assertUnique(address: string): void {
     if (this.#holds(address)) {
       throw invalidParams(
@@ -751,6 +810,13 @@ export class KeyringSnap implements Keyring {
     }
   }
 
+  /**
+   * The saved record of account `id`.
+   *
+   * @param id - The account id (a UUID).
+   * @returns The account, its key source and ERC-4337 data.
+   * @throws JsonRpcError -32001 if there is no such account.
+   */
   #record(id: string): AccountRecord {
     return (
       ownEntry(this.#store.current.accounts, id) ??
@@ -759,6 +825,7 @@ export class KeyringSnap implements Keyring {
   }
 }
 
+/** Factory and EntryPoint chosen by account metadata, as resolveSmartAccount takes them. */
 type ResolvedOverrides = Parameters<typeof resolveSmartAccount>[3];
 
 /**
@@ -766,8 +833,11 @@ type ResolvedOverrides = Parameters<typeof resolveSmartAccount>[3];
  * and `scrub`, which masks the configured credentials in an error before a front door returns it.
  */
 export type Domain = {
+  /** The keyring-api keyring. */
   keyring: KeyringSnap;
+  /** Chain, IPFS and approval settings. */
   settings: Settings;
+  /** The same error with the configured credentials (API keys in URLs) masked in its message. */
   scrub: (error: JsonRpcError<never>) => JsonRpcError<never>;
 };
 
@@ -802,11 +872,22 @@ export function createDomain(
   return domain;
 }
 
+/**
+ * Throw a not-found error; usable as an expression (`value ?? throwNotFound(...)`).
+ *
+ * @param message - What was not found.
+ * @throws JsonRpcError -32001 (resource not found), always.
+ */
 function throwNotFound(message: string): never {
   throw notFound(message);
 }
 
-/** The defined strings of `values`, each once, in order. */
+/**
+ * The defined strings of `values`, each once, in order.
+ *
+ * @param values - Strings, some possibly undefined.
+ * @returns The strings without `undefined` and duplicates.
+ */
 function distinct(values: (string | undefined)[]): string[] {
   return [
     ...new Set(
@@ -815,7 +896,16 @@ function distinct(values: (string | undefined)[]): string[] {
   ];
 }
 
-/** A keyring request the snap makes of its own account code (sendUserOperation), routed like MetaMask's. */
+/**
+ * A keyring request the snap makes of its own account code (sendUserOperation), routed like
+ * MetaMask's.
+ *
+ * @param account - The account id (a UUID).
+ * @param scope - A CAIP-2 chain id (`eip155:<chainId>`).
+ * @param method - The keyring-api account method (`eth_prepareUserOperation`, `eth_signUserOperation`).
+ * @param params - The method's JSON-RPC params.
+ * @returns A keyring-api request with a fresh id and origin `snap`.
+ */
 function ownRequest(
   account: string,
   scope: string,
@@ -828,7 +918,7 @@ function ownRequest(
     account,
     origin: 'snap',
     request: { method, params },
-  } as KeyringRequest;
+  };
 }
 
 /**

@@ -46,6 +46,7 @@ const REQUEST_STRUCTS: Record<string, Parameters<typeof validate>[1]> = {
  * here against the same keyring-api struct, giving the failing field and what it expects.
  *
  * @param request - The keyring JSON-RPC request `{ jsonrpc, id, method, params }`.
+ * @param request.method - The keyring-api method, which picks the struct to validate against.
  * @param sdkMessage - The SDK's message, used (stripped of the value) only if the struct accepts the request.
  * @returns JsonRpcError -32602 `Invalid <method> request at <path>: <expectation>`, at most 300 characters.
  */

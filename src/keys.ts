@@ -49,19 +49,26 @@ export function importKey(privateKey: string): {
   privateKey: string;
   address: string;
 } {
-  const hex = privateKey.startsWith('0x') ? privateKey : `0x${privateKey}`;
-  if (!isHex(hex) || hex.length !== 66) {
+  const prefixed = privateKey.startsWith('0x') ? privateKey : `0x${privateKey}`;
+  if (!isHex(prefixed) || prefixed.length !== 66) {
     throw invalidParams('Invalid private key: expected 32 bytes of hex');
   }
-  return keyPair(hex);
+  return keyPair(prefixed);
 }
 
-function keyPair(hex: string): { privateKey: string; address: string } {
-  const value = BigInt(hex);
+/**
+ * The key pair of a 32-byte private key, once it is checked to be a valid secp256k1 scalar.
+ *
+ * @param keyHex - 0x-prefixed hex of 32 bytes.
+ * @returns The key (lower case) and its checksummed address.
+ * @throws JsonRpcError -32602 if the key is 0 or not below the secp256k1 group order.
+ */
+function keyPair(keyHex: string): { privateKey: string; address: string } {
+  const value = BigInt(keyHex);
   if (value === 0n || value >= SECP256K1_N) {
     throw invalidParams('Invalid private key: out of the secp256k1 range');
   }
-  const privateKey = hex.toLowerCase();
+  const privateKey = keyHex.toLowerCase();
   return {
     privateKey,
     address: privateKeyToAddress(privateKey as `0x${string}`),

@@ -93,6 +93,13 @@ describe('parseAccountMetadata', () => {
   });
 
   it('checks chain scopes and settings', () => {
+    /**
+     * An account metadata document with one chain entry.
+     *
+     * @param scope - The key of the entry (a CAIP-2 scope, or not).
+     * @param settings - The chain's settings.
+     * @returns The document.
+     */
     const withChain = (scope: string, settings: unknown): unknown => ({
       version: 1,
       name: 'A',

@@ -8,7 +8,6 @@ import {
   refine,
   size,
   string,
-  StructError,
   validate,
 } from '@metamask/superstruct';
 import type { Infer } from '@metamask/superstruct';
@@ -63,7 +62,7 @@ export const CidStruct = define<string>('CID', (value) => {
 });
 
 const NameStruct = refine(size(string(), 1, 64), 'name', (value) =>
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- the point: refuse C0 control characters and DEL in a name
   /[\u0000-\u001f\u007f]/u.test(value)
     ? 'must not contain control characters'
     : true,
@@ -122,7 +121,7 @@ export function parseAccountMetadata(json: unknown): AccountMetadata {
   if (!error) {
     return value;
   }
-  const failure = (error as StructError).failures()[0] ?? error;
+  const failure = error.failures()[0] ?? error;
   const field = failure.path.length > 0 ? failure.path.join('.') : '(document)';
   const key = failure.path[failure.path.length - 1];
   if (failure.type === 'never') {
@@ -171,8 +170,11 @@ export async function fetchAccountMetadata(
 
 /** IPFS HTTP API settings (`setIpfsConfig`); the credentials stay in encrypted state. */
 export type IpfsConfig = {
+  /** Base URL of the IPFS HTTP API (Kubo RPC `/api/v0`); may carry credentials of its own. */
   apiUrl: string;
+  /** API key (HTTP basic auth user, e.g. Infura's project id). */
   apiKey?: string;
+  /** API key secret (HTTP basic auth password). */
   apiKeySecret?: string;
 };
 
@@ -218,6 +220,7 @@ export function parseIpfsConfig(params: unknown): IpfsConfig {
 
 /** What an account takes from its metadata: a name suggestion and per-chain settings. */
 export type AccountMetadataSettings = {
+  /** The account name the metadata suggests. */
   name: string;
   /** By CAIP-2 scope: `{ entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`. */
   overrides: Record<string, ChainMetadata>;
@@ -262,6 +265,12 @@ export class MetadataReader {
   }
 }
 
+/**
+ * Throw a not-found error; usable as an expression (`value ?? throwNotFound(...)`).
+ *
+ * @param message - What was not found.
+ * @throws JsonRpcError -32001 (resource not found), always.
+ */
 function throwNotFound(message: string): never {
   throw notFound(message);
 }

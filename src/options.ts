@@ -33,4 +33,5 @@ export const CreateAccountOptionsStruct = object({
   metamask: optional(record(string(), any())),
 });
 
+/** createAccount options as validated by CreateAccountOptionsStruct. */
 export type CreateAccountOptions = Infer<typeof CreateAccountOptionsStruct>;

@@ -6,11 +6,11 @@ import { KeyringRpcMethod } from '@metamask/keyring-api';
  * the same from the manifest), so the two lists cannot disagree. A development build
  * (`npm run build:dev`) adds the local site's origin to its own manifest, not to the shipped one.
  */
-export const COMPANION_ORIGINS: readonly string[] = (
-  process.env.COMPANION_ORIGINS ?? ''
-)
-  .split(',')
-  .filter((origin) => origin !== '');
+export const COMPANION_ORIGINS: readonly string[] =
+  // eslint-disable-next-line no-restricted-globals -- replaced with a string literal at build time (webpack), not read at run time
+  (process.env.COMPANION_ORIGINS ?? '')
+    .split(',')
+    .filter((origin) => origin !== '');
 
 /** The origin MetaMask itself uses for keyring requests from the wallet. */
 export const METAMASK_ORIGIN = 'metamask';

@@ -1,5 +1,5 @@
 import { emitSnapKeyringEvent } from '@metamask/keyring-snap-sdk';
-import { Box, Heading, Text } from '@metamask/snaps-sdk/jsx';
+import { Box, Heading, Text as TextLine } from '@metamask/snaps-sdk/jsx';
 
 import { sendConfirmation } from './dialogs/send-confirmation';
 import type { KeyringPlatform } from './keyring';
@@ -21,7 +21,10 @@ export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
       params: {
         type: 'confirmation',
         content: Box({
-          children: [Heading({ children: title }), Text({ children: text })],
+          children: [
+            Heading({ children: title }),
+            TextLine({ children: text }),
+          ],
         }),
       },
     });

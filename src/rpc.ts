@@ -9,6 +9,8 @@ import { SnapRpcMethod } from './permissions';
  * origin check: each one translates to one domain call, which validates its params.
  *
  * @param domain - The keyring and settings.
+ * @param domain.keyring - The keyring (createAccount, userOperationReceipt, sendUserOperation...).
+ * @param domain.settings - Chain, IPFS and approval settings.
  * @param request - `{ method, params }`.
  * @returns The method's result.
  * @throws JsonRpcError -32601 for an unknown method; the domain's errors otherwise.

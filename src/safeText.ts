@@ -91,7 +91,7 @@ export function structMessage(message: string): string {
     return expectation(message);
   }
   return bounded(
-    `at ${fieldPath((match[1] as string).split('.'))}: ${expectation(match[2] as string)}`,
+    `at ${fieldPath(match[1].split('.'))}: ${expectation(match[2])}`,
   );
 }
 
@@ -149,10 +149,10 @@ export function quoteId(id: unknown): string {
  * @param key - Untrusted key.
  * @returns The entry, or undefined.
  */
-export function ownEntry<T>(
-  record: Readonly<Record<string, T>>,
+export function ownEntry<Value>(
+  record: Readonly<Record<string, Value>>,
   key: string,
-): T | undefined {
+): Value | undefined {
   return Object.prototype.hasOwnProperty.call(record, key)
     ? record[key]
     : undefined;

@@ -17,7 +17,7 @@ export function parseScope(scope: string): { chainId: bigint } {
       'Invalid scope: expected a CAIP-2 EVM chain id, eip155:<decimal chain id>',
     );
   }
-  return { chainId: BigInt(match[1] as string) };
+  return { chainId: BigInt(match[1]) };
 }
 
 /**
@@ -33,6 +33,6 @@ export function parseEoaScope(scope: string): { chainId: bigint } {
   if (scope === '') {
     return { chainId: 0n };
   }
-  const hex = /^eip155:(0x[0-9a-fA-F]{1,16})$/u.exec(scope);
-  return hex ? { chainId: BigInt(hex[1] as string) } : parseScope(scope);
+  const hexScope = /^eip155:(0x[0-9a-fA-F]{1,16})$/u.exec(scope);
+  return hexScope ? { chainId: BigInt(hexScope[1]) } : parseScope(scope);
 }

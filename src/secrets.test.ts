@@ -44,7 +44,7 @@ describe('scrubError: configured credentials never leave in an error', () => {
       `upstream refused https://rpc.example.com/v3/${RPC_KEY}: key ${RPC_KEY} over quota; pmKey0123456789; ${IPFS_SECRET} ipfs-user-123456`,
       `0x${RPC_KEY}` as never,
     );
-    const scrubbed = scrubError(error as JsonRpcError<never>, domain);
+    const scrubbed = scrubError(error, domain);
     expect(scrubbed.code).toBe(-32000);
     expect(scrubbed.message).toBe(
       'upstream refused https://rpc.example.com: key *** over quota; ***; *** ***',
@@ -53,10 +53,7 @@ describe('scrubError: configured credentials never leave in an error', () => {
   });
 
   it('returns the same error when there is nothing to mask', () => {
-    const error = new JsonRpcError(
-      -32602,
-      'Invalid params',
-    ) as JsonRpcError<never>;
+    const error = new JsonRpcError<never>(-32602, 'Invalid params');
     expect(scrubError(error, domain)).toBe(error);
     expect(scrubError(error, undefined)).toBe(error);
   });
@@ -98,7 +95,7 @@ describe('setChainConfig with a node that quotes its keyed URL', () => {
           rpcUrl: `http://127.0.0.1:${port}/v3/${RPC_KEY}`,
         })
         .catch((caught: JsonRpcError<never>) => caught);
-      expect(error).toEqual(
+      expect(error).toStrictEqual(
         expect.objectContaining({
           code: -32000,
           message: expect.stringContaining('refused http://127.0.0.1'),

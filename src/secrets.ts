@@ -56,6 +56,12 @@ export function redactError(
     (secret): secret is string =>
       typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH,
   );
+  /**
+   * Mask every secret and every configured URL's credentials in `text`.
+   *
+   * @param text - An error message or string data.
+   * @returns The text with secrets replaced by `***`.
+   */
   const scrub = (text: string): string =>
     secrets.reduce(
       (out, secret) => out.split(secret).join('***'),

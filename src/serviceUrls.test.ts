@@ -2,6 +2,12 @@ import { parseChainConfig } from './accounts/erc4337';
 import { parseAccountMetadata, parseIpfsConfig } from './metadata';
 
 const SCOPE = 'eip155:1';
+/**
+ * The error `run` throws, if any.
+ *
+ * @param run - A parse expected to refuse its input.
+ * @returns The error's JSON-RPC code and message, or undefined when `run` accepts.
+ */
 const refusal = (
   run: () => unknown,
 ): { code?: number; message?: string } | undefined => {
@@ -46,7 +52,7 @@ describe('keyed service URLs: https, or http on a loopback host only', () => {
         const error = refusal(() =>
           parseChainConfig({ ...base, [field]: url }),
         );
-        expect(error).toEqual({
+        expect(error).toStrictEqual({
           code: -32602,
           message: expect.stringMatching(
             new RegExp(
@@ -61,13 +67,25 @@ describe('keyed service URLs: https, or http on a loopback host only', () => {
   );
 
   it.each(['bundlerUrl', 'paymasterUrl'])('account metadata %s', (field) => {
-    const doc = (url: string) => ({
+    /**
+     * An account metadata document whose chain sets `field` to `url`.
+     *
+     * @param url - The service URL.
+     * @returns The document.
+     */
+    const doc = (
+      url: string,
+    ): {
+      version: number;
+      name: string;
+      chains: Record<string, Record<string, string>>;
+    } => ({
       version: 1,
       name: 'A',
       chains: { [SCOPE]: { [field]: url } },
     });
     for (const url of loopback) {
-      expect(parseAccountMetadata(doc(url)).chains?.[SCOPE]).toEqual({
+      expect(parseAccountMetadata(doc(url)).chains?.[SCOPE]).toStrictEqual({
         [field]: url,
       });
     }
@@ -105,7 +123,7 @@ describe('setIpfsConfig apiUrl', () => {
     const error = refusal(() =>
       parseIpfsConfig({ apiUrl, apiKey: 'k', apiKeySecret: 's' }),
     );
-    expect(error).toEqual({
+    expect(error).toStrictEqual({
       code: -32602,
       message: expect.stringMatching(
         /^Invalid setIpfsConfig params at apiUrl: /u,

@@ -151,7 +151,7 @@ function keepMaskedUrls(
       kept[field] === shown[field] &&
       previous[field] !== undefined
     ) {
-      kept[field] = previous[field] as string;
+      kept[field] = previous[field];
     }
   }
   return kept;

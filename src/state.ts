@@ -17,6 +17,7 @@ export const STATE_VERSION = 1;
 
 /** One account: its public KeyringAccount and its key (never leaves this state). */
 export type AccountRecord = {
+  /** The account as keyring-api describes it to MetaMask. */
   account: KeyringAccount;
   /** The name suggested to MetaMask when the account was created (the snap's own label). */
   name?: string;
@@ -24,25 +25,35 @@ export type AccountRecord = {
   privateKey: string;
   /** Index used with snap_getEntropy when the key was derived, else absent (imported). */
   derivationIndex?: number;
+  /** ERC-4337 v0.6 data (factory, EntryPoint, per-chain settings) of a smart account; absent for an EOA. */
   smartAccount?: SmartAccountData;
 };
 
 /** The snap's persisted state (snap_manageState, encrypted). */
 export type KeyringState = {
+  /** Schema version; see STATE_VERSION and `migrate`. */
   version: typeof STATE_VERSION;
+  /** Accounts by id (a UUID). */
   accounts: Record<string, AccountRecord>;
   /** Next snap_getEntropy index for a derived key; never reused after a delete. */
   nextDerivationIndex: number;
+  /** Keyring requests parked in async approval mode, by request id. */
   pendingRequests: Record<string, KeyringRequest>;
   /** `sync`: sign when MetaMask submits; `async`: park the request for the companion dapp. */
   approvalMode: 'sync' | 'async';
+  /** Chain settings (RPC, bundler, EntryPoint, factory) by CAIP-2 scope. */
   chains: Record<string, ChainConfig>;
+  /** The IPFS HTTP API settings, or null before `setIpfsConfig`. */
   ipfs: IpfsConfig | null;
   /** Operations sendUserOperation sent, oldest first, bounded (absent in states saved before it existed). */
   sentUserOperations?: SentUserOperation[];
 };
 
-/** A fresh, empty state. */
+/**
+ * A fresh, empty state.
+ *
+ * @returns The state of a newly installed snap: no accounts, sync approval, no chains or IPFS.
+ */
 export function defaultState(): KeyringState {
   return {
     version: STATE_VERSION,
@@ -94,7 +105,7 @@ export async function loadState(): Promise<KeyringState> {
     method: 'snap_manageState',
     params: { operation: 'get' },
   });
-  return migrate(stored as Record<string, Json> | null);
+  return migrate(stored);
 }
 
 /**
@@ -134,7 +145,7 @@ export class SerialQueue {
    * @param task - The work to do.
    * @returns What `task` returns.
    */
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  async run<Result>(task: () => Promise<Result>): Promise<Result> {
     const result = this.#tail.then(task, task);
     this.#tail = result.catch(() => undefined);
     return result;
@@ -181,7 +192,7 @@ export class StateStore {
    * @param task - The change.
    * @returns What `task` returns.
    */
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  async run<Result>(task: () => Promise<Result>): Promise<Result> {
     return this.#queue.run(task);
   }
 
@@ -210,12 +221,12 @@ export class StateStore {
       await announce();
     } catch (error) {
       if (undoOnRefusal) {
-        await this.#save(previous).then(
-          () => {
-            this.#state = previous;
-          },
-          () => undefined,
-        );
+        try {
+          await this.#save(previous);
+          this.#state = previous;
+        } catch {
+          // the save back failed: memory keeps what storage holds (the draft)
+        }
       }
       throw error;
     }

@@ -7,7 +7,7 @@
  */
 import { KeyringEvent } from '@metamask/keyring-api';
 import type { KeyringAccount } from '@metamask/keyring-api';
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { createDomain } from './keyring';
@@ -15,14 +15,34 @@ import type { KeyringPlatform } from './keyring';
 import { defaultState } from './state';
 import type { KeyringState, StateSaver } from './state';
 
-const key = (n: number): `0x${string}` =>
-  `0x${(0x1000n + BigInt(n)).toString(16).padStart(64, '0')}`;
+/**
+ * Test private key number `seed`: 0x1000 + seed, as 32 bytes of hex (a valid secp256k1 key).
+ *
+ * @param seed - A small non-negative number.
+ * @returns The key, 0x-prefixed hex.
+ */
+const key = (seed: number): `0x${string}` =>
+  `0x${(0x1000n + BigInt(seed)).toString(16).padStart(64, '0')}`;
 /** Keys to import (0-7) and keys snap_getEntropy derives (100+): disjoint. */
-const IMPORTED = Array.from({ length: 8 }, (_, n) => key(n));
+const IMPORTED = Array.from({ length: 8 }, (_, seed) => key(seed));
+
+/**
+ * The key the fake snap_getEntropy derives for an index.
+ *
+ * @param index - The derivation index.
+ * @returns The key, 0x-prefixed hex; never one of IMPORTED.
+ */
 const derived = (index: number): `0x${string}` => key(100 + index);
 const IMPORTED_ADDRESSES = new Set(IMPORTED.map((k) => privateKeyToAddress(k)));
 
+/** The fault injected into an operation: none, its keyring event refused, or its save failing. */
 type Fault = 'none' | 'refuse' | 'failSave';
+
+/**
+ * An operation of a batch: create an account (derived, or importing IMPORTED[imported]), delete
+ * one, submit a request for one, approve or reject a pending request, change the approval mode.
+ * `pick` chooses among the existing accounts or pending requests (modulo their number).
+ */
 type Op =
   | { kind: 'create'; imported?: number; fault: Fault }
   | { kind: 'delete'; pick: number; fault: Fault }
@@ -55,11 +75,17 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   }),
 );
 
+/** What the keyring should hold after each batch. */
 type Model = {
+  /** Addresses of the imported keys that have an account. */
   imported: Set<string>;
+  /** How many accounts have a derived key. */
   derived: number;
+  /** Account address by account id. */
   accounts: Map<string, string>;
+  /** Owner account id by pending request id. */
   pending: Map<string, string>;
+  /** The approval mode. */
   mode: 'sync' | 'async';
 };
 
@@ -75,22 +101,23 @@ describe('state model: concurrent operations with refused events and failed save
           minLength: 1,
           maxLength: 12,
         }),
-        async (s, batches) => {
-          let saved: KeyringState = defaultState();
+        async (scheduler, batches) => {
+          /** What storage holds: the last state saved. */
+          const storage: { saved: KeyringState } = { saved: defaultState() };
           /** Per-operation faults: a predicate on a state being saved, or on an event being emitted. */
           const failSaves: ((draft: KeyringState) => boolean)[] = [];
           const refusals: ((event: string, data: any) => boolean)[] = [];
           const platform: KeyringPlatform & { saveState: StateSaver } = {
             saveState: async (state) => {
-              await s.schedule(Promise.resolve(), 'save');
+              await scheduler.schedule(Promise.resolve(), 'save');
               if (failSaves.some((matches) => matches(state))) {
                 figures.faultsInjected += 1;
                 throw new Error('storage failure');
               }
-              saved = JSON.parse(JSON.stringify(state));
+              storage.saved = JSON.parse(JSON.stringify(state));
             },
             emitEvent: async (event, data) => {
-              await s.schedule(Promise.resolve(), event);
+              await scheduler.schedule(Promise.resolve(), event);
               if (refusals.some((matches) => matches(event, data))) {
                 figures.faultsInjected += 1;
                 throw new Error('The user refused');
@@ -98,7 +125,7 @@ describe('state model: concurrent operations with refused events and failed save
             },
             confirm: async () => true,
             deriveKey: async (index) => {
-              await s.schedule(Promise.resolve(), 'derive');
+              await scheduler.schedule(Promise.resolve(), 'derive');
               return {
                 privateKey: derived(index),
                 address: privateKeyToAddress(derived(index)),
@@ -134,15 +161,19 @@ describe('state model: concurrent operations with refused events and failed save
             }[] = [];
             const hasMode = batch.some((item) => item.kind === 'mode');
             for (const item of batch) {
+              /**
+               * Take `target` for this operation unless another operation of the batch has it.
+               *
+               * @param target - An account id, address, request id, `derived` or `mode`.
+               * @returns True if it was free (it is now taken).
+               */
               const claim = (target: string): boolean =>
                 !touched.has(target) && touched.add(target) !== undefined;
               if (item.kind === 'create') {
                 const address =
                   item.imported === undefined
                     ? undefined
-                    : privateKeyToAddress(
-                        IMPORTED[item.imported] as `0x${string}`,
-                      );
+                    : privateKeyToAddress(IMPORTED[item.imported]);
                 if (
                   !claim(address ?? 'derived') ||
                   (address && model.imported.has(address))
@@ -150,7 +181,14 @@ describe('state model: concurrent operations with refused events and failed save
                   continue;
                 }
                 const known = new Set(model.accounts.values());
-                const isNew = (state: KeyringState) =>
+                /**
+                 * Whether `state` has the account this creation makes (an account no batch
+                 * before had, for a derived key).
+                 *
+                 * @param state - A state being saved, or the one saved.
+                 * @returns True if the account is in it.
+                 */
+                const isNew = (state: KeyringState): boolean =>
                   Object.values(state.accounts).some((record) =>
                     address
                       ? record.account.address === address
@@ -159,7 +197,9 @@ describe('state model: concurrent operations with refused events and failed save
                         ) && !known.has(record.account.address),
                   );
                 if (item.fault === 'failSave') {
-                  failSaves.push((draft) => isNew(draft) && !isNew(saved));
+                  failSaves.push(
+                    (draft) => isNew(draft) && !isNew(storage.saved),
+                  );
                 }
                 if (item.fault === 'refuse') {
                   refusals.push(
@@ -189,7 +229,7 @@ describe('state model: concurrent operations with refused events and failed save
                       : (model.derived += 1),
                 });
               } else if (item.kind === 'delete' && accounts.length > 0) {
-                const id = accounts[item.pick % accounts.length] as string;
+                const id = accounts[item.pick % accounts.length];
                 if (
                   !claim(id) ||
                   [...model.pending.entries()].some(
@@ -201,7 +241,8 @@ describe('state model: concurrent operations with refused events and failed save
                 if (item.fault === 'failSave') {
                   failSaves.push(
                     (draft) =>
-                      !draft.accounts[id] && Boolean(saved.accounts[id]),
+                      !draft.accounts[id] &&
+                      Boolean(storage.saved.accounts[id]),
                   );
                 }
                 if (item.fault === 'refuse') {
@@ -234,7 +275,7 @@ describe('state model: concurrent operations with refused events and failed save
                 accounts.length > 0 &&
                 !hasMode
               ) {
-                const owner = accounts[item.pick % accounts.length] as string;
+                const owner = accounts[item.pick % accounts.length];
                 if (touched.has(owner)) {
                   continue;
                 }
@@ -245,7 +286,7 @@ describe('state model: concurrent operations with refused events and failed save
                   failSaves.push(
                     (draft) =>
                       Boolean(draft.pendingRequests[id]) &&
-                      !saved.pendingRequests[id],
+                      !storage.saved.pendingRequests[id],
                   );
                 }
                 const parks = model.mode === 'async';
@@ -269,7 +310,7 @@ describe('state model: concurrent operations with refused events and failed save
                 (item.kind === 'approve' || item.kind === 'reject') &&
                 pendingIds.length > 0
               ) {
-                const id = pendingIds[item.pick % pendingIds.length] as string;
+                const id = pendingIds[item.pick % pendingIds.length];
                 if (
                   !claim(id) ||
                   touched.has(model.pending.get(id) as string)
@@ -281,7 +322,7 @@ describe('state model: concurrent operations with refused events and failed save
                   failSaves.push(
                     (draft) =>
                       !draft.pendingRequests[id] &&
-                      Boolean(saved.pendingRequests[id]),
+                      Boolean(storage.saved.pendingRequests[id]),
                   );
                 }
                 const event =
@@ -310,7 +351,8 @@ describe('state model: concurrent operations with refused events and failed save
               ) {
                 if (item.fault === 'failSave') {
                   failSaves.push(
-                    (draft) => draft.approvalMode !== saved.approvalMode,
+                    (draft) =>
+                      draft.approvalMode !== storage.saved.approvalMode,
                   );
                 }
                 planned.push({
@@ -325,19 +367,15 @@ describe('state model: concurrent operations with refused events and failed save
             figures.batches += 1;
             figures.operations += planned.length;
             figures.concurrent += planned.length > 1 ? planned.length : 0;
-            const outcomes = await s.waitFor(
+            const outcomes = await scheduler.waitFor(
               Promise.allSettled(planned.map(async ({ run }) => run())),
             );
             outcomes.forEach((outcome, index) => {
-              const {
-                op: item,
-                expect: expected,
-                apply,
-              } = planned[index] as (typeof planned)[number];
+              const { op: item, expect: expected, apply } = planned[index];
               expect({
                 op: item,
                 outcome: outcome.status === 'fulfilled' ? 'ok' : 'fail',
-              }).toEqual({ op: item, outcome: expected });
+              }).toStrictEqual({ op: item, outcome: expected });
               const resolvesAnyway =
                 item.fault === 'refuse' &&
                 (item.kind === 'approve' || item.kind === 'reject');
@@ -353,7 +391,7 @@ describe('state model: concurrent operations with refused events and failed save
             });
 
             const listed = await keyring.listAccounts();
-            expect(new Set(listed.map((account) => account.id))).toEqual(
+            expect(new Set(listed.map((account) => account.id))).toStrictEqual(
               new Set(model.accounts.keys()),
             );
             expect(
@@ -363,7 +401,7 @@ describe('state model: concurrent operations with refused events and failed save
                 )
                 .map((account) => account.address)
                 .sort(),
-            ).toEqual([...model.imported].sort());
+            ).toStrictEqual([...model.imported].sort());
             expect(
               listed.filter(
                 (account) =>
@@ -374,16 +412,18 @@ describe('state model: concurrent operations with refused events and failed save
               new Set(
                 (await keyring.listRequests()).map((request) => request.id),
               ),
-            ).toEqual(new Set(model.pending.keys()));
+            ).toStrictEqual(new Set(model.pending.keys()));
             expect(settings.approvalMode()).toBe(model.mode);
             // storage holds exactly what the keyring serves
             expect(
-              Object.values(saved.accounts).map((record) => record.account),
-            ).toEqual(listed);
-            expect(Object.keys(saved.pendingRequests).sort()).toEqual(
-              [...model.pending.keys()].sort(),
-            );
-            expect(saved.approvalMode).toBe(model.mode);
+              Object.values(storage.saved.accounts).map(
+                (record) => record.account,
+              ),
+            ).toStrictEqual(listed);
+            expect(
+              Object.keys(storage.saved.pendingRequests).sort(),
+            ).toStrictEqual([...model.pending.keys()].sort());
+            expect(storage.saved.approvalMode).toBe(model.mode);
           }
         },
       ),

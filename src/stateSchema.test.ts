@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { createDomain } from './keyring';
@@ -14,23 +14,35 @@ const IMPORTED =
   '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
 const API_SECRET = 'ipfs-secret-7Qm2Vx9';
 
+/** The keyring's platform plus saving state, as createDomain takes it. */
 type Platform = KeyringPlatform & { saveState: StateSaver };
 
+/**
+ * A platform that records each state it saves, emits nothing, confirms everything and derives
+ * KEYS[index].
+ *
+ * @param saved - Receives a copy of each state saved.
+ * @returns The platform.
+ */
 function platform(saved: KeyringState[]): Platform {
   return {
-    saveState: async (state) => {
+    saveState: async (state): Promise<void> => {
       saved.push(JSON.parse(JSON.stringify(state)));
     },
     emitEvent: async () => undefined,
     confirm: async () => true,
     deriveKey: async (index) => ({
-      privateKey: KEYS[index] as string,
+      privateKey: KEYS[index],
       address: privateKeyToAddress(KEYS[index] as `0x${string}`),
     }),
   };
 }
 
-/** A state as the domain writes it: two accounts (one imported), a pending request, IPFS settings. */
+/**
+ * A state as the domain writes it: two accounts (one imported), a pending request, IPFS settings.
+ *
+ * @returns The last state the domain saved.
+ */
 async function writtenState(): Promise<KeyringState> {
   const saved: KeyringState[] = [];
   const { keyring, settings } = createDomain(
@@ -56,7 +68,13 @@ async function writtenState(): Promise<KeyringState> {
   return saved.at(-1) as KeyringState;
 }
 
-/** Every path in a JSON value (object keys and array indexes). */
+/**
+ * Every path in a JSON value (object keys and array indexes).
+ *
+ * @param value - A JSON value.
+ * @param prefix - The path of `value` itself.
+ * @returns The paths of every object entry and array element below `value`, each as its keys.
+ */
 function paths(value: unknown, prefix: string[] = []): string[][] {
   if (typeof value !== 'object' || value === null) {
     return [];
@@ -67,6 +85,17 @@ function paths(value: unknown, prefix: string[] = []): string[][] {
   ]);
 }
 
+/** Marks a replacement that deletes the entry (see mutate). */
+const DELETE = Symbol('delete');
+
+/**
+ * A copy of `state` with the value at `path` replaced, or deleted.
+ *
+ * @param state - The state to damage (not changed).
+ * @param path - The keys to the value (at least one).
+ * @param replacement - The new value, or DELETE to remove the object entry or array element.
+ * @returns The damaged copy.
+ */
 function mutate(
   state: KeyringState,
   path: string[],
@@ -87,7 +116,7 @@ function mutate(
   return copy;
 }
 
-const DELETE = Symbol('delete');
+/** Replacements the random damage uses: deletion, wrong types, malformed values. */
 const HOSTILE: unknown[] = [
   DELETE,
   null,
@@ -104,10 +133,31 @@ const HOSTILE: unknown[] = [
   `0x${'zz'.repeat(32)}`,
 ];
 
+/**
+ * Expect the error of a refused stored state: -32603, a bounded message naming the field or the
+ * schema version, and none of `secrets` in it.
+ *
+ * @param error - What migrate threw.
+ * @param secrets - Stored secrets the message must not contain.
+ */
+function expectCleanRefusal(error: unknown, secrets: string[]): void {
+  expect(error).toStrictEqual(
+    expect.objectContaining({
+      code: -32603,
+      message: expect.stringMatching(
+        /^Stored state (is invalid( at [^:]+)?: .{1,220}|has (no valid schema version|schema version -?\d+), this snap reads 1)$/u,
+      ),
+    }),
+  );
+  secrets.forEach((secret) =>
+    expect((error as Error).message).not.toContain(secret),
+  );
+}
+
 describe('stored state is validated when loaded', () => {
   it('the state the domain writes loads back equal', async () => {
     const state = await writtenState();
-    expect(migrate(state as never)).toStrictEqual(state);
+    expect(migrate(state)).toStrictEqual(state);
   });
 
   it.each([
@@ -132,18 +182,12 @@ describe('stored state is validated when loaded', () => {
       /^Stored state is invalid at chains\.eip155:1: /u,
     ],
   ])('%s: a clear -32603 error naming the field', (_name, change, message) => {
-    expect(() => migrate({ ...defaultState(), ...change } as never)).toThrow(
-      message,
-    );
+    expect(() => migrate({ ...defaultState(), ...change })).toThrow(message);
   });
 
   it('random damage to a written state: a clear error at load, never a stored secret in it, or a state every read works on', async () => {
     const state = await writtenState();
-    const secrets = [
-      IMPORTED.slice(2),
-      KEYS[0]?.slice(2) as string,
-      API_SECRET,
-    ];
+    const secrets = [IMPORTED.slice(2), KEYS[0].slice(2), API_SECRET];
     let refused = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -156,17 +200,7 @@ describe('stored state is validated when loaded', () => {
             loaded = migrate(damaged as never);
           } catch (error) {
             refused += 1;
-            expect(error).toEqual(
-              expect.objectContaining({
-                code: -32603,
-                message: expect.stringMatching(
-                  /^Stored state (is invalid( at [^:]+)?: .{1,220}|has (no valid schema version|schema version -?\d+), this snap reads 1)$/u,
-                ),
-              }),
-            );
-            secrets.forEach((secret) =>
-              expect((error as Error).message).not.toContain(secret),
-            );
+            expectCleanRefusal(error, secrets);
             return;
           }
           const { keyring, settings } = createDomain(

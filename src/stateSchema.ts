@@ -98,11 +98,17 @@ const ChainConfigStruct = object({
   paymasterUrl: exactOptional(StoredUrlStruct),
 });
 
-/** Each entry of a record keyed by id (or scope) must carry that id. */
-function keyedBy<T>(
-  struct: ReturnType<typeof record<string, T>>,
-  key: (value: T) => string,
-) {
+/**
+ * Each entry of a record keyed by id (or scope) must carry that id.
+ *
+ * @param struct - The struct of the record, `record(string(), <entry struct>)`.
+ * @param key - Reads the id (or scope) an entry carries.
+ * @returns The same struct, refined (`keyed`) to refuse an entry under another key.
+ */
+function keyedBy<Entry>(
+  struct: ReturnType<typeof record<string, Entry>>,
+  key: (value: Entry) => string,
+): ReturnType<typeof record<string, Entry>> {
   return refine(struct, 'keyed', (entries) =>
     Object.entries(entries).every(([id, value]) => key(value) === id)
       ? true
@@ -159,11 +165,11 @@ export function assertKeyringState(state: unknown): KeyringState {
       failure && failure.path.length > 0
         ? ` at ${fieldPath(failure.path)}`
         : '';
-    const what = !failure
-      ? 'malformed JSON'
-      : failure.value === undefined
-        ? 'required'
-        : expectation(failure.message);
+    let what = 'malformed JSON';
+    if (failure) {
+      what =
+        failure.value === undefined ? 'required' : expectation(failure.message);
+    }
     throw rpcErrors.internal({
       message: `Stored state is invalid${at}: ${what}; the snap will not use it`,
     });
