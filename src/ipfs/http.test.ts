@@ -50,7 +50,7 @@ describe('request shape (Kubo RPC API)', () => {
      */
     const recordingFetch: FetchLike = async (url, init) => {
       seen.push({ url, method: init.method, headers: init.headers });
-      // eslint-disable-next-line no-restricted-globals, n/no-unsupported-features/node-builtins -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
+      // eslint-disable-next-line no-restricted-globals -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
       return new Response('{"Message":"nope","Code":0,"Type":"error"}', {
         status: 500,
       });
@@ -86,7 +86,7 @@ describe('request shape (Kubo RPC API)', () => {
      * @returns An HTTP 500 reply.
      */
     const echoingFetch: FetchLike = async () =>
-      // eslint-disable-next-line no-restricted-globals, n/no-unsupported-features/node-builtins -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
+      // eslint-disable-next-line no-restricted-globals -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
       new Response('bad key my-api-key with secret my-secret-value', {
         status: 403,
       });
@@ -111,7 +111,7 @@ describe('request shape (Kubo RPC API)', () => {
      * @returns An HTTP 500 reply.
      */
     const hugeFetch: FetchLike = async () =>
-      // eslint-disable-next-line no-restricted-globals, n/no-unsupported-features/node-builtins -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
+      // eslint-disable-next-line no-restricted-globals -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
       new Response('x'.repeat(5_000_000), { status: 500 });
     const error = await createIpfsClient({
       apiUrl: 'https://h.example',

@@ -108,7 +108,7 @@ describe('single JSON replies and secrets in server messages', () => {
   const serving =
     (body: string, status = 200): FetchLike =>
     async () =>
-      // eslint-disable-next-line no-restricted-globals, n/no-unsupported-features/node-builtins -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
+      // eslint-disable-next-line no-restricted-globals -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
       new Response(body, { status });
   /**
    * A client whose every request gets `body` with `status`.

@@ -134,7 +134,7 @@ describe('readUnixfsFile', () => {
     const serveBlocks: FetchLike = async (url) => {
       const arg = new URL(url).searchParams.get('arg') as string;
       const block = blocks.get(CID.parse(arg).toV1().toString());
-      // eslint-disable-next-line no-restricted-globals, n/no-unsupported-features/node-builtins -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
+      // eslint-disable-next-line no-restricted-globals -- Response is a Node.js global (unflagged since 18; the project needs >= 20)
       return new Response(block ? new Uint8Array(block) : null, {
         status: 200,
       });
