@@ -7,9 +7,11 @@ import {
   JsonRpcError,
   TransportError,
 } from '../../src/chain';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
 import { sendAndMine } from '../fixtures/json-rpc';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startLimitsProxy } from '../fixtures/limits-proxy';
+import type { LimitsProxy } from '../fixtures/limits-proxy';
 import {
   DEV_ACCOUNT,
   emitData,
@@ -316,7 +318,7 @@ describe('chain adapter: estimateGas, call, getTransactionByHash, reads', () => 
     expect(await c.gasPrice()).toBeGreaterThan(0n);
     expect(await c.maxPriorityFeePerGas()).toBeGreaterThanOrEqual(0n);
     const history = await c.feeHistory(2, 'latest', [50]);
-    expect(history.baseFeePerGas.length).toBe(3);
+    expect(history.baseFeePerGas).toHaveLength(3);
     expect(await c.getBalance(DEV_ACCOUNT)).toBeGreaterThan(0n);
     expect(await c.getTransactionCount(DEV_ACCOUNT)).toBeGreaterThan(0n);
     expect(await c.blockNumber()).toBeGreaterThan(0n);

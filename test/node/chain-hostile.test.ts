@@ -9,12 +9,14 @@ import { privateKeyToAddress } from 'viem/accounts';
 import {
   computeAccountAddress,
   prepareUserOperation,
-  type SmartAccountChain,
 } from '../../src/accounts/erc4337/prepare';
+import type { SmartAccountChain } from '../../src/accounts/erc4337/prepare';
 import { createRpcClient, TransportError } from '../../src/chain';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
 import { deployErc4337 } from '../fixtures/erc4337';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startLimitsProxy } from '../fixtures/limits-proxy';
+import type { LimitsProxy } from '../fixtures/limits-proxy';
 
 jest.setTimeout(120_000);
 

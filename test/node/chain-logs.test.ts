@@ -4,11 +4,13 @@ import {
   LimitExceededError,
   RemovedLogsError,
   TransportError,
-  type RpcLog,
 } from '../../src/chain';
+import type { RpcLog } from '../../src/chain';
 import { splitEven } from '../../src/chain/logPlan';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
+import { startLimitsProxy } from '../fixtures/limits-proxy';
+import type { LimitsProxy } from '../fixtures/limits-proxy';
 import { countingFetch } from '../fixtures/round-trips';
 import {
   EMITTERS,
@@ -16,8 +18,8 @@ import {
   rpc,
   seedLogs,
   TOPICS,
-  type SeedResult,
 } from '../fixtures/seed-logs';
+import type { SeedResult } from '../fixtures/seed-logs';
 
 jest.setTimeout(120_000);
 
@@ -33,7 +35,7 @@ const key = (log: RpcLog): string =>
  * @param expected - Reference logs from anvil.
  */
 function expectSameLogs(actual: RpcLog[], expected: RpcLog[]): void {
-  expect(actual.length).toBe(expected.length);
+  expect(actual).toHaveLength(expected.length);
   const first = actual.findIndex(
     (log, i) => JSON.stringify(log) !== JSON.stringify(expected[i]),
   );

@@ -4,16 +4,15 @@
  * results, in at most ceil(N/10,000) + 2 sequential HTTP requests, with the provider giving no
  * range hint, one in `data`, or one in the message.
  */
-import { createRpcClient, type RpcLog } from '../../src/chain';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { createRpcClient } from '../../src/chain';
+import type { RpcLog } from '../../src/chain';
+import { startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
+import { startLimitsProxy } from '../fixtures/limits-proxy';
+import type { LimitsProxy } from '../fixtures/limits-proxy';
 import { countingFetch } from '../fixtures/round-trips';
-import {
-  LAYOUTS,
-  referenceLogs,
-  seedLayout,
-  type SeedResult,
-} from '../fixtures/seed-logs';
+import { LAYOUTS, referenceLogs, seedLayout } from '../fixtures/seed-logs';
+import type { SeedResult } from '../fixtures/seed-logs';
 
 jest.setTimeout(300_000);
 
@@ -59,7 +58,7 @@ describe.each(['uniform', 'uneven', 'sparse'] as const)(
           fromBlock: hex(seed.fromBlock),
           toBlock: hex(seed.toBlock),
         });
-        expect(logs.length).toBe(expected.length);
+        expect(logs).toHaveLength(expected.length);
         expect(JSON.stringify(logs) === JSON.stringify(expected)).toBe(true);
         expect(wire.stats.roundTrips).toBeLessThanOrEqual(
           Math.ceil(seed.totalLogs / 10_000) + 2,

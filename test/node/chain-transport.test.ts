@@ -4,9 +4,11 @@ import {
   maskUrl,
   TransportError,
 } from '../../src/chain';
+import { startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
+import { startLimitsProxy } from '../fixtures/limits-proxy';
+import type { LimitsProxy } from '../fixtures/limits-proxy';
 import { freePort } from '../fixtures/ports';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
 
 jest.setTimeout(60_000);
 
@@ -163,7 +165,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     ).rejects.toBeInstanceOf(JsonRpcError);
   });
 
-  it('JsonRpcError carries code and message of the node', async () => {
+  it('a JsonRpcError carries code and message of the node', async () => {
     const error = await client()
       .request('no_such_method', [])
       .catch((e: unknown) => e);

@@ -18,8 +18,8 @@ import {
   sortUniqueLogs,
   TransportError,
   splitByParams,
-  type RpcLog,
 } from '../../src/chain';
+import type { RpcLog } from '../../src/chain';
 import { afterRefusal, planRound } from '../../src/chain/logPlan';
 import { checkLogFilter } from '../../src/chain/validation';
 

@@ -8,11 +8,8 @@
  *   send     (eth_sendUserOperation to Alto), then read receipt and events.
  */
 import { readFileSync } from 'node:fs';
-
-import {
-  toSimpleSmartAccount,
-  type ToSimpleSmartAccountReturnType,
-} from 'permissionless/accounts';
+import { toSimpleSmartAccount } from 'permissionless/accounts';
+import type { ToSimpleSmartAccountReturnType } from 'permissionless/accounts';
 import {
   concat,
   createPublicClient,
@@ -22,23 +19,24 @@ import {
   parseAbi,
   size,
   slice,
-  type Address,
-  type Hex,
-  type PublicClient,
 } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Address, Hex, PublicClient } from 'viem';
 import {
   createBundlerClient,
   createPaymasterClient,
   entryPoint06Abi,
   formatUserOperationRequest,
   getUserOperationHash,
-  type BundlerClient,
-  type PaymasterClient,
-  type UserOperation,
 } from 'viem/account-abstraction';
+import type {
+  BundlerClient,
+  PaymasterClient,
+  UserOperation,
+} from 'viem/account-abstraction';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
-import { startDevnet, type Devnet } from '../fixtures/devnet';
+import { startDevnet } from '../fixtures/devnet';
+import type { Devnet } from '../fixtures/devnet';
 import { devnetChain, ERC4337_ABI } from '../fixtures/erc4337';
 import { PAYMASTER_ERRORS } from '../fixtures/paymaster-service';
 import {

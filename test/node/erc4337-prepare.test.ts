@@ -2,24 +2,28 @@
  * eth_prepareUserOperation's chain side (src/accounts/erc4337/prepare.ts) as a plain library against
  * anvil with the real v0.6 contracts, behind the provider-limits proxy that counts round trips.
  */
-import { encodeFunctionData, numberToHex, type Hex } from 'viem';
+import { encodeFunctionData, numberToHex } from 'viem';
+import type { Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createRpcClient } from '../../src/chain';
 import {
   computeAccountAddress,
   prepareUserOperation,
-  type SmartAccountChain,
 } from '../../src/accounts/erc4337/prepare';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import type { SmartAccountChain } from '../../src/accounts/erc4337/prepare';
+import { createRpcClient } from '../../src/chain';
+import { startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
+import { deployErc4337 } from '../fixtures/erc4337';
+import type { Erc4337Deployment } from '../fixtures/erc4337';
+import { sendAndMine } from '../fixtures/json-rpc';
+import { startLimitsProxy } from '../fixtures/limits-proxy';
+import type { LimitsProxy } from '../fixtures/limits-proxy';
 import {
   installRecorder,
   recordCalldata,
   RECORDERS,
 } from '../fixtures/targets';
-import { sendAndMine } from '../fixtures/json-rpc';
 
 const OWNER = privateKeyToAddress(
   '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',

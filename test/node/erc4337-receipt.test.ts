@@ -3,35 +3,33 @@
  * an operation prepared and signed by the snap's code is handed to EntryPoint.handleOps directly
  * (no bundler), then looked up through a counting proxy that records every eth_getLogs range.
  */
-import {
-  encodeFunctionData,
-  numberToHex,
-  parseAbi,
-  parseEther,
-  type Hex,
-} from 'viem';
+import { encodeFunctionData, numberToHex, parseAbi, parseEther } from 'viem';
+import type { Hex } from 'viem';
 import {
   generatePrivateKey,
   privateKeyToAccount,
   privateKeyToAddress,
 } from 'viem/accounts';
 
-import { lookupUserOperationReceipt } from '../../src/accounts/erc4337/receipt';
 import {
   computeAccountAddress,
   prepareUserOperation,
-  type SmartAccountChain,
 } from '../../src/accounts/erc4337/prepare';
+import type { SmartAccountChain } from '../../src/accounts/erc4337/prepare';
+import { lookupUserOperationReceipt } from '../../src/accounts/erc4337/receipt';
 import {
   signUserOperation,
   userOpHash,
 } from '../../src/accounts/erc4337/userop';
 import { createRpcClient } from '../../src/chain';
-import { ANVIL_KEYS, startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
-import { freePort } from '../fixtures/ports';
+import { ANVIL_KEYS, startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
+import { deployErc4337 } from '../fixtures/erc4337';
+import type { Erc4337Deployment } from '../fixtures/erc4337';
 import { jsonRpc, sendAndMine } from '../fixtures/json-rpc';
-import { startLimitsProxy, type LimitsProxy } from '../fixtures/limits-proxy';
+import { startLimitsProxy } from '../fixtures/limits-proxy';
+import type { LimitsProxy } from '../fixtures/limits-proxy';
+import { freePort } from '../fixtures/ports';
 import {
   installRecorder,
   readRecord,

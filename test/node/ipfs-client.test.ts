@@ -1,7 +1,8 @@
-import { CID } from 'multiformats/cid';
-import { create, type KuboRPCClient } from 'kubo-rpc-client';
 import { decode as decodePb } from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
+import { create } from 'kubo-rpc-client';
+import type { KuboRPCClient } from 'kubo-rpc-client';
+import { CID } from 'multiformats/cid';
 
 import {
   ContentVerificationError,
@@ -11,10 +12,11 @@ import {
   IpfsApiError,
   IpfsTimeoutError,
   ResponseTooLargeError,
-  type IpfsClientOptions,
 } from '../../src/ipfs';
+import type { IpfsClientOptions } from '../../src/ipfs';
 import { AccountMetadataError, parseAccountMetadata } from '../../src/metadata';
-import { bigFile, startIpfsNode, type IpfsNode } from '../fixtures/ipfs-node';
+import { bigFile, startIpfsNode } from '../fixtures/ipfs-node';
+import type { IpfsNode } from '../fixtures/ipfs-node';
 
 /**
  * The CID-verified IPFS client (src/ipfs) against the embedded

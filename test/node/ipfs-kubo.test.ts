@@ -1,13 +1,9 @@
+import { create } from 'kubo-rpc-client';
+import type { KuboRPCClient } from 'kubo-rpc-client';
 import { request } from 'node:http';
 
-import { create, type KuboRPCClient } from 'kubo-rpc-client';
-
-import {
-  addJson,
-  bigFile,
-  startIpfsNode,
-  type IpfsNode,
-} from '../fixtures/ipfs-node';
+import { addJson, bigFile, startIpfsNode } from '../fixtures/ipfs-node';
+import type { IpfsNode } from '../fixtures/ipfs-node';
 
 /**
  * The embedded IPFS node (test/fixtures/ipfs-node.ts) speaks the IPFS HTTP API
@@ -182,11 +178,11 @@ describe('statuses and streaming of the embedded node (Kubo RPC API)', () => {
     const failed = await raw(`/api/v0/cat?arg=${cid}`);
     expect(failed.status).toBe(200);
     expect(failed.headers.trailer).toBe('X-Stream-Error');
-    expect(failed.body.length).toBe(1000);
+    expect(failed.body).toHaveLength(1000);
     expect(failed.trailers['x-stream-error']).toBe('disk on fire');
 
     const whole = await raw(`/api/v0/cat?arg=${cid}`); // the failure was one-shot
-    expect(whole.body.length).toBe(700_000);
+    expect(whole.body).toHaveLength(700_000);
     expect(whole.trailers['x-stream-error']).toBeUndefined();
   });
 

@@ -8,8 +8,8 @@ import {
   IpfsDeadlineError,
   IpfsTimeoutError,
   ResponseTooLargeError,
-  type FetchLike,
 } from '../../src/ipfs';
+import type { FetchLike } from '../../src/ipfs';
 import { RAW, StubNode } from './ipfs-stub';
 
 /**

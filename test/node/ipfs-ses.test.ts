@@ -1,17 +1,12 @@
+import { build } from 'esbuild';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { build } from 'esbuild';
-
-import {
-  addJson,
-  bigFile,
-  startIpfsNode,
-  type IpfsNode,
-} from '../fixtures/ipfs-node';
+import { addJson, bigFile, startIpfsNode } from '../fixtures/ipfs-node';
+import type { IpfsNode } from '../fixtures/ipfs-node';
 
 /**
  * src/ipfs in snap-like conditions: a browser build (so multiformats hashes

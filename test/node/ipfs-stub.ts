@@ -1,10 +1,5 @@
-import {
-  code as DAG_PB,
-  decode,
-  encode,
-  prepare,
-  type PBLink,
-} from '@ipld/dag-pb';
+import { code as DAG_PB, decode, encode, prepare } from '@ipld/dag-pb';
+import type { PBLink } from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';

@@ -5,15 +5,16 @@
  * operation's own value + 10% + 10,000 gas (in v0.6 preVerificationGas is paid in full).
  */
 import type { EthUserOperation } from '@metamask/keyring-api';
-import { numberToHex, type Hex } from 'viem';
+import { numberToHex } from 'viem';
+import type { Hex } from 'viem';
 
 import { patchUserOperation } from '../../src/accounts/erc4337/paymaster';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../fixtures/erc4337';
-import {
-  startPaymasterService,
-  type PaymasterService,
-} from '../fixtures/paymaster-service';
+import { startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
+import { deployErc4337 } from '../fixtures/erc4337';
+import type { Erc4337Deployment } from '../fixtures/erc4337';
+import { startPaymasterService } from '../fixtures/paymaster-service';
+import type { PaymasterService } from '../fixtures/paymaster-service';
 
 const OTHER_PAYMASTER = '0x1111111111111111111111111111111111111111';
 

@@ -3,10 +3,12 @@
  * URL; a refused config leaves state untouched. The eth_chainId check talks to a real local
  * JSON-RPC server (127.0.0.1) that answers for chain 31337 on any path.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
 
 import { createDomain } from '../../src/keyring';
-import { defaultState, type KeyringState } from '../../src/state';
+import { defaultState } from '../../src/state';
+import type { KeyringState } from '../../src/state';
 
 let server: Server;
 let base: string;

@@ -6,11 +6,13 @@
  */
 import type { EthUserOperation } from '@metamask/keyring-api';
 import fc from 'fast-check';
-import { encodeFunctionData, numberToHex, parseAbi, type Hex } from 'viem';
+import { encodeFunctionData, numberToHex, parseAbi } from 'viem';
+import type { Hex } from 'viem';
 import { getUserOperationHash } from 'viem/account-abstraction';
 
 import { userOpHash } from '../../src/accounts/erc4337/userop';
-import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
 import { loadArtifact } from '../fixtures/erc4337';
 import { jsonRpc } from '../fixtures/json-rpc';
 

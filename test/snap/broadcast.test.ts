@@ -7,10 +7,11 @@ import {
   http,
   numberToHex,
   parseEther,
-  type Hex,
 } from 'viem';
+import type { Hex } from 'viem';
 
-import { startAnvil, type Anvil } from '../fixtures/anvil';
+import { startAnvil } from '../fixtures/anvil';
+import type { Anvil } from '../fixtures/anvil';
 import { installKeyringSnap } from './harness';
 
 describe('a transaction signed by the snap is accepted by a real node (anvil)', () => {
