@@ -16,7 +16,13 @@ import type { SeedResult } from '../fixtures/seed-logs';
 
 jest.setTimeout(300_000);
 
-const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
+/**
+ * A bigint as a JSON-RPC hex quantity.
+ *
+ * @param value - The number to encode.
+ * @returns `0x` followed by the lowercase hex digits.
+ */
+const toQuantity = (value: bigint): `0x${string}` => `0x${value.toString(16)}`;
 
 describe.each(['uniform', 'uneven', 'sparse'] as const)(
   'getLogs round trips, %s layout',
@@ -55,8 +61,8 @@ describe.each(['uniform', 'uneven', 'sparse'] as const)(
           url: proxy.url,
           fetch: wire.fetch,
         }).getLogs({
-          fromBlock: hex(seed.fromBlock),
-          toBlock: hex(seed.toBlock),
+          fromBlock: toQuantity(seed.fromBlock),
+          toBlock: toQuantity(seed.toBlock),
         });
         expect(logs).toHaveLength(expected.length);
         expect(JSON.stringify(logs) === JSON.stringify(expected)).toBe(true);

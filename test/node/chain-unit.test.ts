@@ -23,8 +23,20 @@ import type { RpcLog } from '../../src/chain';
 import { afterRefusal, planRound } from '../../src/chain/logPlan';
 import { checkLogFilter } from '../../src/chain/validation';
 
+/**
+ * A test address from a number.
+ *
+ * @param i - The number.
+ * @returns The number as a 20-byte hex address.
+ */
 const addr = (i: number): `0x${string}` =>
   `0x${i.toString(16).padStart(40, '0')}`;
+/**
+ * A test topic from a number.
+ *
+ * @param i - The number.
+ * @returns The number as a 32-byte hex word.
+ */
 const topic = (i: number): `0x${string}` =>
   `0x${i.toString(16).padStart(64, '0')}`;
 
@@ -43,24 +55,36 @@ describe('chain adapter: pure helpers', () => {
       topics: [[topic(9)], Array.from({ length: 12 }, (_, i) => topic(i))],
     });
     const parts = splitByParams(filter, 6);
-    expect(parts.every((p) => countParams(p) <= 6)).toBe(true);
-    expect(parts.flatMap((p) => p.topics[1])).toEqual(filter.topics[1]);
-    expect(parts.every((p) => p.addresses?.length === 3)).toBe(true);
+    expect(parts.every((part) => countParams(part) <= 6)).toBe(true);
+    expect(parts.flatMap((part) => part.topics[1])).toStrictEqual(
+      filter.topics[1],
+    );
+    expect(parts.every((part) => part.addresses?.length === 3)).toBe(true);
     const wide = checkLogFilter({
       address: Array.from({ length: 9 }, (_, i) => addr(i + 1)),
       topics: [Array.from({ length: 9 }, (_, i) => topic(i))],
     });
     const wideParts = splitByParams(wide, 5);
-    expect(wideParts.every((p) => countParams(p) <= 5)).toBe(true);
+    expect(wideParts.every((part) => countParams(part) <= 5)).toBe(true);
     const combos = new Set(
-      wideParts.flatMap((p) =>
-        p.addresses!.flatMap((a) => p.topics[0]!.map((t) => `${a}${t}`)),
+      wideParts.flatMap((part) =>
+        (part.addresses ?? []).flatMap((a) =>
+          (part.topics[0] ?? []).map((topicHash) => `${a}${topicHash}`),
+        ),
       ),
     );
     expect(combos.size).toBe(81);
   });
 
   it('orders logs by (blockNumber, logIndex) and drops duplicates', () => {
+    /**
+     * A mined log, reduced to the fields the ordering reads.
+     *
+     * @param block - The block number.
+     * @param index - The log index in the block.
+     * @param tx - The transaction hash.
+     * @returns The log.
+     */
     const log = (block: number, index: number, tx = '0x01'): RpcLog =>
       ({
         blockNumber: `0x${block.toString(16)}`,
@@ -75,15 +99,18 @@ describe('chain adapter: pure helpers', () => {
       log(2, 0x10),
       log(2, 3),
     ]);
-    expect(sorted.map((l) => `${l.blockNumber}:${l.logIndex}`)).toEqual([
-      '0x2:0x3',
-      '0x2:0x10',
-      '0x10:0x1',
-      '0x10:0x2',
-    ]);
+    expect(
+      sorted.map((entry) => `${entry.blockNumber}:${entry.logIndex}`),
+    ).toStrictEqual(['0x2:0x3', '0x2:0x10', '0x10:0x1', '0x10:0x2']);
   });
 
   it('never merges pending logs (null block hash and index) and refuses two hashes for one block', () => {
+    /**
+     * A pending log: no block hash, number or index.
+     *
+     * @param data - The log data.
+     * @returns The log.
+     */
     const pending = (data: string): RpcLog =>
       ({
         blockNumber: null,
@@ -105,8 +132,8 @@ describe('chain adapter: pure helpers', () => {
         mined,
         pending('0x02'),
         { ...mined },
-      ]).map((l) => l.data),
-    ).toEqual(['0x', '0x01', '0x02']);
+      ]).map((log) => log.data),
+    ).toStrictEqual(['0x', '0x01', '0x02']);
     const other = {
       ...mined,
       logIndex: '0x1',
@@ -119,7 +146,7 @@ describe('chain adapter: pure helpers', () => {
     expect(
       checkLogFilter({ topics: [[topic(1), null] as never, [topic(2)]] })
         .topics,
-    ).toEqual([null, [topic(2)]]);
+    ).toStrictEqual([null, [topic(2)]]);
     const hash = `0x${'ab'.repeat(32)}` as const;
     expect(() =>
       checkLogFilter({ blockHash: hash, blockhash: `0x${'cd'.repeat(32)}` }),
@@ -147,13 +174,13 @@ describe('chain adapter: pure helpers', () => {
         to: '0x1f',
         limit: 10000,
       }),
-    ).toEqual({ from: 16n, to: 31n });
+    ).toStrictEqual({ from: 16n, to: 31n });
     expect(
       parseRangeHint(
         'Log response size exceeded. ... this block range should work: [0x1d4e1e7, 0x1d4e2a5]',
         undefined,
       ),
-    ).toEqual({ from: 0x1d4e1e7n, to: 0x1d4e2a5n });
+    ).toStrictEqual({ from: 0x1d4e1e7n, to: 0x1d4e2a5n });
     expect(
       parseRangeHint('Try with this block range [0x5, 0x2].', undefined),
     ).toBeUndefined();
@@ -165,7 +192,12 @@ describe('chain adapter: pure helpers', () => {
       slots: 10,
       target: 6000,
       cap: 10_000,
-      density: () => undefined,
+      /**
+       * The log density of a range: unknown here.
+       *
+       * @returns Nothing, as nothing was measured yet.
+       */
+      density: (): number | undefined => undefined,
     };
     expect(
       planRound([{ lane: 0, from: 0n, to: 999n }], context).pieces,
@@ -177,19 +209,27 @@ describe('chain adapter: pure helpers', () => {
       { lane: 0, from: 100n, to: 199n },
       { from: 100n, to: 120n },
     );
-    expect(refused).toEqual([
+    expect(refused).toStrictEqual([
       { lane: 0, from: 100n, to: 120n, fits: true },
       { lane: 0, from: 121n, to: 199n },
     ]);
     expect(
       afterRefusal({ lane: 0, from: 100n, to: 199n }, { from: 100n, to: 199n }),
-    ).toEqual([{ lane: 0, from: 100n, to: 199n, over: true }]);
+    ).toStrictEqual([{ lane: 0, from: 100n, to: 199n, over: true }]);
     expect(
       afterRefusal({ lane: 0, from: 100n, to: 199n }, { from: 150n, to: 250n }),
-    ).toEqual([{ lane: 0, from: 100n, to: 199n, over: true }]);
-    const known = { ...context, density: () => 1 };
+    ).toStrictEqual([{ lane: 0, from: 100n, to: 199n, over: true }]);
+    const known = {
+      ...context,
+      /**
+       * The log density of a range, as if measured.
+       *
+       * @returns One log per block.
+       */
+      density: (): number => 1,
+    };
     const { pieces } = planRound(refused, known);
-    expect(pieces[0]).toEqual({ lane: 0, from: 100n, to: 120n });
+    expect(pieces[0]).toStrictEqual({ lane: 0, from: 100n, to: 120n });
     expect(pieces).toHaveLength(2);
     // never more pieces than slots; what does not fit stays pending
     const many = planRound(
@@ -271,12 +311,24 @@ describe('chain adapter: pure helpers', () => {
   it('surfaces a JSON-RPC error sent with HTTP 400 as JsonRpcError', async () => {
     const client = createRpcClient({
       url: 'https://x.io/v3/k',
+      /**
+       * Answers every request with HTTP 400 carrying a JSON-RPC error.
+       *
+       * @param _url - The endpoint, unused.
+       * @param init - The request, whose id the reply echoes.
+       * @returns The fake response.
+       */
       fetch: async (_url, init) => {
-        const { id } = JSON.parse(init.body) as { id: number };
+        const { id } = JSON.parse(init.body) as Record<string, unknown>;
         return {
           ok: false,
           status: 400,
-          text: async () =>
+          /**
+           * The reply body.
+           *
+           * @returns The JSON text.
+           */
+          text: async (): Promise<string> =>
             JSON.stringify({
               jsonrpc: '2.0',
               id,
@@ -287,7 +339,7 @@ describe('chain adapter: pure helpers', () => {
     });
     const error = (await client
       .chainId()
-      .catch((e: unknown) => e)) as JsonRpcError;
+      .catch((thrown: unknown) => thrown)) as JsonRpcError;
     expect(error).toBeInstanceOf(JsonRpcError);
     expect(error.code).toBe(-32600);
   });

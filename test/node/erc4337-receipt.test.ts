@@ -50,10 +50,17 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
   let minedIn: bigint;
   let deadBundler: string;
 
+  /**
+   * The first block of each eth_getLogs call the proxy received, in order.
+   *
+   * @returns The fromBlock values.
+   */
   const logRanges = (): bigint[] =>
     proxy.stats.calls
       .filter((call) => call.method === 'eth_getLogs')
-      .map(({ params }) => BigInt((params[0] as { fromBlock: Hex }).fromBlock));
+      .map(({ params }) =>
+        BigInt((params[0] as Record<string, Hex>).fromBlock),
+      );
 
   beforeAll(async () => {
     anvil = await startAnvil();
@@ -87,7 +94,7 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
       { to: RECORDERS[0], value: 0n, data: recordCalldata(9, 99) },
     ]);
     const block = await client.getBlockByNumber('latest');
-    const op = {
+    const unsigned = {
       sender: address,
       nonce: prepared.nonce,
       initCode: prepared.initCode,
@@ -103,12 +110,15 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
       paymasterAndData: '0x',
       signature: prepared.dummySignature,
     };
-    op.signature = await signUserOperation(
-      ownerKey,
-      op,
-      contracts.entryPoint,
-      31337n,
-    );
+    const op = {
+      ...unsigned,
+      signature: await signUserOperation(
+        ownerKey,
+        unsigned,
+        contracts.entryPoint,
+        31337n,
+      ),
+    };
     hash = userOpHash(op, contracts.entryPoint, 31337n);
     sentAt = await client.blockNumber();
     const beneficiary = privateKeyToAccount(ANVIL_KEYS[0]).address;
@@ -136,9 +146,14 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
         args: [[args as never], beneficiary],
       }),
     });
-    expect(receipt.status).toBe('0x1');
+    if (receipt.status !== '0x1') {
+      throw new Error('setup: handleOps reverted');
+    }
     minedIn = BigInt(receipt.blockNumber);
-    expect(await readRecord(anvil.url, RECORDERS[0], 9)).toBe(99n);
+    const recorded = await readRecord(anvil.url, RECORDERS[0], 9);
+    if (recorded !== 99n) {
+      throw new Error(`setup: the recorder holds ${recorded}, not 99`);
+    }
   });
 
   afterAll(async () => {
@@ -157,7 +172,7 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
       hash,
       5n,
     );
-    expect(receipt).toEqual(
+    expect(receipt).toStrictEqual(
       expect.objectContaining({
         userOpHash: hash,
         success: true,
@@ -205,7 +220,7 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
       hash,
       5n,
     );
-    expect(receipt).toEqual(
+    expect(receipt).toStrictEqual(
       expect.objectContaining({
         userOpHash: hash,
         success: true,
@@ -217,7 +232,12 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
   });
 });
 
-/** The lowest of the fromBlock values queried. */
+/**
+ * The lowest of the fromBlock values queried.
+ *
+ * @param values - The fromBlock values.
+ * @returns The lowest, or undefined when there is none.
+ */
 function lowest(values: bigint[]): bigint | undefined {
   return values.length === 0
     ? undefined
