@@ -1,3 +1,4 @@
+import * as metamaskUtils from '@metamask/utils';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -11,7 +12,12 @@ const ROOT = path.join(__dirname, '../..');
 const BUNDLE = path.join(ROOT, 'dist/bundle.js');
 const STUBS = path.join(ROOT, 'build/stubs');
 
-/** Every .js/.cjs/.mjs file under `dir`, recursively. */
+/**
+ * Every .js/.cjs/.mjs file under a directory, recursively, skipping nested node_modules.
+ *
+ * @param dir - The directory to walk.
+ * @returns The absolute paths of the script files found.
+ */
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
@@ -27,6 +33,9 @@ function sources(dir: string): string[] {
  * `const x = require("request")` (then `x.member`), `import x from "request"` (then
  * `const { a, b } = x` or `x.member`) and `import { a, b } from "request"`.
  *
+ * @param dir - The directory whose script files are read.
+ * @param request - The module specifier, as written in the require or import.
+ * @returns The member names read, without `default`.
  * @throws Error when a file uses the module in any other way (the list would be incomplete).
  */
 function membersUsed(dir: string, request: string): Set<string> {
@@ -45,11 +54,11 @@ function membersUsed(dir: string, request: string): Set<string> {
       ),
     )) {
       understood += 1;
-      const name = (match[1] ?? match[2]) as string;
+      const name = match[1] ?? match[2];
       for (const member of text.matchAll(
         new RegExp(`\\b${name.replace(/\$/gu, '\\$')}\\.(\\w+)`, 'gu'),
       )) {
-        used.add(member[1] as string);
+        used.add(member[1]);
       }
       for (const destructured of text.matchAll(
         new RegExp(
@@ -57,20 +66,18 @@ function membersUsed(dir: string, request: string): Set<string> {
           'gu',
         ),
       )) {
-        (destructured[1] as string)
+        destructured[1]
           .split(',')
-          .forEach((member) => used.add(member.trim().split(':')[0] as string));
+          .forEach((member) => used.add(member.trim().split(':')[0]));
       }
     }
     for (const match of text.matchAll(
       new RegExp(`import \\{([^}]*)\\} from ${quoted}`, 'gu'),
     )) {
       understood += 1;
-      (match[1] as string)
+      match[1]
         .split(',')
-        .forEach((member) =>
-          used.add(member.trim().split(' as ')[0] as string),
-        );
+        .forEach((member) => used.add(member.trim().split(' as ')[0]));
     }
     if (understood !== total) {
       throw new Error(
@@ -82,6 +89,13 @@ function membersUsed(dir: string, request: string): Set<string> {
   return used;
 }
 
+/**
+ * The directory of an installed package.
+ *
+ * @param name - The package name.
+ * @param from - The directory whose node_modules holds it (the repository root by default).
+ * @returns The path of the package directory.
+ */
 function packageDir(name: string, from = ROOT): string {
   return path.join(from, 'node_modules', name);
 }
@@ -91,7 +105,11 @@ describe('bundle size', () => {
     expect(existsSync(BUNDLE)).toBe(true); // built by `npm test`'s pretest (mm-snap build)
     const budget = (
       JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-        bundleBudget: { gzipBytes: number };
+        /** The size budget of the built snap. */
+        bundleBudget: {
+          /** The most bytes of `gzip -9` of dist/bundle.js. */
+          gzipBytes: number;
+        };
       }
     ).bundleBudget.gzipBytes;
     expect(budget).toBeGreaterThan(0);
@@ -107,10 +125,13 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
         path.join(packageDir('@metamask/utils'), 'dist'),
         'lodash',
       ),
-    ]).toEqual(['memoize']);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const stub = require(path.join(STUBS, 'lodash.js')) as { memoize: unknown };
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ]).toStrictEqual(['memoize']);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- loads the stub file the bundler swaps in, by its path
+    const stub = require(path.join(STUBS, 'lodash.js')) as {
+      /** The stub's memoize. */
+      memoize: unknown;
+    };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, n/global-require -- lodash is a dependency of @metamask/utils, compared against the stub
     expect(stub.memoize).toBe(require('lodash/memoize'));
   });
 
@@ -122,7 +143,7 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     const callers = sources(path.join(util, 'dist')).filter((file) =>
       readFileSync(file, 'utf8').includes('require("micro-ftch")'),
     );
-    expect(callers.map((file) => path.relative(util, file))).toEqual([
+    expect(callers.map((file) => path.relative(util, file))).toStrictEqual([
       'dist/provider.js',
     ]);
     expect(membersUsed(path.join(util, 'dist'), 'micro-ftch').size).toBe(0); // only `.default`, inside fetchFromProvider
@@ -137,9 +158,10 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     ].filter((file) =>
       /fetchFromProvider|getProvider\(/u.test(readFileSync(file, 'utf8')),
     );
-    expect(users).toEqual([]);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    expect(users).toStrictEqual([]);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- loads the stub file the bundler swaps in, by its path
     const stub = require(path.join(STUBS, 'micro-ftch.js')) as {
+      /** The stub's default export, which throws. */
       default: () => unknown;
     };
     expect(() => stub.default()).toThrow(
@@ -165,11 +187,10 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
         .map((name) => name.trim())
         .filter(Boolean),
     );
-    expect([...used].filter((name) => !exported.has(name))).toEqual([]);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const utils = require('@metamask/utils') as Record<string, unknown>;
-    expect([...exported].filter((name) => utils[name] === undefined)).toEqual(
-      [],
-    );
+    expect([...used].filter((name) => !exported.has(name))).toStrictEqual([]);
+    const utils: Record<string, unknown> = metamaskUtils;
+    expect(
+      [...exported].filter((name) => utils[name] === undefined),
+    ).toStrictEqual([]);
   });
 });

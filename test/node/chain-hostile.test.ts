@@ -6,15 +6,17 @@
  */
 import { privateKeyToAddress } from 'viem/accounts';
 
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import type { LimitsProxy } from '../../devnet/limits-proxy';
+import type { SmartAccountChain } from '../../src/accounts/erc4337/prepare';
 import {
   computeAccountAddress,
   prepareUserOperation,
-  type SmartAccountChain,
 } from '../../src/accounts/erc4337/prepare';
 import { createRpcClient, TransportError } from '../../src/chain';
-import { startAnvil, type Anvil } from '../../devnet/anvil';
-import { deployErc4337 } from '../../devnet/erc4337';
-import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
 
 jest.setTimeout(120_000);
 
@@ -56,7 +58,11 @@ describe('prepareUserOperation against an endpoint that lies', () => {
       sender: address,
       bundlerUrl: 'http://127.0.0.1:1',
     };
-    gasLimit = BigInt((await client.getBlockByNumber('latest'))!.gasLimit);
+    const latest = await client.getBlockByNumber('latest');
+    if (!latest) {
+      throw new Error('the node has no latest block');
+    }
+    gasLimit = BigInt(latest.gasLimit);
   });
 
   afterAll(async () => {
@@ -72,7 +78,10 @@ describe('prepareUserOperation against an endpoint that lies', () => {
   it('an honest endpoint: one round trip, gas within [21,000, 10x the block gas limit]', async () => {
     const prepared = await prepareUserOperation(chain, intents);
     expect(proxy.stats.httpRequests).toBe(1);
-    const callGas = BigInt(prepared.gasLimits!.callGasLimit as string);
+    if (!prepared.gasLimits) {
+      throw new Error('prepareUserOperation returned no gas limits');
+    }
+    const callGas = BigInt(prepared.gasLimits.callGasLimit);
     expect(callGas).toBeGreaterThanOrEqual(21_000n);
     expect(callGas).toBeLessThanOrEqual(gasLimit * 10n);
   });
@@ -126,7 +135,7 @@ describe('prepareUserOperation against an endpoint that lies', () => {
   ])('%s answering %j makes prepare fail', async (method, result, message) => {
     proxy.inject({ type: 'result', method, result });
     const error = await prepareUserOperation(chain, intents).catch(
-      (e: unknown) => e,
+      (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(TransportError);
     expect((error as TransportError).kind).toBe('malformed');

@@ -1,14 +1,7 @@
-import {
-  createRpcClient,
-  InvalidParamsError,
-  LimitExceededError,
-  RemovedLogsError,
-  TransportError,
-  type RpcLog,
-} from '../../src/chain';
-import { splitEven } from '../../src/chain/logPlan';
-import { startAnvil, type Anvil } from '../../devnet/anvil';
-import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import type { LimitsProxy } from '../../devnet/limits-proxy';
 import { countingFetch } from '../../devnet/round-trips';
 import {
   EMITTERS,
@@ -16,12 +9,33 @@ import {
   rpc,
   seedLogs,
   TOPICS,
-  type SeedResult,
 } from '../../devnet/seed-logs';
+import type { SeedResult } from '../../devnet/seed-logs';
+import type { RpcLog } from '../../src/chain';
+import {
+  createRpcClient,
+  InvalidParamsError,
+  LimitExceededError,
+  RemovedLogsError,
+  TransportError,
+} from '../../src/chain';
+import { splitEven } from '../../src/chain/logPlan';
 
 jest.setTimeout(120_000);
 
-const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
+/**
+ * A bigint as a JSON-RPC hex quantity.
+ *
+ * @param value - The number to encode.
+ * @returns `0x` followed by the lowercase hex digits.
+ */
+const toQuantity = (value: bigint): `0x${string}` => `0x${value.toString(16)}`;
+/**
+ * The identity of a log: block number, log index and transaction hash.
+ *
+ * @param log - The log.
+ * @returns `blockNumber/logIndex/transactionHash`.
+ */
 const key = (log: RpcLog): string =>
   `${log.blockNumber}/${log.logIndex}/${log.transactionHash}`;
 
@@ -33,11 +47,15 @@ const key = (log: RpcLog): string =>
  * @param expected - Reference logs from anvil.
  */
 function expectSameLogs(actual: RpcLog[], expected: RpcLog[]): void {
-  expect(actual.length).toBe(expected.length);
+  expect(actual).toHaveLength(expected.length);
   const first = actual.findIndex(
     (log, i) => JSON.stringify(log) !== JSON.stringify(expected[i]),
   );
-  expect({ first, actual: actual[first], expected: expected[first] }).toEqual({
+  expect({
+    first,
+    actual: actual[first],
+    expected: expected[first],
+  }).toStrictEqual({
     first: -1,
     actual: undefined,
     expected: undefined,
@@ -75,15 +93,24 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     });
   });
 
-  afterEach(() => {
-    // no batch ever held more than the provider's 10 eth_getLogs calls
+  /** No batch the proxy received held more than the provider's 10 eth_getLogs calls. */
+  function expectBatchesWithinLogsLimit(): void {
     expect(proxy.stats.maxLogsPerRequest).toBeLessThanOrEqual(10);
+  }
+
+  afterEach(() => {
+    expectBatchesWithinLogsLimit();
   });
 
-  /** The `[fromBlock, toBlock]` of every eth_getLogs call the proxy received. */
+  /**
+   * The block range of every eth_getLogs call the proxy received, in order.
+   *
+   * @returns `fromBlock..toBlock` of each call.
+   */
   const ranges = (): string[] =>
     proxy.stats.getLogsFilters.map(
-      (f) => `${String(f.fromBlock)}..${String(f.toBlock)}`,
+      (sentFilter) =>
+        `${String(sentFilter.fromBlock)}..${String(sentFilter.toBlock)}`,
     );
 
   it('seeds at least 30,000 logs with dense and sparse blocks', () => {
@@ -95,8 +122,8 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const wire = countingFetch();
     const client = createRpcClient({ url: proxy.url, fetch: wire.fetch });
     const logs = await client.getLogs({
-      fromBlock: hex(seed.fromBlock),
-      toBlock: hex(seed.toBlock),
+      fromBlock: toQuantity(seed.fromBlock),
+      toBlock: toQuantity(seed.toBlock),
     });
     expect(logs).toHaveLength(reference.length);
     expectSameLogs(logs, reference);
@@ -114,7 +141,10 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const calls = Array.from({ length: 11 }, () => ({
       method: 'eth_getLogs',
       params: [
-        { fromBlock: hex(seed.fromBlock), toBlock: hex(seed.fromBlock) },
+        {
+          fromBlock: toQuantity(seed.fromBlock),
+          toBlock: toQuantity(seed.fromBlock),
+        },
       ],
     }));
     const settled = await client.batchSettled(calls);
@@ -128,8 +158,8 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     async (hint) => {
       proxy.options.maxResults = 9000; // the densest block holds 9,000 logs
       const filter = {
-        fromBlock: hex(seed.fromBlock),
-        toBlock: hex(seed.toBlock),
+        fromBlock: toQuantity(seed.fromBlock),
+        toBlock: toQuantity(seed.toBlock),
       };
       const plain = countingFetch();
       expectSameLogs(
@@ -163,8 +193,8 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
 
   it('a rate-limit -32005 is retried as is, never narrowed; past the retries it is surfaced', async () => {
     const filter = {
-      fromBlock: hex(seed.fromBlock),
-      toBlock: hex(seed.toBlock),
+      fromBlock: toQuantity(seed.fromBlock),
+      toBlock: toQuantity(seed.toBlock),
     };
     proxy.inject({ type: 'rateLimit', method: 'eth_getLogs', times: 2 });
     const logs = await createRpcClient({
@@ -174,8 +204,8 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     expectSameLogs(logs, reference);
     const sent = ranges();
     expect(sent).toHaveLength(30);
-    expect(sent.slice(10, 20)).toEqual(sent.slice(0, 10));
-    expect(sent.slice(20, 30)).toEqual(sent.slice(0, 10));
+    expect(sent.slice(10, 20)).toStrictEqual(sent.slice(0, 10));
+    expect(sent.slice(20, 30)).toStrictEqual(sent.slice(0, 10));
 
     proxy.resetStats();
     proxy.inject({ type: 'rateLimit', method: 'eth_getLogs', times: 50 });
@@ -185,7 +215,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
       retryDelayMs: 5,
     })
       .getLogs(filter)
-      .catch((e: unknown) => e)) as LimitExceededError;
+      .catch((thrown: unknown) => thrown)) as LimitExceededError;
     expect(error).toBeInstanceOf(LimitExceededError);
     expect(error.reason).toBe('rate');
     expect(error.message).toBe('project ID request rate exceeded');
@@ -198,20 +228,25 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const first = splitEven(
       { lane: 0, from: seed.fromBlock, to: last },
       10,
-    ).map((p) => `${hex(p.from)}..${hex(p.to)}`);
+    ).map((part) => `${toQuantity(part.from)}..${toQuantity(part.to)}`);
     proxy.inject({ type: 'delay', ms: 2500, method: 'eth_getLogs' });
     const logs = await createRpcClient({
       url: proxy.url,
       timeoutMs: 1000,
-    }).getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(last) });
+    }).getLogs({
+      fromBlock: toQuantity(seed.fromBlock),
+      toBlock: toQuantity(last),
+    });
     expectSameLogs(
       logs,
-      reference.filter((l) => BigInt(l.blockNumber!) <= last),
+      reference.filter(
+        (log) => log.blockNumber !== null && BigInt(log.blockNumber) <= last,
+      ),
     );
     await new Promise((resolve) => setTimeout(resolve, 2500)); // the proxy records the delayed calls when it serves them
     const sent = ranges();
     for (const range of first) {
-      expect(sent.filter((r) => r === range)).toHaveLength(1);
+      expect(sent.filter((entry) => entry === range)).toHaveLength(1);
     }
     expect(sent.length).toBeGreaterThan(20);
   });
@@ -221,21 +256,23 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const latest = BigInt(await rpc(anvil.url, 'eth_blockNumber'));
     const client = createRpcClient({ url: proxy.url });
     const toPending = await client.getLogs({
-      fromBlock: hex(seed.fromBlock),
+      fromBlock: toQuantity(seed.fromBlock),
       toBlock: 'pending',
     });
     expectSameLogs(
       toPending,
       await rpc(anvil.url, 'eth_getLogs', [
-        { fromBlock: hex(seed.fromBlock), toBlock: 'pending' },
+        { fromBlock: toQuantity(seed.fromBlock), toBlock: 'pending' },
       ]),
     );
     const sent = proxy.stats.getLogsFilters;
     expect(sent.length).toBeGreaterThan(2);
     expect(
-      sent.filter((f) => f.toBlock === 'pending').length,
+      sent.filter((sentFilter) => sentFilter.toBlock === 'pending').length,
     ).toBeGreaterThanOrEqual(2);
-    expect(sent.some((f) => f.toBlock === hex(latest + 1n))).toBe(false);
+    expect(
+      sent.some((sentFilter) => sentFilter.toBlock === toQuantity(latest + 1n)),
+    ).toBe(false);
 
     proxy.options.maxResults = 2000; // below the logs after anvil's safe and finalized blocks
     for (const tag of ['safe', 'finalized'] as const) {
@@ -245,7 +282,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
       );
       const logs = await client.getLogs({
         fromBlock: tag,
-        toBlock: hex(seed.toBlock),
+        toBlock: toQuantity(seed.toBlock),
       });
       expectSameLogs(
         logs,
@@ -260,26 +297,27 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
       expect(proxy.stats.methods.eth_getBlockByNumber).toBe(1);
       // only the first call (in the batch that read the tag) names it; every later one has its number
       expect(
-        proxy.stats.getLogsFilters.filter((f) => f.fromBlock === tag),
+        proxy.stats.getLogsFilters.filter(
+          (sentFilter) => sentFilter.fromBlock === tag,
+        ),
       ).toHaveLength(1);
       expect(proxy.stats.getLogsFilters.length).toBeGreaterThan(1);
     }
     proxy.resetStats();
-    await expect(
-      client.getLogs({ fromBlock: 'pending', toBlock: 'pending' }),
-    ).resolves.toEqual(
+    expectSameLogs(
+      await client.getLogs({ fromBlock: 'pending', toBlock: 'pending' }),
       await rpc(anvil.url, 'eth_getLogs', [
         { fromBlock: 'pending', toBlock: 'pending' },
       ]),
     );
-    expect(ranges()).toEqual(['pending..pending']);
+    expect(ranges()).toStrictEqual(['pending..pending']);
   });
 
   it('reads a null among topic alternatives as any value, as geth does', async () => {
     const client = createRpcClient({ url: proxy.url });
     const range = {
-      fromBlock: hex(seed.fromBlock),
-      toBlock: hex(seed.fromBlock + 199n),
+      fromBlock: toQuantity(seed.fromBlock),
+      toBlock: toQuantity(seed.fromBlock + 199n),
     };
     const logs = await client.getLogs({
       ...range,
@@ -287,20 +325,24 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     });
     expectSameLogs(
       logs,
-      reference.filter((l) => BigInt(l.blockNumber!) <= seed.fromBlock + 199n),
+      reference.filter(
+        (log) =>
+          log.blockNumber !== null &&
+          BigInt(log.blockNumber) <= seed.fromBlock + 199n,
+      ),
     );
-    expect(new Set(logs.map((l) => l.topics[0])).size).toBe(2);
+    expect(new Set(logs.map((log) => log.topics[0])).size).toBe(2);
   });
 
   it('refuses blockHash and blockhash with different values before sending; the same value is fine', async () => {
     const client = createRpcClient({ url: proxy.url });
     const block = await rpc(anvil.url, 'eth_getBlockByNumber', [
-      hex(seed.fromBlock),
+      toQuantity(seed.fromBlock),
       false,
     ]);
     const error = await client
       .getLogs({ blockHash: block.hash, blockhash: `0x${'1'.repeat(64)}` })
-      .catch((e: unknown) => e);
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(InvalidParamsError);
     expect((error as Error).message).toMatch(/blockHash and blockhash/u);
     expect(proxy.stats.httpRequests).toBe(0);
@@ -310,27 +352,30 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     });
     expectSameLogs(
       logs,
-      reference.filter((l) => l.blockHash === block.hash),
+      reference.filter((log) => log.blockHash === block.hash),
     );
   });
 
   it('reports removed logs as RemovedLogsError naming the block, never mixed with valid ones', async () => {
-    proxy.options.removedBlock = hex(seed.denseBlocks[0]);
+    proxy.options.removedBlock = toQuantity(seed.denseBlocks[0]);
     const client = createRpcClient({ url: proxy.url });
     const error = (await client
-      .getLogs({ fromBlock: hex(seed.fromBlock), toBlock: hex(seed.toBlock) })
-      .catch((e: unknown) => e)) as RemovedLogsError;
+      .getLogs({
+        fromBlock: toQuantity(seed.fromBlock),
+        toBlock: toQuantity(seed.toBlock),
+      })
+      .catch((thrown: unknown) => thrown)) as RemovedLogsError;
     expect(error).toBeInstanceOf(RemovedLogsError);
-    expect(error.blocks).toEqual([seed.denseBlocks[0]]);
+    expect(error.blocks).toStrictEqual([seed.denseBlocks[0]]);
     const pages: RpcLog[][] = [];
-    const paged = await (async () => {
+    const paged = await (async (): Promise<void> => {
       for await (const page of client.getLogsPages({
-        fromBlock: hex(seed.fromBlock),
-        toBlock: hex(seed.toBlock),
+        fromBlock: toQuantity(seed.fromBlock),
+        toBlock: toQuantity(seed.toBlock),
       })) {
         pages.push(page);
       }
-    })().catch((e: unknown) => e);
+    })().catch((thrown: unknown) => thrown);
     expect(paged).toBeInstanceOf(RemovedLogsError);
     expect(pages.flat().some((log) => log.removed)).toBe(false);
   });
@@ -338,26 +383,32 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   it('refuses logs that are malformed, outside the range asked for, or not matching the filter', async () => {
     const client = createRpcClient({ url: proxy.url });
     const range = {
-      fromBlock: hex(seed.fromBlock),
-      toBlock: hex(seed.fromBlock + 5n),
+      fromBlock: toQuantity(seed.fromBlock),
+      toBlock: toQuantity(seed.fromBlock + 5n),
     };
-    const late = reference.at(-1)!;
+    const late = reference[reference.length - 1];
     for (const [result, fault] of [
       [{ not: 'an array' }, /not an array/u],
       [
-        [{ ...late, blockNumber: hex(seed.fromBlock), topics: 'x' }],
+        [{ ...late, blockNumber: toQuantity(seed.fromBlock), topics: 'x' }],
         /malformed topics/u,
       ],
       [[late], /outside the block range/u],
       [
-        [{ ...late, blockNumber: hex(seed.fromBlock), address: EMITTERS[1] }],
+        [
+          {
+            ...late,
+            blockNumber: toQuantity(seed.fromBlock),
+            address: EMITTERS[1],
+          },
+        ],
         /address not in the filter/u,
       ],
     ] as const) {
       proxy.inject({ type: 'result', method: 'eth_getLogs', result });
       const error = await client
         .getLogs({ ...range, address: EMITTERS[0] })
-        .catch((e: unknown) => e);
+        .catch((thrown: unknown) => thrown);
       expect(error).toBeInstanceOf(TransportError);
       expect((error as Error).message).toMatch(fault);
       proxy.clearFaults();
@@ -368,8 +419,8 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const client = createRpcClient({ url: proxy.url });
     const pages: RpcLog[][] = [];
     for await (const page of client.getLogsPages({
-      fromBlock: hex(seed.fromBlock),
-      toBlock: hex(seed.toBlock),
+      fromBlock: toQuantity(seed.fromBlock),
+      toBlock: toQuantity(seed.toBlock),
     })) {
       expect(page.length).toBeLessThanOrEqual(10_000);
       pages.push(page);
@@ -383,12 +434,12 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const client = createRpcClient({ url: proxy.url });
     const logs = await client.getLogs({
       address: EMITTERS[1],
-      fromBlock: hex(seed.fromBlock),
-      toBlock: hex(seed.toBlock),
+      fromBlock: toQuantity(seed.fromBlock),
+      toBlock: toQuantity(seed.toBlock),
     });
     expectSameLogs(
       logs,
-      reference.filter((l) => l.address === EMITTERS[1]),
+      reference.filter((log) => log.address === EMITTERS[1]),
     );
     expect(proxy.stats.methods.eth_getLogs).toBeGreaterThanOrEqual(
       Math.ceil(Number(seed.toBlock - seed.fromBlock + 1n) / 100),
@@ -404,7 +455,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     });
     expectSameLogs(
       logs,
-      reference.filter((l) => l.topics[0] === TOPICS[1]),
+      reference.filter((log) => log.topics[0] === TOPICS[1]),
     );
     expect(proxy.stats.methods.eth_getBlockByNumber).toBe(1);
     expect(proxy.stats.methods.eth_blockNumber ?? 0).toBe(0);
@@ -419,17 +470,21 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const client = createRpcClient({ url: proxy.url, fetch: wire.fetch });
     const logs = await client.getLogs({
       address: [...filler, EMITTERS[0], EMITTERS[1]],
-      fromBlock: hex(seed.fromBlock),
-      toBlock: hex(seed.fromBlock + 199n),
+      fromBlock: toQuantity(seed.fromBlock),
+      toBlock: toQuantity(seed.fromBlock + 199n),
     });
     expectSameLogs(
       logs,
-      reference.filter((l) => BigInt(l.blockNumber!) <= seed.fromBlock + 199n),
+      reference.filter(
+        (log) =>
+          log.blockNumber !== null &&
+          BigInt(log.blockNumber) <= seed.fromBlock + 199n,
+      ),
     );
     expect(wire.stats.roundTrips).toBe(1);
     expect(
       proxy.stats.getLogsFilters.every(
-        (f) => (f.address as string[]).length <= 5000,
+        (sentFilter) => (sentFilter.address as string[]).length <= 5000,
       ),
     ).toBe(true);
   });
@@ -441,8 +496,8 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     );
     const client = createRpcClient({ url: proxy.url });
     const range = {
-      fromBlock: hex(seed.denseBlocks[0]),
-      toBlock: hex(seed.denseBlocks[0] + 400n),
+      fromBlock: toQuantity(seed.denseBlocks[0]),
+      toBlock: toQuantity(seed.denseBlocks[0] + 400n),
     };
     const logs = await client.getLogs({
       ...range,
@@ -455,7 +510,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
         seed.denseBlocks[0],
         seed.denseBlocks[0] + 400n,
       )
-    ).filter((l) => BigInt(l.topics[1]) < 5000n);
+    ).filter((log) => BigInt(log.topics[1]) < 5000n);
     expect(expected.length).toBeGreaterThan(10_000);
     expectSameLogs(logs, expected);
     expect(proxy.stats.methods.eth_getLogs).toBeGreaterThanOrEqual(4);
@@ -466,8 +521,11 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const client = createRpcClient({ url: proxy.url });
     const dense = seed.denseBlocks[0];
     const error = await client
-      .getLogs({ fromBlock: hex(dense - 3n), toBlock: hex(dense + 3n) })
-      .catch((e: unknown) => e);
+      .getLogs({
+        fromBlock: toQuantity(dense - 3n),
+        toBlock: toQuantity(dense + 3n),
+      })
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(LimitExceededError);
     const limit = error as LimitExceededError;
     expect(limit.code).toBe(-32005);
@@ -477,12 +535,12 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     expect(limit.message).toMatch(/narrow the topics|single contract address/u);
 
     const block = await rpc(anvil.url, 'eth_getBlockByNumber', [
-      hex(dense),
+      toQuantity(dense),
       false,
     ]);
     const byHash = await client
       .getLogs({ blockHash: block.hash })
-      .catch((e: unknown) => e);
+      .catch((thrown: unknown) => thrown);
     expect(byHash).toBeInstanceOf(LimitExceededError);
     expect((byHash as Error).message).toContain(block.hash);
   });
@@ -492,10 +550,10 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const client = createRpcClient({ url: proxy.url });
     const error = await client
       .getLogs({
-        fromBlock: hex(seed.denseBlocks[0]),
-        toBlock: hex(seed.denseBlocks[0]),
+        fromBlock: toQuantity(seed.denseBlocks[0]),
+        toBlock: toQuantity(seed.denseBlocks[0]),
       })
-      .catch((e: unknown) => e);
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(LimitExceededError);
     expect((error as LimitExceededError).reason).toBe('timeout');
     expect((error as LimitExceededError).block).toBe(seed.denseBlocks[0]);
@@ -504,7 +562,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   it('blockHash gives that block only', async () => {
     const client = createRpcClient({ url: proxy.url });
     const block = await rpc(anvil.url, 'eth_getBlockByNumber', [
-      hex(seed.denseBlocks[1]),
+      toQuantity(seed.denseBlocks[1]),
       false,
     ]);
     const logs = await client.getLogs({
@@ -514,7 +572,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     expectSameLogs(
       logs,
       reference.filter(
-        (l) => l.blockHash === block.hash && l.address === EMITTERS[0],
+        (log) => log.blockHash === block.hash && log.address === EMITTERS[0],
       ),
     );
     expect(logs.length).toBeGreaterThan(0);
@@ -547,7 +605,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     const client = createRpcClient({ url: proxy.url });
     const error = await client
       .getLogs(filter as never)
-      .catch((e: unknown) => e);
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(InvalidParamsError);
     expect((error as InvalidParamsError).code).toBe(-32602);
     expect((error as Error).message).toMatch(message);

@@ -4,20 +4,25 @@
  * results, in at most ceil(N/10,000) + 2 sequential HTTP requests, with the provider giving no
  * range hint, one in `data`, or one in the message.
  */
-import { createRpcClient, type RpcLog } from '../../src/chain';
-import { startAnvil, type Anvil } from '../../devnet/anvil';
-import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import type { LimitsProxy } from '../../devnet/limits-proxy';
 import { countingFetch } from '../../devnet/round-trips';
-import {
-  LAYOUTS,
-  referenceLogs,
-  seedLayout,
-  type SeedResult,
-} from '../../devnet/seed-logs';
+import { LAYOUTS, referenceLogs, seedLayout } from '../../devnet/seed-logs';
+import type { SeedResult } from '../../devnet/seed-logs';
+import type { RpcLog } from '../../src/chain';
+import { createRpcClient } from '../../src/chain';
 
 jest.setTimeout(300_000);
 
-const hex = (n: bigint): `0x${string}` => `0x${n.toString(16)}`;
+/**
+ * A bigint as a JSON-RPC hex quantity.
+ *
+ * @param value - The number to encode.
+ * @returns `0x` followed by the lowercase hex digits.
+ */
+const toQuantity = (value: bigint): `0x${string}` => `0x${value.toString(16)}`;
 
 describe.each(['uniform', 'uneven', 'sparse'] as const)(
   'getLogs round trips, %s layout',
@@ -56,10 +61,10 @@ describe.each(['uniform', 'uneven', 'sparse'] as const)(
           url: proxy.url,
           fetch: wire.fetch,
         }).getLogs({
-          fromBlock: hex(seed.fromBlock),
-          toBlock: hex(seed.toBlock),
+          fromBlock: toQuantity(seed.fromBlock),
+          toBlock: toQuantity(seed.toBlock),
         });
-        expect(logs.length).toBe(expected.length);
+        expect(logs).toHaveLength(expected.length);
         expect(JSON.stringify(logs) === JSON.stringify(expected)).toBe(true);
         expect(wire.stats.roundTrips).toBeLessThanOrEqual(
           Math.ceil(seed.totalLogs / 10_000) + 2,

@@ -1,12 +1,14 @@
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import type { LimitsProxy } from '../../devnet/limits-proxy';
+import { freePort } from '../../devnet/ports';
 import {
   createRpcClient,
   JsonRpcError,
   maskUrl,
   TransportError,
 } from '../../src/chain';
-import { freePort } from '../../devnet/ports';
-import { startAnvil, type Anvil } from '../../devnet/anvil';
-import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
 
 jest.setTimeout(60_000);
 
@@ -31,7 +33,15 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     proxy.resetStats();
   });
 
-  const client = (extra: Partial<Parameters<typeof createRpcClient>[0]> = {}) =>
+  /**
+   * A client of the proxy that retries after 5 ms.
+   *
+   * @param extra - Options overriding the defaults.
+   * @returns The client.
+   */
+  const client = (
+    extra: Partial<Parameters<typeof createRpcClient>[0]> = {},
+  ): ReturnType<typeof createRpcClient> =>
     createRpcClient({ url: proxy.url, retryDelayMs: 5, ...extra });
 
   it('masks the API key in URLs', () => {
@@ -47,18 +57,23 @@ describe('chain adapter: transport, batches, retries, errors', () => {
   });
 
   describe.each([
-    ['/v3/<key>', (key: string) => `/v3/${key}`],
-    ['/v2/<key>', (key: string) => `/v2/${key}`],
-    ['/<key>/', (key: string) => `/${key}/`],
-    ['/eth/<key>', (key: string) => `/eth/${key}`],
-    ['/v1/rpc/<key>', (key: string) => `/v1/rpc/${key}`],
-    ['?apikey=<key>', (key: string) => `/?apikey=${key}`],
+    ['/v3/<key>', (key: string): string => `/v3/${key}`],
+    ['/v2/<key>', (key: string): string => `/v2/${key}`],
+    ['/<key>/', (key: string): string => `/${key}/`],
+    ['/eth/<key>', (key: string): string => `/eth/${key}`],
+    ['/v1/rpc/<key>', (key: string): string => `/v1/rpc/${key}`],
+    ['?apikey=<key>', (key: string): string => `/?apikey=${key}`],
   ])('an endpoint keyed as %s', (_shape, keyed) => {
+    /**
+     * The proxy URL with the secret in this shape.
+     *
+     * @returns The keyed URL.
+     */
     const url = (): string => `${proxy.baseUrl}${keyed(SECRET)}`;
 
     it('reaches the chain; shown back as <origin>/***', async () => {
       const keyedClient = createRpcClient({ url: url(), retries: 0 });
-      await expect(keyedClient.chainId()).resolves.toBe(31337);
+      expect(await keyedClient.chainId()).toBe(31337);
       expect(keyedClient.url).toBe(`${proxy.baseUrl}/***`);
       expect(maskUrl(url())).toBe(`${proxy.baseUrl}/***`);
     });
@@ -67,7 +82,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
       proxy.inject({ type: 'status', status: 503 });
       const http = (await createRpcClient({ url: url(), retries: 0 })
         .chainId()
-        .catch((e: unknown) => e)) as TransportError;
+        .catch((thrown: unknown) => thrown)) as TransportError;
       expect(http.message).toBe(
         `HTTP 503 from the JSON-RPC endpoint (${proxy.baseUrl})`,
       );
@@ -76,7 +91,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
       const wrongUrl = `${proxy.baseUrl}${keyed(`${SECRET}-wrong`)}`;
       const wrong = (await createRpcClient({ url: wrongUrl, retries: 0 })
         .chainId()
-        .catch((e: unknown) => e)) as TransportError;
+        .catch((thrown: unknown) => thrown)) as TransportError;
       expect(wrong.status).toBe(403);
       expect(wrong.message).toBe(
         `HTTP 403 from the JSON-RPC endpoint (${proxy.baseUrl})`,
@@ -88,7 +103,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
         retries: 0,
       })
         .chainId()
-        .catch((e: unknown) => e)) as TransportError;
+        .catch((thrown: unknown) => thrown)) as TransportError;
       expect(down.kind).toBe('network');
       expect(down.message).toMatch(
         new RegExp(`\\(http://127\\.0\\.0\\.1:${port}\\)$`, 'u'),
@@ -101,7 +116,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
       });
       const echoed = (await createRpcClient({ url: url(), retries: 0 })
         .chainId()
-        .catch((e: unknown) => e)) as JsonRpcError;
+        .catch((thrown: unknown) => thrown)) as JsonRpcError;
       expect(echoed.code).toBe(-32001);
       expect(echoed.message).toBe(
         `invalid project id *** for ${proxy.baseUrl}`,
@@ -120,13 +135,11 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     proxy.inject({ type: 'huge', bytes: 2_000_000 });
     const error = (await client({ maxReplyBytes: 100_000, retries: 0 })
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.kind).toBe('tooLarge');
     expect(error.message).toContain('100000 bytes');
-    await expect(client({ maxReplyBytes: 100_000 }).chainId()).resolves.toBe(
-      31337,
-    );
+    expect(await client({ maxReplyBytes: 100_000 }).chainId()).toBe(31337);
   });
 
   it('sends a batch of 4 reads in one HTTP round trip, replies matched by id despite shuffling', async () => {
@@ -156,17 +169,17 @@ describe('chain adapter: transport, batches, retries, errors', () => {
       { method: 'eth_chainId' },
       { method: 'no_such_method' },
     ]);
-    expect(settled[0]).toEqual({ ok: true, result: '0x7a69' });
+    expect(settled[0]).toStrictEqual({ ok: true, result: '0x7a69' });
     expect(settled[1].ok).toBe(false);
     await expect(
       client().batch([{ method: 'eth_chainId' }, { method: 'no_such_method' }]),
     ).rejects.toBeInstanceOf(JsonRpcError);
   });
 
-  it('JsonRpcError carries code and message of the node', async () => {
+  it('a JsonRpcError carries code and message of the node', async () => {
     const error = await client()
       .request('no_such_method', [])
-      .catch((e: unknown) => e);
+      .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(JsonRpcError);
     expect((error as JsonRpcError).code).toBe(-32601);
     proxy.inject({
@@ -177,17 +190,17 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     });
     const injected = (await client()
       .chainId()
-      .catch((e: unknown) => e)) as JsonRpcError;
+      .catch((thrown: unknown) => thrown)) as JsonRpcError;
     expect(injected).toBeInstanceOf(JsonRpcError);
     expect(injected.code).toBe(-32000);
     expect(injected.message).toBe('header not found');
-    expect(injected.data).toEqual({ x: 1 });
+    expect(injected.data).toStrictEqual({ x: 1 });
     expect(injected.method).toBe('eth_chainId');
   });
 
   it('retries a read once after HTTP 429 and succeeds', async () => {
     proxy.inject({ type: 'status', status: 429 });
-    await expect(client().chainId()).resolves.toBe(31337);
+    expect(await client().chainId()).toBe(31337);
     expect(proxy.stats.httpRequests).toBe(2);
   });
 
@@ -195,7 +208,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     proxy.inject({ type: 'status', status: 500, times: 10 });
     const error = (await client({ retries: 2 })
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.kind).toBe('http');
     expect(error.status).toBe(500);
@@ -209,7 +222,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     proxy.inject({ type: 'status', status: 429, times: 10 });
     const error = (await client({ retries: 1 })
       .blockNumber()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.status).toBe(429);
     expect(proxy.stats.httpRequests).toBe(2);
@@ -219,7 +232,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     proxy.inject({ type: 'status', status: 503 });
     const error = (await client()
       .request('eth_sendRawTransaction', ['0x00'])
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.status).toBe(503);
     expect(error.attempts).toBe(1);
@@ -233,7 +246,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     });
     const error = (await wrong
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.status).toBe(403);
     expect(error.attempts).toBe(1);
@@ -241,7 +254,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     expect(error.message).toContain(`(${proxy.baseUrl})`);
     const missing = (await createRpcClient({ url: `${proxy.baseUrl}/v3/` })
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(missing.status).toBe(401);
   });
 
@@ -249,7 +262,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     proxy.inject({ type: 'garbage' });
     const error = (await client()
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.kind).toBe('malformed');
     expect(error.message).toMatch(/not JSON/u);
@@ -259,14 +272,14 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     proxy.inject({ type: 'wrongId' });
     const error = (await client()
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.kind).toBe('malformed');
     expect(error.message).toMatch(/id/u);
     proxy.inject({ type: 'wrongId' });
     const batch = (await client()
       .batch([{ method: 'eth_chainId' }, { method: 'eth_blockNumber' }])
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(batch).toBeInstanceOf(TransportError);
     expect(batch.kind).toBe('malformed');
   });
@@ -275,7 +288,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     proxy.inject({ type: 'noResult' });
     const error = (await client()
       .request('eth_chainId')
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.message).toMatch(/neither result nor error/u);
   });
@@ -283,16 +296,26 @@ describe('chain adapter: transport, batches, retries, errors', () => {
   it('a reply with a wrong jsonrpc version is malformed', async () => {
     const fake = createRpcClient({
       url: `https://x.example/v3/${SECRET}`,
+      /**
+       * Answers every request with a JSON-RPC 1.0 reply.
+       *
+       * @returns The fake response.
+       */
       fetch: async () => ({
         ok: true,
         status: 200,
-        text: async () =>
+        /**
+         * The reply body.
+         *
+         * @returns The JSON text.
+         */
+        text: async (): Promise<string> =>
           JSON.stringify({ jsonrpc: '1.0', id: 1, result: '0x1' }),
       }),
     });
     const error = (await fake
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error.kind).toBe('malformed');
     expect(error.message).toMatch(/jsonrpc/u);
     expect(error.message).not.toContain(SECRET);
@@ -302,7 +325,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     proxy.inject({ type: 'delay', ms: 1500, times: 2 });
     const error = (await client({ timeoutMs: 200, retries: 1 })
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.kind).toBe('timeout');
     expect(error.attempts).toBe(2);
@@ -310,7 +333,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
 
   it('recovers from a single timeout by retrying', async () => {
     proxy.inject({ type: 'delay', ms: 1500 });
-    await expect(client({ timeoutMs: 300 }).chainId()).resolves.toBe(31337);
+    expect(await client({ timeoutMs: 300 }).chainId()).toBe(31337);
   });
 
   it('a network error is a TransportError with the key masked', async () => {
@@ -321,7 +344,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
       retryDelayMs: 5,
     })
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error).toBeInstanceOf(TransportError);
     expect(error.kind).toBe('network');
     expect(error.attempts).toBe(2);
@@ -337,7 +360,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
       retryMaxElapsedMs: 250,
     })
       .chainId()
-      .catch((e: unknown) => e)) as TransportError;
+      .catch((thrown: unknown) => thrown)) as TransportError;
     expect(error.status).toBe(502);
     expect(error.attempts).toBeLessThan(5);
   });

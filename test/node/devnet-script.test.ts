@@ -6,7 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -15,7 +16,15 @@ jest.setTimeout(120_000);
 const ROOT = path.join(__dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts/devnet.ts');
 
-type Run = { code: number | null; stdout: string; stderr: string };
+/** How a run of the script ended. */
+type Run = {
+  /** Its exit code (null when killed by a signal). */
+  code: number | null;
+  /** What it printed. */
+  stdout: string;
+  /** What it printed on stderr. */
+  stderr: string;
+};
 
 /**
  * Run the script to its end (bounded: SIGTERM after 100 s).
@@ -72,6 +81,12 @@ function jsonAfter(stdout: string, title: string): Record<string, string> {
   >;
 }
 
+/**
+ * Whether a process is still running.
+ *
+ * @param pid - Its PID.
+ * @returns True when signal 0 reaches it.
+ */
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -88,14 +103,14 @@ describe('npm run devnet', () => {
       const run = await runDevnet(['--check', '--random-ports'], {
         TMPDIR: tmp,
       });
-      expect({ code: run.code, stderr: run.stderr }).toEqual({
+      expect({ code: run.code, stderr: run.stderr }).toStrictEqual({
         code: 0,
         stderr: expect.any(String),
       });
       expect(run.stdout).toContain('--check: started, printed, stopped.');
 
       const chainConfig = jsonAfter(run.stdout, 'setChainConfig params:');
-      expect(chainConfig).toEqual({
+      expect(chainConfig).toStrictEqual({
         scope: 'eip155:31337',
         rpcUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/u),
         entryPoint: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/u),
@@ -104,7 +119,7 @@ describe('npm run devnet', () => {
         paymasterUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/u),
       });
       const ipfsConfig = jsonAfter(run.stdout, 'setIpfsConfig params:');
-      expect(ipfsConfig).toEqual({
+      expect(ipfsConfig).toStrictEqual({
         apiUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/u),
       });
       expect(run.stdout).toContain(

@@ -8,11 +8,8 @@
  *   send     (eth_sendUserOperation to Alto), then read receipt and events.
  */
 import { readFileSync } from 'node:fs';
-
-import {
-  toSimpleSmartAccount,
-  type ToSimpleSmartAccountReturnType,
-} from 'permissionless/accounts';
+import { toSimpleSmartAccount } from 'permissionless/accounts';
+import type { ToSimpleSmartAccountReturnType } from 'permissionless/accounts';
 import {
   concat,
   createPublicClient,
@@ -22,23 +19,24 @@ import {
   parseAbi,
   size,
   slice,
-  type Address,
-  type Hex,
-  type PublicClient,
 } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Address, Hex, PublicClient } from 'viem';
 import {
   createBundlerClient,
   createPaymasterClient,
   entryPoint06Abi,
   formatUserOperationRequest,
   getUserOperationHash,
-  type BundlerClient,
-  type PaymasterClient,
-  type UserOperation,
 } from 'viem/account-abstraction';
+import type {
+  BundlerClient,
+  PaymasterClient,
+  UserOperation,
+} from 'viem/account-abstraction';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
-import { startDevnet, type Devnet } from '../../devnet/devnet';
+import { startDevnet } from '../../devnet/devnet';
+import type { Devnet } from '../../devnet/devnet';
 import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
 import { PAYMASTER_ERRORS } from '../../devnet/paymaster-service';
 import {
@@ -51,10 +49,30 @@ import {
 
 jest.setTimeout(90_000);
 
+/** The permissionless SimpleAccount (EntryPoint v0.6) the tests drive. */
 type SimpleAccount = ToSimpleSmartAccountReturnType<'0.6'>;
 /** A complete EntryPoint v0.6 user operation (viem's `UserOperation<'0.6'>` with every field present). */
 type UserOperationV06 = Required<Omit<UserOperation<'0.6'>, 'authorization'>>;
-type Call = { to: Address; data: Hex };
+/** One call of a user operation, without value. */
+type Call = {
+  /** The contract called. */
+  to: Address;
+  /** The call data. */
+  data: Hex;
+};
+
+/** A JSON-RPC reply of the paymaster service. */
+type PaymasterReply = {
+  /** The request id, echoed. */
+  id: number;
+  /** The error, when the service refused the request. */
+  error?: {
+    /** The JSON-RPC error code. */
+    code: number;
+    /** The error message. */
+    message: string;
+  };
+};
 
 const SIMPLE_ACCOUNT_ABI = parseAbi([
   'function execute(address dest, uint256 value, bytes func)',
@@ -105,6 +123,9 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
   /**
    * Build, sponsor and sign one user operation for `calls` — the snap's prepare → patch → sign,
    * done here by the reference libraries.
+   *
+   * @param calls - The calls the operation executes, in order.
+   * @returns The signed, sponsored operation.
    */
   async function sponsoredUserOperation(
     calls: Call[],
@@ -131,7 +152,7 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       paymasterAndData: '0x',
-      signature: (await account.getStubSignature()) as Hex,
+      signature: await account.getStubSignature(),
     };
     // patch, step 1: stub paymaster data of the final length, so the gas estimate is right.
     const stub = await paymaster.getPaymasterStubData({
@@ -167,6 +188,12 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
     };
   }
 
+  /**
+   * Send a user operation to the bundler.
+   *
+   * @param op - The signed operation.
+   * @returns The user operation hash.
+   */
   async function send(op: UserOperationV06): Promise<Hex> {
     return bundler.request({
       method: 'eth_sendUserOperation',
@@ -174,10 +201,22 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
     });
   }
 
+  /**
+   * The EntryPoint's events of one kind for the test account, from block 0.
+   *
+   * @param name - The event name.
+   * @param userOpHash - Only the events of this user operation, when given.
+   * @returns The decoded events, in chain order.
+   */
   async function events(
     name: 'UserOperationEvent' | 'AccountDeployed',
     userOpHash?: Hex,
-  ) {
+  ): Promise<
+    {
+      /** The decoded event arguments. */
+      args: Record<string, unknown>;
+    }[]
+  > {
     return publicClient.getContractEvents({
       address: devnet.contracts.entryPoint,
       abi: ERC4337_ABI.entryPoint,
@@ -203,7 +242,7 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
         (fields) => fields[1]?.endsWith(`:${portHex}`) && fields[3] === '0A',
       )
       .map((fields) => fields[1].split(':')[0]);
-    expect(listening).toEqual(['0100007F']);
+    expect(listening).toStrictEqual(['0100007F']);
   });
 
   it('deployed the contracts: factory wired to the EntryPoint, paymaster funded and signed for by the fixture key', async () => {
@@ -245,16 +284,23 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
 
   it('refuses foreign entry points, chain ids and methods with JSON-RPC errors', async () => {
     const op = { sender: account.address, nonce: '0x0', callData: '0x' };
-    const ask = async (method: string, params: unknown[]) => {
+    /**
+     * Send one JSON-RPC request to the paymaster service.
+     *
+     * @param method - The method.
+     * @param params - The params.
+     * @returns The parsed reply.
+     */
+    const ask = async (
+      method: string,
+      params: unknown[],
+    ): Promise<PaymasterReply> => {
       const response = await fetch(devnet.paymasterUrl, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
       });
-      return (await response.json()) as {
-        id: number;
-        error?: { code: number; message: string };
-      };
+      return (await response.json()) as PaymasterReply;
     };
     const chainHex = `0x${devnet.chainId.toString(16)}`;
     const otherEntryPoint = await ask('pm_getPaymasterStubData', [
@@ -318,7 +364,7 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
     );
     expect(
       decodeFunctionData({ abi: SIMPLE_ACCOUNT_ABI, data: op.callData }),
-    ).toEqual({
+    ).toStrictEqual({
       functionName: 'executeBatch',
       args: [calls.map((call) => call.to), calls.map((call) => call.data)],
     });
@@ -326,7 +372,7 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
     expect(slice(op.paymasterAndData, 0, 20).toLowerCase()).toBe(
       verifyingPaymaster.toLowerCase(),
     );
-    expect(devnet.paymaster.stats.byMethod).toEqual({
+    expect(devnet.paymaster.stats.byMethod).toStrictEqual({
       pm_getPaymasterStubData: 1,
       pm_getPaymasterData: 1,
     });
@@ -359,7 +405,9 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
       `first user operation: sent → receipt in ${Date.now() - sentAt} ms`,
     );
     expect(receipt.success).toBe(true);
-    expect(isAddressEqual(receipt.paymaster!, verifyingPaymaster)).toBe(true);
+    expect(receipt.paymaster?.toLowerCase()).toBe(
+      verifyingPaymaster.toLowerCase(),
+    );
     const raw = await bundler.request({
       method: 'eth_getUserOperationReceipt',
       params: [userOpHash],
@@ -389,7 +437,7 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
     const recorded = logs.filter((log) =>
       RECORDERS.some((recorder) => isAddressEqual(log.address, recorder)),
     );
-    expect(recorded.map((log) => log.topics)).toEqual([
+    expect(recorded.map((log) => log.topics)).toStrictEqual([
       recordTopics(1, account.address),
       recordTopics(2, account.address),
     ]);

@@ -2,24 +2,28 @@
  * eth_prepareUserOperation's chain side (src/accounts/erc4337/prepare.ts) as a plain library against
  * anvil with the real v0.6 contracts, behind the provider-limits proxy that counts round trips.
  */
-import { encodeFunctionData, numberToHex, type Hex } from 'viem';
+import { encodeFunctionData, numberToHex } from 'viem';
+import type { Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createRpcClient } from '../../src/chain';
-import {
-  computeAccountAddress,
-  prepareUserOperation,
-  type SmartAccountChain,
-} from '../../src/accounts/erc4337/prepare';
-import { startAnvil, type Anvil } from '../../devnet/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
-import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import type { Erc4337Deployment } from '../../devnet/erc4337';
+import { sendAndMine } from '../../devnet/json-rpc';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import type { LimitsProxy } from '../../devnet/limits-proxy';
 import {
   installRecorder,
   recordCalldata,
   RECORDERS,
 } from '../../devnet/targets';
-import { sendAndMine } from '../../devnet/json-rpc';
+import type { SmartAccountChain } from '../../src/accounts/erc4337/prepare';
+import {
+  computeAccountAddress,
+  prepareUserOperation,
+} from '../../src/accounts/erc4337/prepare';
+import { createRpcClient } from '../../src/chain';
 
 const OWNER = privateKeyToAddress(
   '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba',

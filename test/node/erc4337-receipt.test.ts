@@ -3,41 +3,39 @@
  * an operation prepared and signed by the snap's code is handed to EntryPoint.handleOps directly
  * (no bundler), then looked up through a counting proxy that records every eth_getLogs range.
  */
-import {
-  encodeFunctionData,
-  numberToHex,
-  parseAbi,
-  parseEther,
-  type Hex,
-} from 'viem';
+import { encodeFunctionData, numberToHex, parseAbi, parseEther } from 'viem';
+import type { Hex } from 'viem';
 import {
   generatePrivateKey,
   privateKeyToAccount,
   privateKeyToAddress,
 } from 'viem/accounts';
 
-import { lookupUserOperationReceipt } from '../../src/accounts/erc4337/receipt';
-import {
-  computeAccountAddress,
-  prepareUserOperation,
-  type SmartAccountChain,
-} from '../../src/accounts/erc4337/prepare';
-import {
-  signUserOperation,
-  userOpHash,
-} from '../../src/accounts/erc4337/userop';
-import { createRpcClient } from '../../src/chain';
-import { ANVIL_KEYS, startAnvil, type Anvil } from '../../devnet/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
-import { freePort } from '../../devnet/ports';
+import { ANVIL_KEYS, startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import type { Erc4337Deployment } from '../../devnet/erc4337';
 import { jsonRpc, sendAndMine } from '../../devnet/json-rpc';
-import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import type { LimitsProxy } from '../../devnet/limits-proxy';
+import { freePort } from '../../devnet/ports';
 import {
   installRecorder,
   readRecord,
   recordCalldata,
   RECORDERS,
 } from '../../devnet/targets';
+import type { SmartAccountChain } from '../../src/accounts/erc4337/prepare';
+import {
+  computeAccountAddress,
+  prepareUserOperation,
+} from '../../src/accounts/erc4337/prepare';
+import { lookupUserOperationReceipt } from '../../src/accounts/erc4337/receipt';
+import {
+  signUserOperation,
+  userOpHash,
+} from '../../src/accounts/erc4337/userop';
+import { createRpcClient } from '../../src/chain';
 
 const HANDLE_OPS = parseAbi([
   'function handleOps((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature)[] ops, address beneficiary)',
@@ -52,10 +50,17 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
   let minedIn: bigint;
   let deadBundler: string;
 
+  /**
+   * The first block of each eth_getLogs call the proxy received, in order.
+   *
+   * @returns The fromBlock values.
+   */
   const logRanges = (): bigint[] =>
     proxy.stats.calls
       .filter((call) => call.method === 'eth_getLogs')
-      .map(({ params }) => BigInt((params[0] as { fromBlock: Hex }).fromBlock));
+      .map(({ params }) =>
+        BigInt((params[0] as Record<string, Hex>).fromBlock),
+      );
 
   beforeAll(async () => {
     anvil = await startAnvil();
@@ -89,7 +94,7 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
       { to: RECORDERS[0], value: 0n, data: recordCalldata(9, 99) },
     ]);
     const block = await client.getBlockByNumber('latest');
-    const op = {
+    const unsigned = {
       sender: address,
       nonce: prepared.nonce,
       initCode: prepared.initCode,
@@ -105,12 +110,15 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
       paymasterAndData: '0x',
       signature: prepared.dummySignature,
     };
-    op.signature = await signUserOperation(
-      ownerKey,
-      op,
-      contracts.entryPoint,
-      31337n,
-    );
+    const op = {
+      ...unsigned,
+      signature: await signUserOperation(
+        ownerKey,
+        unsigned,
+        contracts.entryPoint,
+        31337n,
+      ),
+    };
     hash = userOpHash(op, contracts.entryPoint, 31337n);
     sentAt = await client.blockNumber();
     const beneficiary = privateKeyToAccount(ANVIL_KEYS[0]).address;
@@ -138,9 +146,14 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
         args: [[args as never], beneficiary],
       }),
     });
-    expect(receipt.status).toBe('0x1');
+    if (receipt.status !== '0x1') {
+      throw new Error('setup: handleOps reverted');
+    }
     minedIn = BigInt(receipt.blockNumber);
-    expect(await readRecord(anvil.url, RECORDERS[0], 9)).toBe(99n);
+    const recorded = await readRecord(anvil.url, RECORDERS[0], 9);
+    if (recorded !== 99n) {
+      throw new Error(`setup: the recorder holds ${recorded}, not 99`);
+    }
   });
 
   afterAll(async () => {
@@ -159,7 +172,7 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
       hash,
       5n,
     );
-    expect(receipt).toEqual(
+    expect(receipt).toStrictEqual(
       expect.objectContaining({
         userOpHash: hash,
         success: true,
@@ -207,7 +220,7 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
       hash,
       5n,
     );
-    expect(receipt).toEqual(
+    expect(receipt).toStrictEqual(
       expect.objectContaining({
         userOpHash: hash,
         success: true,
@@ -219,7 +232,12 @@ describe('lookupUserOperationReceipt on anvil with EntryPoint v0.6', () => {
   });
 });
 
-/** The lowest of the fromBlock values queried. */
+/**
+ * The lowest of the fromBlock values queried.
+ *
+ * @param values - The fromBlock values.
+ * @returns The lowest, or undefined when there is none.
+ */
 function lowest(values: bigint[]): bigint | undefined {
   return values.length === 0
     ? undefined

@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
-
-import { code as DAG_PB, decode, encode, type PBLink } from '@ipld/dag-pb';
-import fc from 'fast-check';
+import { code as DAG_PB, decode, encode } from '@ipld/dag-pb';
+import type { PBLink } from '@ipld/dag-pb';
+import * as fc from 'fast-check';
 import { UnixFS } from 'ipfs-unixfs';
 import { exporter } from 'ipfs-unixfs-exporter';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 
 import {
   createIpfsClient,
@@ -14,9 +14,11 @@ import {
   IpfsApiError,
   IpfsError,
   ResponseTooLargeError,
-  type FetchLike,
-  type IpfsClientOptions,
-  type ResponseLike,
+} from '../../src/ipfs';
+import type {
+  FetchLike,
+  IpfsClientOptions,
+  ResponseLike,
 } from '../../src/ipfs';
 
 /**
@@ -56,11 +58,17 @@ const PER_REQUEST_BYTES = 2 * (LIMITS.maxBytes + 4096) + 4096;
 const HANG_GUARD_MS = 5_000;
 
 const RUNS = { dag: 300, json: 300 };
+/** What one property exercised, reported after the run. */
 type Figures = {
+  /** Cases run. */
   cases: number;
+  /** Requests the client sent, in all. */
   requests: number;
+  /** Faults injected, by kind. */
   faults: Record<string, number>;
+  /** Outcomes, by error class name (or `value`). */
   outcomes: Record<string, number>;
+  /** Values returned and checked against the reference reader. */
   verifiedValues: number;
 };
 const allFigures: Record<string, Figures> = {};
@@ -82,6 +90,7 @@ function countFor(name: string): void {
   allFigures[name] = figures;
 }
 
+/** How a reply is spoiled (see `HostileNode.fetch`). */
 type FaultKind =
   | 'other-block'
   | 'random-bytes'
@@ -98,7 +107,15 @@ type FaultKind =
   | 'wrong-types'
   | 'other-object'
   | 'not-bytes';
-type Fault = { at: number; kind: FaultKind; n: number };
+/** One planned fault. */
+type Fault = {
+  /** The index of the request it hits. */
+  at: number;
+  /** What it does. */
+  kind: FaultKind;
+  /** A random number the fault draws its details from (offsets, lengths, bytes). */
+  n: number;
+};
 
 const FAULT_KINDS: FaultKind[] = [
   'other-block',
@@ -148,9 +165,21 @@ const faultsArb = (
     },
   );
 
-/** Deterministic pseudo-random bytes. */
-const noise = (n: number, length: number): Uint8Array =>
-  Uint8Array.from({ length }, (_, i) => (n * 31 + i * 17) % 256);
+/**
+ * Deterministic pseudo-random bytes.
+ *
+ * @param seed - Picks the sequence.
+ * @param length - How many bytes.
+ * @returns The bytes.
+ */
+const noise = (seed: number, length: number): Uint8Array =>
+  Uint8Array.from({ length }, (_, i) => (seed * 31 + i * 17) % 256);
+/**
+ * Text encoded as UTF-8.
+ *
+ * @param value - The text.
+ * @returns The bytes.
+ */
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 
 /** Wrongly typed `object/get` replies (and other JSON a Kubo command would not send). */
@@ -170,8 +199,11 @@ const WRONG_TYPES: unknown[] = [
 
 /** A reply body: bytes in chunks, or a stream the client pulls (counted). */
 type Body = {
+  /** The HTTP status. */
   status: number;
+  /** The bytes, or a body that never ends, or chunks that are not bytes. */
   chunks: Uint8Array[] | 'endless' | 'not-bytes';
+  /** Delay before each chunk, in milliseconds. */
   slowMs?: number;
 };
 
@@ -210,9 +242,13 @@ class HostileNode {
     store: Map<string, Uint8Array>,
     faults: Fault[],
     options: {
+      /** 200 (served), or 404/405 for every block/get. */
       blockGetStatus: 200 | 404 | 405;
+      /** Pretty-print JSON replies. */
       pretty: boolean;
+      /** Chunk size of bodies, in bytes. */
       chunk: number;
+      /** Replies of other commands. */
       extra?: Map<string, Body>;
     },
   ) {
@@ -224,6 +260,12 @@ class HostileNode {
     this.#extra = options.extra ?? new Map();
   }
 
+  /**
+   * The `fetch` to give the client: honest replies, but for the planned faults.
+   *
+   * @param url - The request URL.
+   * @returns The reply.
+   */
   readonly fetch: FetchLike = async (url) => {
     const index = this.requests;
     this.requests += 1;
@@ -411,9 +453,15 @@ class HostileNode {
       }
     }
     let next = 0;
+    // eslint-disable-next-line no-restricted-globals, n/no-unsupported-features/node-builtins -- Node.js >= 20 has the WHATWG ReadableStream global, as it has fetch
     const stream = new ReadableStream<Uint8Array>(
       {
-        pull: async (controller) => {
+        /**
+         * Deliver the next chunk (or an endless, slow or wrong one), counting the bytes.
+         *
+         * @param controller - The stream's controller.
+         */
+        pull: async (controller): Promise<void> => {
           if (body.slowMs) {
             await new Promise((resolve) => setTimeout(resolve, body.slowMs));
           }
@@ -437,7 +485,12 @@ class HostileNode {
     return {
       status: body.status,
       body: stream,
-      arrayBuffer: async () => {
+      /**
+       * Not used: the client reads the stream.
+       *
+       * @returns Never: it throws.
+       */
+      arrayBuffer: async (): Promise<ArrayBuffer> => {
         throw new Error('the client reads the stream');
       },
     };
@@ -446,15 +499,34 @@ class HostileNode {
 
 /** A generated DAG: leaves, then file nodes linking to any earlier node. */
 type DagSpec = {
-  leaves: { bytes: Uint8Array; codec: 'raw' | 'pb' }[];
+  /** The leaves. */
+  leaves: {
+    /** The file bytes of the leaf. */
+    bytes: Uint8Array;
+    /** A raw block, or a dag-pb UnixFS file node without links. */
+    codec: 'raw' | 'pb';
+  }[];
+  /** The dag-pb nodes, each linking to earlier leaves and nodes. */
   nodes: {
+    /** Indexes (modulo the count) of the earlier leaves and nodes it links to. */
     children: number[];
+    /** Inline file bytes. */
     data: Uint8Array;
-    lie: { link: number; delta: number } | null;
+    /** A wrong blocksize, when set. */
+    lie: {
+      /** The link (modulo the count) whose blocksize is wrong. */
+      link: number;
+      /** What is added to its blocksize, in bytes. */
+      delta: number;
+    } | null;
+    /** The link (modulo the count) whose Tsize is 0, when set. */
     zeroTsize: number | null;
+    /** The UnixFS type of the node. */
     type: 'file' | 'raw' | 'directory';
+    /** Whether the node has a CIDv0. */
     v0: boolean;
   }[];
+  /** The node read (an index modulo the count), or -1 for the root. */
   target: number;
 };
 
@@ -465,10 +537,10 @@ type DagSpec = {
  * @param oneIn - One value in this many draws.
  * @returns The arbitrary.
  */
-const rarely = <T>(
-  arb: fc.Arbitrary<T>,
+const rarely = <Value>(
+  arb: fc.Arbitrary<Value>,
   oneIn: number,
-): fc.Arbitrary<T | null> =>
+): fc.Arbitrary<Value | null> =>
   fc.oneof(
     { weight: oneIn - 1, arbitrary: fc.constant(null) },
     { weight: 1, arbitrary: arb },
@@ -548,7 +620,14 @@ const dagArb = fc.oneof(
 );
 
 /** A built DAG: honest blocks, the CIDs in build order, and whether any node lies. */
-type Dag = { store: Map<string, Uint8Array>; cids: CID[]; honest: boolean };
+type Dag = {
+  /** The blocks, by CIDv1 string. */
+  store: Map<string, Uint8Array>;
+  /** The CIDs of the leaves and nodes, in build order. */
+  cids: CID[];
+  /** Whether every node tells the truth (sizes, types). */
+  honest: boolean;
+};
 
 /**
  * Build the blocks of a DAG spec.
@@ -558,8 +637,23 @@ type Dag = { store: Map<string, Uint8Array>; cids: CID[]; honest: boolean };
  */
 async function buildDag(spec: DagSpec): Promise<Dag> {
   const store = new Map<string, Uint8Array>();
-  const built: { cid: CID; length: bigint; tsize: number }[] = [];
+  const built: {
+    /** Its CID. */
+    cid: CID;
+    /** Its file length, in bytes. */
+    length: bigint;
+    /** Its Tsize: the block and everything below it, in bytes. */
+    tsize: number;
+  }[] = [];
   let honest = true;
+  /**
+   * Store a block.
+   *
+   * @param codec - Its multicodec.
+   * @param block - The block.
+   * @param v0 - Give it a CIDv0 (dag-pb only).
+   * @returns Its CID.
+   */
   const put = async (
     codec: number,
     block: Uint8Array,
@@ -636,6 +730,12 @@ async function reference(
   store: Map<string, Uint8Array>,
 ): Promise<Uint8Array> {
   const blockstore = {
+    /**
+     * The honest block of a CID.
+     *
+     * @param key - The CID.
+     * @yields The block.
+     */
     get: async function* get(key: CID): AsyncGenerator<Uint8Array> {
       const block = store.get(key.toV1().toString());
       if (!block) {
@@ -644,13 +744,13 @@ async function reference(
       yield block;
     },
   };
-  const entry = await exporter(cid, blockstore as never);
+  const entry = await exporter(cid, blockstore);
   if (entry.type !== 'file' && entry.type !== 'raw') {
     throw new Error(`the reference reader found a ${entry.type}`);
   }
   const parts: Uint8Array[] = [];
   for await (const part of entry.content()) {
-    parts.push(part as Uint8Array);
+    parts.push(part);
   }
   return new Uint8Array(Buffer.concat(parts));
 }
@@ -661,9 +761,12 @@ async function reference(
  * @param read - The read.
  * @returns `{ value }` or `{ error }`.
  */
-async function settle(
-  read: () => Promise<unknown>,
-): Promise<{ value?: unknown; error?: unknown }> {
+async function settle(read: () => Promise<unknown>): Promise<{
+  /** The value, when the read succeeded. */
+  value?: unknown;
+  /** The error, when it failed. */
+  error?: unknown;
+}> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const guard = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(
@@ -690,7 +793,13 @@ async function settle(
  * @param outcome.error - Its error, if any.
  * @param node - The node that served it.
  */
-function checkCommon(outcome: { error?: unknown }, node: HostileNode): void {
+function checkCommon(
+  outcome: {
+    /** The error, when the read failed. */
+    error?: unknown;
+  },
+  node: HostileNode,
+): void {
   figures.cases += 1;
   figures.requests += node.requests;
   const name =
@@ -727,25 +836,151 @@ function expectedObject(block: Uint8Array): unknown {
   };
 }
 
+/**
+ * The sha-256 digest, by node:crypto.
+ *
+ * @param bytes - The bytes hashed.
+ * @returns The digest.
+ */
 const sha256Of = (bytes: Uint8Array): Buffer =>
   createHash('sha256').update(bytes).digest();
 
-afterAll(() => {
-  // Figures for the report: how much hostile input the properties covered.
-  for (const [name, counted] of Object.entries(allFigures)) {
-    const faults = Object.values(counted.faults).reduce(
-      (sum, count) => sum + count,
-      0,
-    );
-    console.log(
-      `IPFS hostile node, ${name}: ${counted.cases} cases, ${counted.requests} requests, ${faults} faults injected ` +
-        `${JSON.stringify(counted.faults)}; outcomes ${JSON.stringify(counted.outcomes)}; ` +
-        `${counted.verifiedValues} values returned, each verified independently`,
-    );
+/** A JSON body served, and what it holds. */
+type JsonBody = {
+  /** The value, when the text is one JSON value. */
+  value?: unknown;
+  /** The text served. */
+  text: string;
+  /** Its nesting depth. */
+  depth: number;
+};
+
+/**
+ * Check one DAG read beyond the common properties: a value equals the reference reading of the
+ * honest blocks; an error on honest content from an honest node is one of the configured limits.
+ *
+ * @param outcome - The settled read.
+ * @param operation - The client method used.
+ * @param target - The CID read.
+ * @param dag - The DAG served.
+ * @param node - The node that served it.
+ */
+async function expectDagOutcome(
+  outcome: Awaited<ReturnType<typeof settle>>,
+  operation: string,
+  target: CID,
+  dag: Dag,
+  node: HostileNode,
+): Promise<void> {
+  const block = dag.store.get(target.toV1().toString()) as Uint8Array;
+  if (outcome.error === undefined) {
+    figures.verifiedValues += 1;
+    if (operation === 'blockGet') {
+      expect(sha256Of(outcome.value as Uint8Array)).toStrictEqual(
+        Buffer.from(target.multihash.digest),
+      );
+    } else if (operation === 'objectGet') {
+      expect(outcome.value).toStrictEqual(expectedObject(block));
+    } else {
+      const bytes = await reference(target, dag.store);
+      if (operation === 'cat') {
+        expect(
+          Buffer.from(outcome.value as Uint8Array).equals(Buffer.from(bytes)),
+        ).toBe(true);
+      } else {
+        expect(outcome.value).toStrictEqual(
+          JSON.parse(Buffer.from(bytes).toString('utf8')),
+        );
+      }
+    }
+  } else if (node.injected === 0 && dag.honest) {
+    // Honest content, honest node: refused only for the configured limits (or a non-JSON / non-file target).
+    const error = outcome.error as Error;
+    const allowed =
+      error.name === 'IpfsTimeoutError' || // the machine may be slow; no timing is asserted
+      error instanceof DagLimitError ||
+      error instanceof ResponseTooLargeError ||
+      (operation === 'getJson' && error.message.includes('JSON')) ||
+      (operation === 'objectGet' && target.code !== DAG_PB);
+    expect({
+      allowed,
+      error: `${error.name}: ${error.message}`,
+    }).toMatchObject({ allowed: true });
   }
-});
+}
+
+/**
+ * Check one JSON read beyond the common properties: a value is exactly the JSON sent; an error on
+ * a valid value served honestly is the size limit, or (a reply) the error object it was.
+ *
+ * @param outcome - The settled read.
+ * @param operation - How it was read.
+ * @param body - The JSON body served.
+ * @param node - The node that served it.
+ */
+function expectJsonOutcome(
+  outcome: Awaited<ReturnType<typeof settle>>,
+  operation: string,
+  body: JsonBody,
+  node: HostileNode,
+): void {
+  if (outcome.error !== undefined) {
+    if (
+      node.injected === 0 &&
+      body.value !== undefined &&
+      operation !== 'streamNdjson'
+    ) {
+      // A valid single JSON value served honestly is refused only when too large, or (a reply) when it is an error object.
+      const error = outcome.error as Error;
+      const errorObject =
+        operation === 'requestJson' &&
+        (body.value as Record<string, unknown> | null)?.Type === 'error';
+      const allowed =
+        error instanceof ResponseTooLargeError ||
+        error.name === 'IpfsTimeoutError' ||
+        (errorObject && error instanceof IpfsApiError);
+      expect({
+        allowed,
+        error: `${error.name}: ${error.message}`,
+      }).toMatchObject({ allowed: true });
+    }
+    return;
+  }
+  figures.verifiedValues += 1;
+  if (operation === 'streamNdjson') {
+    // Every item returned is a line of what was sent (faults change what was sent; verified against it only when none hit).
+    if (node.injected === 0) {
+      const lines = body.text.split('\n').filter((line) => line.trim() !== '');
+      expect(outcome.value).toStrictEqual(
+        lines.map((line) => JSON.parse(line) as unknown),
+      );
+    }
+    return;
+  }
+  if (operation === 'requestJson' && node.injected > 0) {
+    return; // an unverified command: any JSON the node chose is a legitimate reply
+  }
+  const sent = JSON.parse(body.text) as unknown;
+  expect(isDeepStrictEqual(outcome.value, sent)).toBe(true);
+  expect(body.depth).toBeLessThanOrEqual(64); // deeper JSON is refused before parsing
+}
 
 describe('hostile node, property-based', () => {
+  afterAll(() => {
+    // Figures for the report: how much hostile input the properties covered.
+    for (const [name, counted] of Object.entries(allFigures)) {
+      const faults = Object.values(counted.faults).reduce(
+        (sum, count) => sum + count,
+        0,
+      );
+      console.log(
+        `IPFS hostile node, ${name}: ${counted.cases} cases, ${counted.requests} requests, ${faults} faults injected ` +
+          `${JSON.stringify(counted.faults)}; outcomes ${JSON.stringify(counted.outcomes)}; ` +
+          `${counted.verifiedValues} values returned, each verified independently`,
+      );
+    }
+  });
+
   it('random DAGs with injected faults: typed errors within bounds, never unverified bytes', async () => {
     countFor('DAG reads (cat, getJson, objectGet, blockGet)');
     await fc.assert(
@@ -775,53 +1010,28 @@ describe('hostile node, property-based', () => {
             ...LIMITS,
             fetch: node.fetch,
           });
-          const read = {
-            cat: async () => client.cat(target.toString()),
-            getJson: async () => client.getJson(target.toString()),
-            objectGet: async () => client.objectGet(target.toString()),
-            blockGet: async () => client.blockGet(target.toString()),
-          }[operation];
+          /**
+           * Read the target with the client method of this case.
+           *
+           * @returns What the client returned.
+           */
+          const read = async (): Promise<unknown> => {
+            switch (operation) {
+              case 'cat':
+                return client.cat(target.toString());
+              case 'getJson':
+                return client.getJson(target.toString());
+              case 'objectGet':
+                return client.objectGet(target.toString());
+              default:
+                return client.blockGet(target.toString());
+            }
+          };
           const outcome = await settle(read);
           checkCommon(outcome, node);
           // Work: each distinct block at most twice (block/get, then the fallback), plus objectGet's own reply.
           expect(node.requests).toBeLessThanOrEqual(2 * dag.store.size + 2);
-          const block = dag.store.get(target.toV1().toString()) as Uint8Array;
-          if (outcome.error === undefined) {
-            figures.verifiedValues += 1;
-            if (operation === 'blockGet') {
-              expect(sha256Of(outcome.value as Uint8Array)).toStrictEqual(
-                Buffer.from(target.multihash.digest),
-              );
-            } else if (operation === 'objectGet') {
-              expect(outcome.value).toStrictEqual(expectedObject(block));
-            } else {
-              const bytes = await reference(target, dag.store);
-              if (operation === 'cat') {
-                expect(
-                  Buffer.from(outcome.value as Uint8Array).equals(
-                    Buffer.from(bytes),
-                  ),
-                ).toBe(true);
-              } else {
-                expect(outcome.value).toStrictEqual(
-                  JSON.parse(Buffer.from(bytes).toString('utf8')),
-                );
-              }
-            }
-          } else if (node.injected === 0 && dag.honest) {
-            // Honest content, honest node: refused only for the configured limits (or a non-JSON / non-file target).
-            const error = outcome.error as Error;
-            const allowed =
-              error.name === 'IpfsTimeoutError' || // the machine may be slow; no timing is asserted
-              error instanceof DagLimitError ||
-              error instanceof ResponseTooLargeError ||
-              (operation === 'getJson' && /JSON/u.test(error.message)) ||
-              (operation === 'objectGet' && target.code !== DAG_PB);
-            expect({
-              allowed,
-              error: `${error.name}: ${error.message}`,
-            }).toMatchObject({ allowed: true });
-          }
+          await expectDagOutcome(outcome, operation, target, dag, node);
         },
       ),
       { numRuns: RUNS.dag },
@@ -830,24 +1040,19 @@ describe('hostile node, property-based', () => {
 
   it('random JSON replies and documents with injected faults: typed errors, or exactly the JSON sent', async () => {
     countFor('JSON (requestJson, streamNdjson, getJson)');
-    type JsonBody = { value?: unknown; text: string; depth: number };
     const bodyArb: fc.Arbitrary<JsonBody> = fc.oneof(
       fc
         .jsonValue({ maxDepth: 4 })
         .map((value) => ({ value, text: JSON.stringify(value), depth: 4 })),
-      fc
-        .jsonValue({ maxDepth: 4 })
-        .map((value) => ({
-          value,
-          text: JSON.stringify(value, null, 2),
-          depth: 4,
-        })),
-      fc
-        .nat({ max: 200 })
-        .map((depth) => ({
-          text: `${'['.repeat(depth)}${']'.repeat(depth)}`,
-          depth,
-        })),
+      fc.jsonValue({ maxDepth: 4 }).map((value) => ({
+        value,
+        text: JSON.stringify(value, null, 2),
+        depth: 4,
+      })),
+      fc.nat({ max: 200 }).map((depth) => ({
+        text: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+        depth,
+      })),
       fc
         .array(fc.jsonValue({ maxDepth: 2 }), { minLength: 2, maxLength: 4 })
         .map((items) => ({
@@ -916,47 +1121,7 @@ describe('hostile node, property-based', () => {
           });
           checkCommon(outcome, node);
           expect(node.requests).toBeLessThanOrEqual(2);
-          if (outcome.error !== undefined) {
-            if (
-              node.injected === 0 &&
-              body.value !== undefined &&
-              operation !== 'streamNdjson'
-            ) {
-              // A valid single JSON value served honestly is refused only when too large, or (a reply) when it is an error object.
-              const error = outcome.error as Error;
-              const errorObject =
-                operation === 'requestJson' &&
-                (body.value as { Type?: unknown })?.Type === 'error';
-              const allowed =
-                error instanceof ResponseTooLargeError ||
-                error.name === 'IpfsTimeoutError' ||
-                (errorObject && error instanceof IpfsApiError);
-              expect({
-                allowed,
-                error: `${error.name}: ${error.message}`,
-              }).toMatchObject({ allowed: true });
-            }
-            return;
-          }
-          figures.verifiedValues += 1;
-          if (operation === 'streamNdjson') {
-            // Every item returned is a line of what was sent (faults change what was sent; verified against it only when none hit).
-            if (node.injected === 0) {
-              const lines = body.text
-                .split('\n')
-                .filter((line) => line.trim() !== '');
-              expect(outcome.value).toStrictEqual(
-                lines.map((line) => JSON.parse(line) as unknown),
-              );
-            }
-            return;
-          }
-          if (operation === 'requestJson' && node.injected > 0) {
-            return; // an unverified command: any JSON the node chose is a legitimate reply
-          }
-          const sent = JSON.parse(body.text) as unknown;
-          expect(isDeepStrictEqual(outcome.value, sent)).toBe(true);
-          expect(body.depth).toBeLessThanOrEqual(64); // deeper JSON is refused before parsing
+          expectJsonOutcome(outcome, operation, body, node);
         },
       ),
       { numRuns: RUNS.json },

@@ -1,5 +1,6 @@
 import { CID } from 'multiformats/cid';
 
+import { RAW, StubNode } from './ipfs-stub';
 import {
   ContentVerificationError,
   createIpfsClient,
@@ -8,15 +9,20 @@ import {
   IpfsDeadlineError,
   IpfsTimeoutError,
   ResponseTooLargeError,
-  type FetchLike,
 } from '../../src/ipfs';
-import { RAW, StubNode } from './ipfs-stub';
+import type { FetchLike } from '../../src/ipfs';
 
 /**
  * Work bounds of one read against hand-built hostile DAGs served in-process:
  * node visits, zero-size links, repeated children, and the read's deadline.
  */
 
+/**
+ * Text encoded as UTF-8.
+ *
+ * @param text - The text.
+ * @returns The bytes.
+ */
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 /**
@@ -37,8 +43,9 @@ async function fanOut(
   let cid = await stub.put(RAW, leaf);
   let size = BigInt(leaf.length);
   for (let level = 0; level < levels; level += 1) {
+    const child = { cid, size };
     cid = await stub.file({
-      children: Array.from({ length: fan }, () => ({ cid, size })),
+      children: Array.from({ length: fan }, () => child),
     });
     size *= BigInt(fan);
   }
@@ -124,6 +131,12 @@ describe('fan-out DAGs (20 links per node to one repeated child)', () => {
     const root = await stub.file({
       children: [0, 1, 2].map(() => ({ cid: leaf, size: 3n })),
     });
+    /**
+     * Cat the root with a fresh client, no cache.
+     *
+     * @param maxBytes - The client's size cap, in bytes.
+     * @returns The file's bytes.
+     */
     const read = async (maxBytes: number): Promise<Uint8Array> =>
       createIpfsClient({
         apiUrl: 'http://127.0.0.1:1',
@@ -149,6 +162,7 @@ describe('deadline of one read', () => {
     const root = await stub.file({
       children: leaves.map((cid) => ({ cid, size: 6n })),
     });
+    // eslint-disable-next-line require-atomic-updates -- the stub is this test's own; nothing else writes delayMs
     stub.delayMs = 40; // 9 requests: 360 ms in all
     const client = createIpfsClient({
       apiUrl: 'http://127.0.0.1:1',
@@ -174,16 +188,39 @@ describe('deadline of one read', () => {
   });
 
   it('ends when fetch ignores the abort signal and never answers, or a body never ends', async () => {
+    /**
+     * A fetch that never answers.
+     *
+     * @returns A promise that never settles.
+     */
     const never: FetchLike = async () => new Promise(() => undefined);
-    const stalled: FetchLike = async () =>
-      new Response(
-        new ReadableStream({ pull: async () => new Promise(() => undefined) }),
-        { status: 200 },
-      );
-    for (const fetch of [never, stalled]) {
+    /**
+     * A fetch that answers 200 with a body that never ends.
+     *
+     * @returns The response.
+     */
+    const stalled: FetchLike = async () => ({
+      status: 200,
+      // eslint-disable-next-line no-restricted-globals, n/no-unsupported-features/node-builtins -- Node.js >= 20 has the WHATWG ReadableStream global, as it has fetch
+      body: new ReadableStream<Uint8Array>({
+        /**
+         * Never delivers a chunk.
+         *
+         * @returns A promise that never settles.
+         */
+        pull: async () => new Promise(() => undefined),
+      }),
+      /**
+       * Never delivers the body.
+       *
+       * @returns A promise that never settles.
+       */
+      arrayBuffer: async () => new Promise(() => undefined),
+    });
+    for (const stalledFetch of [never, stalled]) {
       const client = createIpfsClient({
         apiUrl: 'http://127.0.0.1:1',
-        fetch,
+        fetch: stalledFetch,
         deadlineMs: 50,
       });
       await expect(

@@ -1,15 +1,10 @@
-import {
-  code as DAG_PB,
-  decode,
-  encode,
-  prepare,
-  type PBLink,
-} from '@ipld/dag-pb';
+import { code as DAG_PB, decode, encode, prepare } from '@ipld/dag-pb';
+import type { PBLink } from '@ipld/dag-pb';
 import { UnixFS } from 'ipfs-unixfs';
 import { CID } from 'multiformats/cid';
 import { sha256 } from 'multiformats/hashes/sha2';
 
-import type { FetchLike } from '../../src/ipfs';
+import type { FetchLike, ResponseLike } from '../../src/ipfs';
 
 /**
  * An in-process IPFS HTTP API for client tests that need exact control of what
@@ -23,6 +18,32 @@ import type { FetchLike } from '../../src/ipfs';
 export const RAW = 0x55;
 export { DAG_PB };
 
+/** One file link of a UnixFS node the stub builds. */
+export type StubChild = {
+  /** The child's CID. */
+  cid: CID;
+  /** The size the node claims in its blocksizes, in bytes. */
+  size: bigint;
+  /** The Tsize of the link (default `size`). */
+  tsize?: number;
+};
+
+/**
+ * A WHATWG Response, as the client reads it.
+ *
+ * @param body - The body.
+ * @param status - The HTTP status.
+ * @returns The response.
+ */
+function reply(
+  body: string | Uint8Array<ArrayBuffer>,
+  status: number,
+): ResponseLike {
+  // eslint-disable-next-line no-restricted-globals -- Node.js >= 20 has the WHATWG Response global, as it has fetch
+  return new Response(body, { status });
+}
+
+/** An in-process IPFS HTTP API serving the blocks put in it (see above). */
 export class StubNode {
   /** Blocks by CIDv1 string. */
   readonly blocks = new Map<string, Uint8Array>();
@@ -66,8 +87,11 @@ export class StubNode {
    * @returns Its CID.
    */
   async file(options: {
+    /** Inline file bytes. */
     data?: Uint8Array;
-    children?: { cid: CID; size: bigint; tsize?: number }[];
+    /** The links. */
+    children?: StubChild[];
+    /** The CID version. */
     version?: 0 | 1;
   }): Promise<CID> {
     const children = options.children ?? [];
@@ -88,13 +112,23 @@ export class StubNode {
     );
   }
 
-  /** Number of requests of a command. */
+  /**
+   * Number of requests of a command.
+   *
+   * @param command - The API command, e.g. `block/get`.
+   * @returns How many requests it had.
+   */
   count(command: string): number {
     return this.requests.filter((request) => request.startsWith(`${command} `))
       .length;
   }
 
-  /** The `fetch` to give the client. */
+  /**
+   * The `fetch` to give the client.
+   *
+   * @param url - The request URL.
+   * @returns The stub's reply.
+   */
   readonly fetch: FetchLike = async (url) => {
     const { pathname, searchParams } = new URL(url);
     const command = pathname.replace(/^\/api\/v0\//u, '');
@@ -104,20 +138,18 @@ export class StubNode {
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     }
     if (command === 'block/get' && this.blockGetStatus) {
-      return new Response('404 page not found\n', {
-        status: this.blockGetStatus,
-      });
+      return reply('404 page not found\n', this.blockGetStatus);
     }
     const cid = CID.parse(arg);
     const block = this.blocks.get(cid.toV1().toString());
     if (!block) {
-      return new Response(
+      return reply(
         '{"Message":"block not found","Code":0,"Type":"error"}\n',
-        { status: 500 },
+        500,
       );
     }
     if (command === 'block/get' || (command === 'cat' && cid.code === RAW)) {
-      return new Response(new Uint8Array(block), { status: 200 });
+      return reply(new Uint8Array(block), 200);
     }
     if (command === 'object/get' && cid.code === DAG_PB) {
       const node = decode(block);
@@ -129,8 +161,8 @@ export class StubNode {
         })),
         Data: Buffer.from(node.Data ?? new Uint8Array()).toString('base64'),
       };
-      return new Response(`${JSON.stringify(json)}\n`, { status: 200 });
+      return reply(`${JSON.stringify(json)}\n`, 200);
     }
-    return new Response('404 page not found\n', { status: 404 });
+    return reply('404 page not found\n', 404);
   };
 }

@@ -8,6 +8,15 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '../..');
 
+/** What `npm pack --json` reports of one package. */
+type NpmPackReport = {
+  /** The files packed. */
+  files: {
+    /** The path inside the package. */
+    path: string;
+  }[];
+};
+
 describe('package', () => {
   it('npm pack holds exactly dist/bundle.js, images, the manifest, README, LICENSE and package.json', () => {
     const result = spawnSync(
@@ -16,8 +25,8 @@ describe('package', () => {
       { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
     );
     expect(result.status).toBe(0);
-    const [pack] = JSON.parse(result.stdout) as [{ files: { path: string }[] }];
-    expect(pack.files.map((file) => file.path).sort()).toEqual([
+    const [pack] = JSON.parse(result.stdout) as [NpmPackReport];
+    expect(pack.files.map((file) => file.path).sort()).toStrictEqual([
       'LICENSE',
       'README.md',
       'dist/bundle.js',

@@ -5,17 +5,26 @@
  * operation's own value + 10% + 10,000 gas (in v0.6 preVerificationGas is paid in full).
  */
 import type { EthUserOperation } from '@metamask/keyring-api';
-import { numberToHex, type Hex } from 'viem';
+import { numberToHex } from 'viem';
+import type { Hex } from 'viem';
 
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import type { Erc4337Deployment } from '../../devnet/erc4337';
+import { startPaymasterService } from '../../devnet/paymaster-service';
+import type { PaymasterService } from '../../devnet/paymaster-service';
 import { patchUserOperation } from '../../src/accounts/erc4337/paymaster';
-import { startAnvil, type Anvil } from '../../devnet/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
-import {
-  startPaymasterService,
-  type PaymasterService,
-} from '../../devnet/paymaster-service';
 
 const OTHER_PAYMASTER = '0x1111111111111111111111111111111111111111';
+
+/** Code and message of a refused patch. */
+type Refusal = {
+  /** The JSON-RPC error code. */
+  code: number;
+  /** The error message. */
+  message: string;
+};
 
 describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => {
   let anvil: Anvil;
@@ -23,6 +32,12 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
   let service: PaymasterService;
   let stub: Hex;
 
+  /**
+   * A v0.6 user operation of a fixed sender, with the given paymasterAndData.
+   *
+   * @param paymasterAndData - The paymaster field.
+   * @returns The operation.
+   */
   const op = (paymasterAndData: string): EthUserOperation => ({
     sender: '0x2222222222222222222222222222222222222222',
     nonce: '0x0',
@@ -36,17 +51,33 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
     paymasterAndData,
     signature: `0x${'ff'.repeat(65)}`,
   });
-  const patch = async (paymasterAndData: string) =>
+  /**
+   * Patch {@link op} through the service.
+   *
+   * @param paymasterAndData - The paymaster field of the operation.
+   * @returns The patch.
+   */
+  const patch = async (
+    paymasterAndData: string,
+  ): ReturnType<typeof patchUserOperation> =>
     patchUserOperation(
       service.url,
       op(paymasterAndData),
       contracts.entryPoint,
       31337n,
     );
-  const refusal = async (paymasterAndData: string) =>
+  /**
+   * The error of a patch expected to fail.
+   *
+   * @param paymasterAndData - The paymaster field of the operation.
+   * @returns Code and message of the error, or undefined when the patch succeeded.
+   */
+  const refusal = async (
+    paymasterAndData: string,
+  ): Promise<Refusal | undefined> =>
     patch(paymasterAndData).then(
       () => undefined,
-      (error: { code: number; message: string }) => ({
+      (error: Refusal) => ({
         code: error.code,
         message: error.message,
       }),
@@ -73,7 +104,11 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
           params: [op('0x'), contracts.entryPoint, '0x7a69', {}],
         }),
       }).then(async (response) => response.json())) as {
-        result: { paymasterAndData: Hex };
+        /** The stub data of the reply. */
+        result: {
+          /** The stub paymasterAndData. */
+          paymasterAndData: Hex;
+        };
       }
     ).result.paymasterAndData;
   });
@@ -90,7 +125,7 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
 
   it('an honest service: the signed paymasterAndData of the stub’s paymaster, no gas field', async () => {
     const result = await patch(stub);
-    expect(Object.keys(result)).toEqual(['paymasterAndData']);
+    expect(Object.keys(result)).toStrictEqual(['paymasterAndData']);
     expect(result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(
       contracts.verifyingPaymaster.toLowerCase(),
     );
@@ -103,35 +138,47 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
     expect(result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(
       contracts.verifyingPaymaster.toLowerCase(),
     );
-    expect(service.stats.byMethod).toEqual({
+    expect(service.stats.byMethod).toStrictEqual({
       pm_getPaymasterStubData: 1,
       pm_getPaymasterData: 1,
     });
   });
 
   it.each([
-    ['0x (the user would pay)', () => ({ paymasterAndData: '0x' })],
+    [
+      '0x (the user would pay)',
+      (): Record<string, unknown> => ({ paymasterAndData: '0x' }),
+    ],
     [
       'another paymaster than the stub named',
-      (signed: Hex) => ({
+      (signed: Hex): Record<string, unknown> => ({
         paymasterAndData: `${OTHER_PAYMASTER}${signed.slice(42)}`,
       }),
     ],
     [
       'a paymasterAndData shorter than an address',
-      () => ({ paymasterAndData: '0x1234' }),
+      (): Record<string, unknown> => ({ paymasterAndData: '0x1234' }),
     ],
     [
       'an oversized paymasterAndData',
-      (signed: Hex) => ({ paymasterAndData: `${signed}${'00'.repeat(4096)}` }),
+      (signed: Hex): Record<string, unknown> => ({
+        paymasterAndData: `${signed}${'00'.repeat(4096)}`,
+      }),
     ],
   ])('refuses %s (-32602 naming paymasterAndData)', async (_name, tampered) => {
-    service.options.tamper = (method, result) =>
+    /**
+     * The service's reply, tampered for pm_getPaymasterData.
+     *
+     * @param method - The paymaster method answered.
+     * @param result - The honest result.
+     * @returns The result sent.
+     */
+    service.options.tamper = (method, result): Record<string, unknown> =>
       method === 'pm_getPaymasterData'
         ? tampered(result.paymasterAndData)
         : result;
     const error = await refusal(stub);
-    expect(error).toEqual({
+    expect(error).toStrictEqual({
       code: -32602,
       message: expect.stringMatching(
         /^Invalid paymaster service reply \(pm_getPaymasterData\) at paymasterAndData: /u,
@@ -140,7 +187,14 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
   });
 
   it('refuses a final paymasterAndData naming another paymaster than the stub it gave when asked again', async () => {
-    service.options.tamper = (method, result) =>
+    /**
+     * The service's reply, tampered for pm_getPaymasterData.
+     *
+     * @param method - The paymaster method answered.
+     * @param result - The honest result.
+     * @returns The result sent.
+     */
+    service.options.tamper = (method, result): Record<string, unknown> =>
       method === 'pm_getPaymasterData'
         ? {
             paymasterAndData: `${OTHER_PAYMASTER}${result.paymasterAndData.slice(42)}`,
@@ -152,7 +206,7 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
   });
 
   it('refuses an operation whose paymasterAndData is not 0x and shorter than an address (-32602)', async () => {
-    expect(await refusal('0xabcd')).toEqual({
+    expect(await refusal('0xabcd')).toStrictEqual({
       code: -32602,
       message: expect.stringMatching(
         /params\[0\]\.paymasterAndData: expected 0x or a paymaster address/u,
@@ -171,8 +225,20 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
       preVerificationGas: 50_000n,
     }[field];
     const cap = own + own / 10n + 10_000n;
-    const withGas = (value: unknown) => {
-      service.options.tamper = (method, result) =>
+    /**
+     * Make the service return this value for the field.
+     *
+     * @param value - The value the service sends.
+     */
+    const withGas = (value: unknown): void => {
+      /**
+       * The service's reply, tampered for pm_getPaymasterData.
+       *
+       * @param method - The paymaster method answered.
+       * @param result - The honest result.
+       * @returns The result sent.
+       */
+      service.options.tamper = (method, result): Record<string, unknown> =>
         method === 'pm_getPaymasterData'
           ? { ...result, [field]: value }
           : result;
@@ -188,20 +254,24 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
     it.each([
       [
         'one gas above the cap',
-        () => numberToHex(cap + 1n),
+        (): unknown => numberToHex(cap + 1n),
         /above the operation's own value \+ 10% \+ 10000 gas/u,
       ],
       [
         'ten times the operation’s value',
-        () => numberToHex(own * 10n),
+        (): unknown => numberToHex(own * 10n),
         /above the operation's own value/u,
       ],
-      ['0', () => '0x0', /expected a non-zero hex quantity/u],
-      ['not hex', () => 'lots', /expected a non-zero hex quantity/u],
-      ['a JSON number', () => 100, /expected a non-zero hex quantity/u],
+      ['0', (): unknown => '0x0', /expected a non-zero hex quantity/u],
+      ['not hex', (): unknown => 'lots', /expected a non-zero hex quantity/u],
+      [
+        'a JSON number',
+        (): unknown => 100,
+        /expected a non-zero hex quantity/u,
+      ],
       [
         'more than 256 bits',
-        () => `0x1${'0'.repeat(64)}`,
+        (): unknown => `0x1${'0'.repeat(64)}`,
         /expected a non-zero hex quantity/u,
       ],
     ])(

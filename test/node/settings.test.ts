@@ -3,45 +3,55 @@
  * URL; a refused config leaves state untouched. The eth_chainId check talks to a real local
  * JSON-RPC server (127.0.0.1) that answers for chain 31337 on any path.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 import { createDomain } from '../../src/keyring';
-import { defaultState, type KeyringState } from '../../src/state';
+import { defaultState } from '../../src/state';
+import type { KeyringState } from '../../src/state';
 
 let server: Server;
 let base: string;
 const paths: string[] = [];
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    paths.push(request.url ?? '');
-    let body = '';
-    request.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    request.on('end', () => {
-      const { id } = JSON.parse(body) as { id: number };
-      response
-        .writeHead(200, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x7a69' }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-
-afterAll(
-  async () => new Promise<void>((resolve) => server.close(() => resolve())),
-);
-
-function domain() {
+/**
+ * A domain over the default state, on a platform that confirms everything and records each
+ * saved state.
+ *
+ * @returns The domain, and the states it saved (copies), in order.
+ */
+function domain(): ReturnType<typeof createDomain> & {
+  /** Copies of the states saved, in order. */
+  saved: KeyringState[];
+} {
   const saved: KeyringState[] = [];
-  const platform = {
+  const platform: Parameters<typeof createDomain>[1] = {
+    /**
+     * Record a copy of the state.
+     *
+     * @param state - The state saved.
+     */
     saveState: async (state: KeyringState) => {
       saved.push(JSON.parse(JSON.stringify(state)));
     },
+    /**
+     * Drop the event.
+     *
+     * @returns Nothing.
+     */
     emitEvent: async () => undefined,
+    /**
+     * Confirm.
+     *
+     * @returns Always true.
+     */
     confirm: async () => true,
+    /**
+     * Not used by the settings.
+     *
+     * @returns Never: it throws.
+     */
     deriveKey: async () => {
       throw new Error('not used');
     },
@@ -53,6 +63,30 @@ function domain() {
 }
 
 describe('Settings', () => {
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      paths.push(request.url ?? '');
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        const { id } = JSON.parse(body) as Record<string, unknown>;
+        response
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x7a69' }));
+      });
+    });
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', resolve),
+    );
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(
+    async () => new Promise<void>((resolve) => server.close(() => resolve())),
+  );
+
   it('an edit that sends the masked URL back keeps the stored keyed URL', async () => {
     const { settings, saved } = domain();
     const keyed = `${base}/v3/SECRETKEY123`;
@@ -74,7 +108,7 @@ describe('Settings', () => {
     await expect(
       settings.setChainConfig({ scope: 'eip155:1', rpcUrl: base }),
     ).rejects.toThrow(/serves chain 31337, not eip155:1/u);
-    expect(saved).toEqual([]);
-    expect(settings.chainConfigs()).toEqual([]);
+    expect(saved).toStrictEqual([]);
+    expect(settings.chainConfigs()).toStrictEqual([]);
   });
 });

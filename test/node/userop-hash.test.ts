@@ -5,14 +5,17 @@
  * cannot hold it), and against viem's implementation on random chain ids below 2^53.
  */
 import type { EthUserOperation } from '@metamask/keyring-api';
-import fc from 'fast-check';
-import { encodeFunctionData, numberToHex, parseAbi, type Hex } from 'viem';
+import * as fc from 'fast-check';
+import { encodeFunctionData, numberToHex, parseAbi } from 'viem';
+import type { Hex } from 'viem';
 import { getUserOperationHash } from 'viem/account-abstraction';
+import type { UserOperation } from 'viem/account-abstraction';
 
-import { userOpHash } from '../../src/accounts/erc4337/userop';
-import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
 import { loadArtifact } from '../../devnet/erc4337';
 import { jsonRpc } from '../../devnet/json-rpc';
+import { userOpHash } from '../../src/accounts/erc4337/userop';
 
 /** 2^53 + 1: the first integer a float64 rounds (to 2^53). */
 const BIG_CHAIN_ID = 2n ** 53n + 1n;
@@ -21,10 +24,16 @@ const GET_USER_OP_HASH = parseAbi([
   'function getUserOpHash((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp) view returns (bytes32)',
 ]);
 
-const hexBytes = (max: number) =>
+/**
+ * Random hex byte strings.
+ *
+ * @param max - The most bytes.
+ * @returns An arbitrary of `0x`-prefixed hex.
+ */
+const hexBytes = (max: number): fc.Arbitrary<Hex> =>
   fc
     .uint8Array({ maxLength: max })
-    .map((bytes) => `0x${Buffer.from(bytes).toString('hex')}` as Hex);
+    .map((bytes): Hex => `0x${Buffer.from(bytes).toString('hex')}`);
 const quantity = fc
   .bigInt({ min: 0n, max: 2n ** 256n - 1n })
   .map((value) => numberToHex(value));
@@ -44,7 +53,15 @@ const userOperation: fc.Arbitrary<EthUserOperation> = fc.record({
   signature: hexBytes(65),
 });
 
-const asTuple = (op: EthUserOperation) => ({
+/**
+ * A keyring-api user operation as viem's v0.6 operation: bigint quantities.
+ *
+ * @param op - The operation, hex quantities.
+ * @returns The same operation for viem and the ABI encoder.
+ */
+const asTuple = (
+  op: EthUserOperation,
+): Required<Omit<UserOperation<'0.6'>, 'authorization'>> => ({
   ...op,
   sender: op.sender as Hex,
   initCode: op.initCode as Hex,
@@ -65,9 +82,12 @@ describe('userOpHash equals EntryPoint v0.6 getUserOpHash', () => {
 
   beforeAll(async () => {
     anvil = await startAnvil({ chainId: BIG_CHAIN_ID });
-    expect(BigInt(await jsonRpc<Hex>(anvil.url, 'eth_chainId', []))).toBe(
-      BIG_CHAIN_ID,
-    );
+    const chainId = BigInt(await jsonRpc<Hex>(anvil.url, 'eth_chainId', []));
+    if (chainId !== BIG_CHAIN_ID) {
+      throw new Error(
+        `setup: anvil runs chain ${chainId}, not ${BIG_CHAIN_ID}`,
+      );
+    }
   });
 
   afterAll(async () => {

@@ -7,10 +7,11 @@ import {
   http,
   numberToHex,
   parseEther,
-  type Hex,
 } from 'viem';
+import type { Hex } from 'viem';
 
-import { startAnvil, type Anvil } from '../../devnet/anvil';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
 import { installKeyringSnap } from './harness';
 
 describe('a transaction signed by the snap is accepted by a real node (anvil)', () => {

@@ -1,26 +1,23 @@
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { createTx } from '@ethereumjs/tx';
 import {
-  bytesToHex,
-  recoverMessageAddress,
-  recoverTransactionAddress,
-  recoverTypedDataAddress,
-  stringToHex,
-  type Hex,
-} from 'viem';
-import { privateKeyToAddress } from 'viem/accounts';
-import {
   recoverTypedSignature,
   SignTypedDataVersion,
 } from '@metamask/eth-sig-util';
 import { EthEoaAccountStruct } from '@metamask/keyring-api';
 import { is } from '@metamask/superstruct';
-
 import {
-  installKeyringSnap,
-  type KeyringHarness,
-  expectError,
-} from './harness';
+  bytesToHex,
+  recoverMessageAddress,
+  recoverTransactionAddress,
+  recoverTypedDataAddress,
+  stringToHex,
+} from 'viem';
+import type { Hex } from 'viem';
+import { privateKeyToAddress } from 'viem/accounts';
+
+import { installKeyringSnap, expectError } from './harness';
+import type { KeyringHarness } from './harness';
 
 const TYPED_DATA = {
   types: {

@@ -1,5 +1,6 @@
 /**
  * ERC-4337 smart accounts through the built snap, proven on real parts: anvil, the
+ *
  * @account-abstraction/contracts v0.6.0 EntryPoint and SimpleAccountFactory, a VerifyingPaymaster
  * behind an ERC-7677 service, and the Alto bundler. permissionless is the independent reference
  * for the account's address and call data; the EntryPoint itself computes the userOpHash.
@@ -21,16 +22,16 @@ import {
   parseAbi,
   recoverMessageAddress,
   slice,
-  type Address,
-  type Hex,
-  type PublicClient,
 } from 'viem';
+import type { Address, Hex, PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
-import { startDevnet, type Devnet } from '../../devnet/devnet';
+import { ERC1967_PROXY_RUNTIME_CODE } from '../../src/accounts/erc4337/constants';
+import { startDevnet } from '../../devnet/devnet';
+import type { Devnet } from '../../devnet/devnet';
+import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
 import { jsonRpc } from '../../devnet/json-rpc';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
-import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
 import {
   installRecorder,
   installReverter,
@@ -39,13 +40,8 @@ import {
   RECORDERS,
   REVERTER,
 } from '../../devnet/targets';
-import { ERC1967_PROXY_RUNTIME_CODE } from '../../src/accounts/erc4337/constants';
-import {
-  COMPANION,
-  installKeyringSnap,
-  type KeyringHarness,
-  rejection,
-} from './harness';
+import { COMPANION, installKeyringSnap, rejection } from './harness';
+import type { KeyringHarness } from './harness';
 
 const BASE_USER_OPERATION_FIELDS = [
   'bundlerUrl',

@@ -9,12 +9,16 @@ import {
   EthErc4337AccountStruct,
 } from '@metamask/keyring-api';
 import { is } from '@metamask/superstruct';
-import { recoverMessageAddress, stringToHex, type Hex } from 'viem';
+import { recoverMessageAddress, stringToHex } from 'viem';
+import type { Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { startAnvil, type Anvil } from '../../devnet/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
-import { installKeyringSnap, METAMASK, type KeyringHarness } from './harness';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import type { Erc4337Deployment } from '../../devnet/erc4337';
+import { installKeyringSnap, METAMASK } from './harness';
+import type { KeyringHarness } from './harness';
 
 type Ui = Awaited<
   ReturnType<
@@ -76,7 +80,7 @@ describe('home page', () => {
   });
 
   it('creates an EOA account like keyring_createAccount does (notify:accountCreated, derived key, same shape)', async () => {
-    await step((current) => current.clickElement('create-eoa-submit'));
+    await step(async (current) => current.clickElement('create-eoa-submit'));
     const accounts = await h.keyring('keyring_listAccounts');
     expect(accounts).toHaveLength(1);
     const [fromPage] = accounts;
@@ -101,14 +105,14 @@ describe('home page', () => {
   it('shows a bad chain config next to its field, saves nothing, then saves a good one checked with eth_chainId', async () => {
     await ui.typeInField('chain-scope', 'eip155:31337');
     await ui.typeInField('chain-rpcUrl', 'not a url');
-    await step((current) => current.clickElement('chain-form-submit'));
+    await step(async (current) => current.clickElement('chain-form-submit'));
     const fieldError = findField(ui.content, 'chain-rpcUrl');
     expect(fieldError).toMatch(/rpcUrl/u);
     expect(await h.rpc('getChainConfigs')).toEqual([]);
 
     await ui.typeInField('chain-scope', 'eip155:1');
     await ui.typeInField('chain-rpcUrl', anvil.url);
-    await step((current) => current.clickElement('chain-form-submit'));
+    await step(async (current) => current.clickElement('chain-form-submit'));
     expect(findField(ui.content, 'chain-rpcUrl')).toMatch(
       /serves chain 31337, not eip155:1/u,
     );
@@ -117,7 +121,7 @@ describe('home page', () => {
     await ui.typeInField('chain-scope', 'eip155:31337');
     await ui.typeInField('chain-entryPoint', contracts.entryPoint);
     await ui.typeInField('chain-accountFactory', contracts.accountFactory);
-    await step((current) => current.clickElement('chain-form-submit'));
+    await step(async (current) => current.clickElement('chain-form-submit'));
     const stored = await h.rpc('getChainConfigs');
     expect(stored).toEqual([
       {
@@ -141,10 +145,12 @@ describe('home page', () => {
     });
     ui = await (await h.snap.onHomePage()).getInterface();
     expect(page()).not.toContain('KEY-never-shown');
-    await step((current) => current.clickElement('chain-edit:eip155:31337'));
+    await step(async (current) =>
+      current.clickElement('chain-edit:eip155:31337'),
+    );
     const shown = inputValue(ui.content, 'chain-rpcUrl');
     expect(shown).not.toContain('KEY-never-shown');
-    await step((current) => current.clickElement('chain-form-submit'));
+    await step(async (current) => current.clickElement('chain-form-submit'));
     expect(page()).toContain('Saved eip155:31337');
     // The snap still reaches the chain with the stored (unmasked) URL: a smart account resolves.
     await h.rpc('setChainConfig', {
@@ -159,7 +165,7 @@ describe('home page', () => {
     await ui.typeInField('ipfs-apiUrl', 'http://127.0.0.1:5001');
     await ui.typeInField('ipfs-apiKey', 'ipfs-key-1');
     await ui.typeInField('ipfs-apiKeySecret', IPFS_SECRET);
-    await step((current) => current.clickElement('ipfs-form-submit'));
+    await step(async (current) => current.clickElement('ipfs-form-submit'));
     expect(page()).toContain('http://127.0.0.1:5001');
     expect(page()).not.toContain(IPFS_SECRET);
     expect(page()).not.toContain('ipfs-key-1');
@@ -168,7 +174,7 @@ describe('home page', () => {
 
   it('creates a smart account on a chosen chain, at the factory’s address', async () => {
     await ui.clickElement('smart-scope:eip155:31337');
-    await step((current) => current.clickElement('create-smart-submit'));
+    await step(async (current) => current.clickElement('create-smart-submit'));
     const account = (await h.keyring('keyring_listAccounts')).at(-1);
     expect(is(account, EthErc4337AccountStruct)).toBe(true);
     expect(account.scopes).toEqual(['eip155:31337']);
@@ -178,7 +184,7 @@ describe('home page', () => {
 
   it('imports a private key; the key is never rendered, the page says "imported"', async () => {
     await ui.typeInField('import-privateKey', IMPORTED_KEY);
-    await step((current) => current.clickElement('import-key-submit'));
+    await step(async (current) => current.clickElement('import-key-submit'));
     const account = (await h.keyring('keyring_listAccounts')).at(-1);
     expect(account.address).toBe(privateKeyToAddress(IMPORTED_KEY));
     expect(page()).not.toContain(IMPORTED_KEY.slice(2));
@@ -187,7 +193,7 @@ describe('home page', () => {
     // A bad key: the error is next to the field, no account, and the value is not echoed.
     const before = (await h.keyring('keyring_listAccounts')).length;
     await ui.typeInField('import-privateKey', '0x1234secretish');
-    await step((current) => current.clickElement('import-key-submit'));
+    await step(async (current) => current.clickElement('import-key-submit'));
     expect(findField(ui.content, 'import-privateKey')).toMatch(
       /Invalid private key/u,
     );
@@ -198,7 +204,9 @@ describe('home page', () => {
   it('exports a key only in its own dialog after confirmation', async () => {
     const [first] = await h.keyring('keyring_listAccounts');
     h.answerDialogs(true, null);
-    await step((current) => current.clickElement(`account-export:${first.id}`));
+    await step(async (current) =>
+      current.clickElement(`account-export:${first.id}`),
+    );
     const shown = JSON.stringify(h.dialogs.at(-1));
     const key = /"value":"(0x[0-9a-f]{64})"/u.exec(shown)?.[1] as Hex;
     expect(privateKeyToAddress(key)).toBe(first.address);
@@ -210,14 +218,14 @@ describe('home page', () => {
     const accounts = await h.keyring('keyring_listAccounts');
     const target = accounts.at(-1);
     h.answerDialogs(false);
-    await step((current) =>
+    await step(async (current) =>
       current.clickElement(`account-delete:${target.id}`),
     );
     expect(await h.keyring('keyring_listAccounts')).toHaveLength(
       accounts.length,
     );
     h.answerDialogs(true);
-    await step((current) =>
+    await step(async (current) =>
       current.clickElement(`account-delete:${target.id}`),
     );
     expect(h.events.at(-1)).toEqual({
@@ -232,7 +240,9 @@ describe('home page', () => {
   });
 
   it('switches to async approval, summarises a pending request, approves and rejects it', async () => {
-    await step((current) => current.selectInDropdown('approval-mode', 'async'));
+    await step(async (current) =>
+      current.selectInDropdown('approval-mode', 'async'),
+    );
     expect(await h.rpc('getApprovalMode')).toEqual({ mode: 'async' });
     const [account] = await h.keyring('keyring_listAccounts');
     const message = 'Sign in to example.org';
@@ -251,7 +261,7 @@ describe('home page', () => {
     ui = await (await h.snap.onHomePage()).getInterface();
     expect(page()).toContain(message);
 
-    await step((current) =>
+    await step(async (current) =>
       current.clickElement(`request-approve:${request.id}`),
     );
     const approved = h.events.at(-1);
@@ -293,7 +303,7 @@ describe('home page', () => {
     ui = await (await h.snap.onHomePage()).getInterface();
     expect(page()).toContain('1 ETH');
     expect(page()).toContain('function 0xa9059cbb');
-    await step((current) =>
+    await step(async (current) =>
       current.clickElement(`request-reject:${second.id}`),
     );
     expect(h.events.at(-1)).toEqual({

@@ -127,17 +127,15 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   },
   {
     weight: 2,
-    arbitrary: fc
-      .constantFrom(39, 40, 41, 64, 65)
-      .chain((length) =>
-        fc
-          .string({
-            unit: fc.constantFrom(...'0123456789abcdefABCDEFg'),
-            minLength: length,
-            maxLength: length,
-          })
-          .map((hex) => `0x${hex}`),
-      ),
+    arbitrary: fc.constantFrom(39, 40, 41, 64, 65).chain((length) =>
+      fc
+        .string({
+          unit: fc.constantFrom(...'0123456789abcdefABCDEFg'),
+          minLength: length,
+          maxLength: length,
+        })
+        .map((hex) => `0x${hex}`),
+    ),
   },
   {
     weight: 3,

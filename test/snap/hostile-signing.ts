@@ -12,9 +12,8 @@ import {
   recoverTransactionAddress,
   recoverTypedDataAddress,
   serializeTransaction,
-  type Hex,
-  type TransactionSerializable,
 } from 'viem';
+import type { Hex, TransactionSerializable } from 'viem';
 
 import { COMPANION, METAMASK } from './harness';
 import { short } from './hostile-arbitraries';
@@ -122,31 +121,25 @@ function transactionForms(
 type Field = { type: string; value: fc.Arbitrary<[Json, unknown]> };
 
 const atomic: fc.Arbitrary<Field> = fc.oneof(
-  fc
-    .integer({ min: 1, max: 32 })
-    .map((n) => ({
-      type: `uint${n * 8}`,
-      value: fc
-        .bigInt({ min: 0n, max: 2n ** BigInt(n * 8) - 1n })
-        .map((v): [Json, unknown] => [v.toString(), v]),
-    })),
-  fc
-    .integer({ min: 1, max: 32 })
-    .map((n) => ({
-      type: `int${n * 8}`,
-      value: fc
-        .bigInt({
-          min: -(2n ** BigInt(n * 8 - 1)),
-          max: 2n ** BigInt(n * 8 - 1) - 1n,
-        })
-        .map((v): [Json, unknown] => [v.toString(), v]),
-    })),
-  fc
-    .integer({ min: 1, max: 32 })
-    .map((n) => ({
-      type: `bytes${n}`,
-      value: bytes(n, n).map((v): [Json, unknown] => [v, v]),
-    })),
+  fc.integer({ min: 1, max: 32 }).map((n) => ({
+    type: `uint${n * 8}`,
+    value: fc
+      .bigInt({ min: 0n, max: 2n ** BigInt(n * 8) - 1n })
+      .map((v): [Json, unknown] => [v.toString(), v]),
+  })),
+  fc.integer({ min: 1, max: 32 }).map((n) => ({
+    type: `int${n * 8}`,
+    value: fc
+      .bigInt({
+        min: -(2n ** BigInt(n * 8 - 1)),
+        max: 2n ** BigInt(n * 8 - 1) - 1n,
+      })
+      .map((v): [Json, unknown] => [v.toString(), v]),
+  })),
+  fc.integer({ min: 1, max: 32 }).map((n) => ({
+    type: `bytes${n}`,
+    value: bytes(n, n).map((v): [Json, unknown] => [v, v]),
+  })),
   fc.constant({
     type: 'address',
     value: address.map((v): [Json, unknown] => [v, v]),

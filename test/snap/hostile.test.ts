@@ -31,19 +31,16 @@ import type { Json } from '@metamask/utils';
 import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 
-import { startAnvil, type Anvil } from '../../devnet/anvil';
-import { deployErc4337, type Erc4337Deployment } from '../../devnet/erc4337';
-import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
-import {
-  startPaymasterService,
-  type PaymasterService,
-} from '../../devnet/paymaster-service';
-import {
-  COMPANION,
-  installKeyringSnap,
-  METAMASK,
-  type KeyringHarness,
-} from './harness';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import type { Erc4337Deployment } from '../../devnet/erc4337';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import type { LimitsProxy } from '../../devnet/limits-proxy';
+import { startPaymasterService } from '../../devnet/paymaster-service';
+import type { PaymasterService } from '../../devnet/paymaster-service';
+import { COMPANION, installKeyringSnap, METAMASK } from './harness';
+import type { KeyringHarness } from './harness';
 import {
   mutate,
   PLANTED,
@@ -51,9 +48,8 @@ import {
   short,
   SNAP_METHODS,
   template,
-  type LiveContext,
-  type Recipe,
 } from './hostile-arbitraries';
+import type { LiveContext, Recipe } from './hostile-arbitraries';
 import { signingProperties } from './hostile-signing';
 
 const SCOPE = 'eip155:31337';

@@ -5,10 +5,10 @@ import {
   COMPANION,
   installKeyringSnap,
   METAMASK,
-  type KeyringHarness,
   expectError,
   rejection,
 } from './harness';
+import type { KeyringHarness } from './harness';
 
 const REQUEST_ID = '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40';
 

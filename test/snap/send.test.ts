@@ -12,27 +12,23 @@ import {
   http,
   parseAbi,
   parseEther,
-  type Address,
-  type Hex,
-  type PublicClient,
 } from 'viem';
+import type { Address, Hex, PublicClient } from 'viem';
 
-import { startDevnet, type Devnet } from '../../devnet/devnet';
+import { startDevnet } from '../../devnet/devnet';
+import type { Devnet } from '../../devnet/devnet';
 import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
 import { jsonRpc } from '../../devnet/json-rpc';
-import { startLimitsProxy, type LimitsProxy } from '../../devnet/limits-proxy';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import type { LimitsProxy } from '../../devnet/limits-proxy';
 import {
   installRecorder,
   readRecord,
   recordCalldata,
   RECORDERS,
 } from '../../devnet/targets';
-import {
-  COMPANION,
-  installKeyringSnap,
-  METAMASK,
-  type KeyringHarness,
-} from './harness';
+import { COMPANION, installKeyringSnap, METAMASK } from './harness';
+import type { KeyringHarness } from './harness';
 
 const GET_USER_OP_HASH = parseAbi([
   'function getUserOpHash((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp) view returns (bytes32)',
@@ -329,9 +325,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     // the intents took effect, from the deployed account
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(111n);
     expect(await readRecord(devnet.rpcUrl, RECORDERS[1], 2)).toBe(222n);
-    expect(
-      await client.getCode({ address: account.address }),
-    ).not.toBeUndefined();
+    expect(await client.getCode({ address: account.address })).toBeDefined();
     expect(op.initCode).not.toBe('0x');
 
     // the receipt comes from the bundler: no log scan
