@@ -1,5 +1,6 @@
 import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { createTx } from '@ethereumjs/tx';
+import { randomBytes } from 'node:crypto';
 import {
   bytesToHex,
   createPublicClient,
@@ -8,7 +9,6 @@ import {
   numberToHex,
   parseEther,
 } from 'viem';
-import type { Hex } from 'viem';
 
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
@@ -48,9 +48,9 @@ describe('a transaction signed by the snap is accepted by a real node (anvil)', 
         rpcUrls: { default: { http: [anvil.url] } },
       });
       const client = createPublicClient({ chain, transport: http(anvil.url) });
-      const h = await installKeyringSnap();
-      const sender = await h.createAccount({
-        privateKey: bytesToHex(crypto.getRandomValues(new Uint8Array(32))),
+      const harness = await installKeyringSnap();
+      const sender = await harness.createAccount({
+        privateKey: bytesToHex(randomBytes(32)),
       });
       const recipient = '0x000000000000000000000000000000000000bEEF';
       await client.request({
@@ -71,7 +71,7 @@ describe('a transaction signed by the snap is accepted by a real node (anvil)', 
         value: numberToHex(parseEther('0.25')),
         data: '0x',
       };
-      const { result } = await h.submit(
+      const { result } = await harness.submit(
         sender,
         'eth_signTransaction',
         [tx],
@@ -80,7 +80,7 @@ describe('a transaction signed by the snap is accepted by a real node (anvil)', 
       const common = createCustomCommon({ chainId: anvil.chainId }, Mainnet);
       const raw = bytesToHex(
         createTx({ ...tx, ...result } as never, { common }).serialize(),
-      ) as Hex;
+      );
 
       const hash = await client.sendRawTransaction({
         serializedTransaction: raw,

@@ -51,10 +51,16 @@ const TYPED_DATA = {
   },
 } as const;
 
-/** Rebuild the signed transaction from `{ v, r, s }` as MetaMask's bridge does, and serialize it. */
+/**
+ * Rebuild the signed transaction from `{ v, r, s }` as MetaMask's bridge does, and serialize it.
+ *
+ * @param tx - The transaction as sent to the snap.
+ * @param signature - The snap's signature.
+ * @returns The serialized signed transaction.
+ */
 function rebuild(
   tx: Record<string, unknown>,
-  signature: { v: string; r: string; s: string },
+  signature: Record<'v' | 'r' | 's', string>,
 ): Hex {
   const common = createCustomCommon({ chainId: Number(tx.chainId) }, Mainnet);
   const signed = createTx(
@@ -65,14 +71,14 @@ function rebuild(
 }
 
 describe('EOA accounts through the built snap', () => {
-  let h: KeyringHarness;
+  let harness: KeyringHarness;
   let first: any;
   let second: any;
 
   beforeAll(async () => {
-    h = await installKeyringSnap();
-    first = await h.createAccount();
-    second = await h.createAccount();
+    harness = await installKeyringSnap();
+    first = await harness.createAccount();
+    second = await harness.createAccount();
   });
 
   it('creates accounts with distinct addresses and emits notify:accountCreated after saving', async () => {
@@ -82,25 +88,25 @@ describe('EOA accounts through the built snap', () => {
     expect(first.methods).not.toContain('eth_sign');
     // MetaMask's bridge validates accounts against keyring-api's struct
     expect(is(first, EthEoaAccountStruct)).toBe(true);
-    const created = h.events.filter(
+    const created = harness.events.filter(
       (event) => event.method === 'notify:accountCreated',
     );
     expect(created.map((event) => event.params.account.id)).toStrictEqual([
       first.id,
       second.id,
     ]);
-    expect(await h.keyring('keyring_listAccounts')).toStrictEqual([
+    expect(await harness.keyring('keyring_listAccounts')).toStrictEqual([
       first,
       second,
     ]);
     expect(
-      await h.keyring('keyring_getAccount', { id: second.id }),
+      await harness.keyring('keyring_getAccount', { id: second.id }),
     ).toStrictEqual(second);
   });
 
   it('personal_sign: the signature recovers to the account (viem)', async () => {
     const message = 'Sign in to example.com\nNonce: 42';
-    const response = await h.submit(first, 'personal_sign', [
+    const response = await harness.submit(first, 'personal_sign', [
       stringToHex(message),
       first.address,
     ]);
@@ -113,7 +119,7 @@ describe('EOA accounts through the built snap', () => {
   });
 
   it('eth_signTypedData_v4: the EIP-712 signature recovers to the account (viem)', async () => {
-    const response = await h.submit(second, 'eth_signTypedData_v4', [
+    const response = await harness.submit(second, 'eth_signTypedData_v4', [
       second.address,
       TYPED_DATA as never,
     ]);
@@ -126,7 +132,7 @@ describe('EOA accounts through the built snap', () => {
 
   it('signs requests MetaMask sends without a chain (scope ""): personal_sign, typed data v4 without chainId, v1', async () => {
     const message = 'no chain here';
-    const personal = await h.submit(
+    const personal = await harness.submit(
       first,
       'personal_sign',
       [stringToHex(message), first.address],
@@ -147,7 +153,7 @@ describe('EOA accounts through the built snap', () => {
       },
       domain,
     };
-    const typed = await h.submit(
+    const typed = await harness.submit(
       first,
       'eth_signTypedData_v4',
       [first.address, chainless as never],
@@ -165,16 +171,16 @@ describe('EOA accounts through the built snap', () => {
       { type: 'uint32', name: 'n', value: '42' },
     ];
     const signature = (
-      await h.submit(
+      await harness.submit(
         first,
         'eth_signTypedData_v1',
-        [first.address, v1 as never],
+        [first.address, v1],
         '',
       )
     ).result;
     expect(
       recoverTypedSignature({
-        data: v1 as never,
+        data: v1,
         signature,
         version: SignTypedDataVersion.V1,
       }),
@@ -182,7 +188,7 @@ describe('EOA accounts through the built snap', () => {
   });
 
   it('accepts the hex chain reference MetaMask copies from a hex domain.chainId (eip155:0x1)', async () => {
-    const response = await h.submit(
+    const response = await harness.submit(
       second,
       'eth_signTypedData_v4',
       [
@@ -202,7 +208,7 @@ describe('EOA accounts through the built snap', () => {
   });
 
   it('eth_signTypedData_v4 accepts the typed data as a JSON string, as some dapps send it', async () => {
-    const response = await h.submit(second, 'eth_signTypedData_v4', [
+    const response = await harness.submit(second, 'eth_signTypedData_v4', [
       second.address,
       JSON.stringify(TYPED_DATA),
     ]);
@@ -251,18 +257,16 @@ describe('EOA accounts through the built snap', () => {
         data: '0x',
         gasLimit: '0x5208',
       };
-      const { result } = await h.submit(
+      const { result } = await harness.submit(
         first,
         'eth_signTransaction',
         [tx],
         scope,
       );
       expect(Object.keys(result).sort()).toStrictEqual(['r', 's', 'v']);
-      if (fields.type === '0x0') {
-        expect(['0x25', '0x26']).toContain(result.v);
-      } else {
-        expect(['0x0', '0x1']).toContain(result.v);
-      }
+      // legacy: EIP-155 v for chain 1; typed: the y parity
+      const validV = fields.type === '0x0' ? ['0x25', '0x26'] : ['0x0', '0x1'];
+      expect(validV).toContain(result.v);
       const serialized = rebuild(tx, result);
       expect(
         await recoverTransactionAddress({
@@ -275,34 +279,34 @@ describe('EOA accounts through the built snap', () => {
   it('imports a private key without keeping it in the account options or any reply', async () => {
     const privateKey =
       '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
-    const imported = await h.createAccount({ privateKey });
+    const imported = await harness.createAccount({ privateKey });
     expect(imported.address).toBe(privateKeyToAddress(privateKey));
     const everything = JSON.stringify([
-      await h.keyring('keyring_listAccounts'),
-      h.events,
+      await harness.keyring('keyring_listAccounts'),
+      harness.events,
     ]);
     expect(everything).not.toContain(privateKey.slice(2));
     await expectError(
-      h.createAccount({ privateKey }),
+      harness.createAccount({ privateKey }),
       -32602,
       /an account with this address exists already/u,
     );
-    await h.keyring('keyring_deleteAccount', { id: imported.id });
+    await harness.keyring('keyring_deleteAccount', { id: imported.id });
   });
 
   it('refuses malformed private keys without echoing them', async () => {
     await expectError(
-      h.createAccount({ privateKey: '0x1234' }),
+      harness.createAccount({ privateKey: '0x1234' }),
       -32602,
       /Invalid private key/u,
     );
     await expectError(
-      h.createAccount({ privateKey: `0x${'0'.repeat(64)}` }),
+      harness.createAccount({ privateKey: `0x${'0'.repeat(64)}` }),
       -32602,
       /out of the secp256k1 range/u,
     );
     await expectError(
-      h.createAccount({ privateKey: `0x${'zz'.repeat(32)}` }),
+      harness.createAccount({ privateKey: `0x${'zz'.repeat(32)}` }),
       -32602,
       /^Invalid private key: expected 32 bytes of hex$/u,
     );

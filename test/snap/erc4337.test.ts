@@ -1,7 +1,6 @@
 /**
- * ERC-4337 smart accounts through the built snap, proven on real parts: anvil, the
- *
- * @account-abstraction/contracts v0.6.0 EntryPoint and SimpleAccountFactory, a VerifyingPaymaster
+ * ERC-4337 smart accounts through the built snap, proven on real parts: anvil, the v0.6.0
+ * EntryPoint and SimpleAccountFactory of `@account-abstraction/contracts`, a VerifyingPaymaster
  * behind an ERC-7677 service, and the Alto bundler. permissionless is the independent reference
  * for the account's address and call data; the EntryPoint itself computes the userOpHash.
  */
@@ -53,19 +52,49 @@ const BASE_USER_OPERATION_FIELDS = [
   'nonce',
 ];
 
+/** One call of a user operation, as eth_prepareUserOperation takes it. */
+type Intent = {
+  /** The contract called. */
+  to: Address;
+  /** The wei sent, hex. */
+  value: Hex;
+  /** The call data. */
+  data: Hex;
+};
+
+/** What building a user operation went through. */
+type BuiltUserOperation = {
+  /** The eth_prepareUserOperation result. */
+  prepared: any;
+  /** The eth_patchUserOperation result. */
+  patch: any;
+  /** The signed operation, as sent to the bundler. */
+  userOp: Record<string, any>;
+};
+
 describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto, ERC-7677 paymaster)', () => {
   let devnet: Devnet;
   let client: PublicClient;
-  let h: KeyringHarness;
+  let harness: KeyringHarness;
   let account: any;
   let ownerKey: Hex;
 
-  /** prepare → fill fees → patch → sign, as MetaMask's bridge drives it; returns the signed operation. */
+  /**
+   * prepare → fill fees → patch → sign, as MetaMask's bridge drives it.
+   *
+   * @param intents - The calls of the operation.
+   * @returns The prepare and patch results, and the signed operation.
+   */
   async function buildUserOperation(
-    intents: { to: Address; value: Hex; data: Hex }[],
-  ) {
+    intents: Intent[],
+  ): Promise<BuiltUserOperation> {
     const prepared = (
-      await h.submit(account, 'eth_prepareUserOperation', intents, devnet.scope)
+      await harness.submit(
+        account,
+        'eth_prepareUserOperation',
+        intents,
+        devnet.scope,
+      )
     ).result;
     const block = await client.getBlock();
     const tip = 1_000_000_000n;
@@ -81,15 +110,31 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
       signature: prepared.dummySignature,
     };
     const patch = (
-      await h.submit(account, 'eth_patchUserOperation', [userOp], devnet.scope)
+      await harness.submit(
+        account,
+        'eth_patchUserOperation',
+        [userOp],
+        devnet.scope,
+      )
     ).result;
     Object.assign(userOp, patch);
     userOp.signature = (
-      await h.submit(account, 'eth_signUserOperation', [userOp], devnet.scope)
+      await harness.submit(
+        account,
+        'eth_signUserOperation',
+        [userOp],
+        devnet.scope,
+      )
     ).result;
     return { prepared, patch, userOp };
   }
 
+  /**
+   * Send an operation to the bundler and wait for its receipt (10 s at most).
+   *
+   * @param userOp - The signed operation.
+   * @returns The user operation hash.
+   */
   async function sendAndWait(userOp: Record<string, string>): Promise<Hex> {
     const hash = await jsonRpc<Hex>(
       devnet.bundlerUrl,
@@ -112,12 +157,12 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     client = createPublicClient({
       chain: devnetChain(devnet.chainId, devnet.rpcUrl),
       transport: http(devnet.rpcUrl),
-    }) as PublicClient;
+    });
     await installRecorder(devnet.rpcUrl, RECORDERS[0]);
     await installRecorder(devnet.rpcUrl, RECORDERS[1]);
     await installReverter(devnet.rpcUrl);
-    h = await installKeyringSnap();
-    await h.rpc('setChainConfig', devnet.chainConfig);
+    harness = await installKeyringSnap();
+    await harness.rpc('setChainConfig', devnet.chainConfig);
   });
 
   afterAll(async () => {
@@ -125,7 +170,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
   });
 
   it('creates a SimpleAccount at the factory’s counterfactual address, the same one permissionless computes', async () => {
-    account = await h.createAccount({
+    account = await harness.createAccount({
       type: 'eip155:erc4337',
       scopes: [devnet.scope],
     });
@@ -136,10 +181,10 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
       'eth_patchUserOperation',
       'eth_signUserOperation',
     ]);
-    expect(h.events.at(-1)?.params.account).toEqual(account);
+    expect(harness.events.at(-1)?.params.account).toEqual(account);
     expect(is(account, EthErc4337AccountStruct)).toBe(true);
 
-    const exported = h.snap.onKeyringRequest({
+    const exported = harness.snap.onKeyringRequest({
       origin: COMPANION,
       method: 'keyring_exportAccount',
       params: { id: account.id },
@@ -167,7 +212,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
   });
 
   it('prepares, patches and signs a two-intent operation that Alto bundles: both intents take effect, AccountDeployed once', async () => {
-    const intents: { to: Address; value: Hex; data: Hex }[] = [
+    const intents: Intent[] = [
       { to: RECORDERS[0], value: '0x0', data: recordCalldata(1, 111) },
       { to: RECORDERS[1], value: '0x0', data: recordCalldata(2, 222) },
     ];
@@ -229,7 +274,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
       }),
     ).toBe(privateKeyToAccount(ownerKey).address);
     const specForm = (
-      await h.submit(
+      await harness.submit(
         account,
         'eth_signUserOperation',
         [userOp, devnet.contracts.entryPoint],
@@ -240,7 +285,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
 
     const userOpHash = await sendAndWait(userOp);
     expect(userOpHash).toBe(onChainHash);
-    const receipt = await h.rpc('getUserOperationReceipt', {
+    const receipt = await harness.rpc('getUserOperationReceipt', {
       scope: devnet.scope,
       userOpHash,
     });
@@ -281,7 +326,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     const userOpHash = await sendAndWait(userOp);
     expect(
       (
-        await h.rpc('getUserOperationReceipt', {
+        await harness.rpc('getUserOperationReceipt', {
           scope: devnet.scope,
           userOpHash,
         })
@@ -311,7 +356,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     expect(
       (
         await rejection(
-          h.submit(
+          harness.submit(
             account,
             'eth_prepareUserOperation',
             [{ to: null, value: '0x0', data: '0x60' }],
@@ -323,7 +368,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     expect(
       (
         await rejection(
-          h.submit(
+          harness.submit(
             account,
             'eth_prepareUserOperation',
             [
@@ -338,7 +383,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
       /at 1\.value: SimpleAccount v0.6 executeBatch cannot send value/u,
     );
     const reverting = await rejection(
-      h.submit(
+      harness.submit(
         account,
         'eth_prepareUserOperation',
         [
@@ -363,7 +408,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     expect(
       (
         await rejection(
-          h.submit(
+          harness.submit(
             account,
             'eth_signUserOperation',
             [{ ...userOp, sender: zero }],
@@ -375,7 +420,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     expect(
       (
         await rejection(
-          h.submit(
+          harness.submit(
             account,
             'eth_signUserOperation',
             [userOp, zero],
@@ -387,14 +432,19 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     expect(
       (
         await rejection(
-          h.submit(account, 'eth_signUserOperation', [userOp], 'eip155:1'),
+          harness.submit(
+            account,
+            'eth_signUserOperation',
+            [userOp],
+            'eip155:1',
+          ),
         )
       ).message,
     ).toMatch(/^Invalid scope: not one of this account's chains/u);
     expect(
       (
         await rejection(
-          h.submit(
+          harness.submit(
             account,
             'eth_signUserOperation',
             [{ ...userOp, nonce: 'one' }],
@@ -406,12 +456,15 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     expect(
       (
         await rejection(
-          h.createAccount({ type: 'eip155:erc4337', scopes: ['eip155:5'] }),
+          harness.createAccount({
+            type: 'eip155:erc4337',
+            scopes: ['eip155:5'],
+          }),
         )
       ).message,
     ).toMatch(/No chain config for eip155:5/u);
     expect(
-      await h.rpc('getUserOperationReceipt', {
+      await harness.rpc('getUserOperationReceipt', {
         scope: devnet.scope,
         userOpHash: `0x${'ab'.repeat(32)}`,
       }),
@@ -424,17 +477,17 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
       apiKey: 'sEcReT-kEy-4242',
     });
     try {
-      const stored = await h.rpc('setChainConfig', {
+      const stored = await harness.rpc('setChainConfig', {
         ...devnet.chainConfig,
         rpcUrl: proxy.url,
       });
-      const configs = await h.rpc('getChainConfigs');
+      const configs = await harness.rpc('getChainConfigs');
       expect(stored.rpcUrl).toBe(`${proxy.baseUrl}/***`);
       expect(configs).toEqual([stored]);
       expect(JSON.stringify([stored, configs])).not.toContain('sEcReT');
       // the snap still reaches the chain through the keyed URL
       const prepared = (
-        await h.submit(
+        await harness.submit(
           account,
           'eth_prepareUserOperation',
           [{ to: RECORDERS[0], value: '0x0', data: recordCalldata(5, 5) }],
@@ -444,11 +497,14 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
       expect(prepared.nonce).toBe('0x2');
       expect(proxy.stats.httpRequests).toBeGreaterThan(0);
     } finally {
-      await h.rpc('setChainConfig', devnet.chainConfig);
+      await harness.rpc('setChainConfig', devnet.chainConfig);
       await proxy.close();
     }
     const wrongChain = await rejection(
-      h.rpc('setChainConfig', { scope: 'eip155:1', rpcUrl: devnet.rpcUrl }),
+      harness.rpc('setChainConfig', {
+        scope: 'eip155:1',
+        rpcUrl: devnet.rpcUrl,
+      }),
     );
     expect(wrongChain.message).toMatch(/serves chain 31337, not eip155:1/u);
   });

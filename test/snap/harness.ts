@@ -5,18 +5,34 @@ import type { Json } from '@metamask/utils';
 import manifest from '../../snap.manifest.json';
 
 /** The companion dapp origin, read from the shipped manifest (not repeated here). */
-export const COMPANION = manifest.initialPermissions['endowment:keyring']
-  .allowedOrigins[0] as string;
+export const COMPANION =
+  manifest.initialPermissions['endowment:keyring'].allowedOrigins[0];
 export const METAMASK = 'metamask';
 
 /** A keyring event the snap emitted through snap_manageAccounts. */
-export type RecordedEvent = { method: string; params: Record<string, any> };
+export type RecordedEvent = {
+  /** The keyring event name, e.g. `notify:accountCreated`. */
+  method: string;
+  /** Its payload. */
+  params: Record<string, any>;
+};
 
+/** The code and message of a JSON-RPC error reply. */
+type ErrorReply = {
+  /** The JSON-RPC error code. */
+  code: number;
+  /** The error message. */
+  message: string;
+};
+
+/** The snap as snaps-jest installs it. */
 type Snap = Awaited<ReturnType<typeof installSnap>>;
 
 /** The snap under test, with its keyring events recorded and typed helpers. */
 export type KeyringHarness = {
+  /** The installed snap. */
   snap: Snap;
+  /** Every keyring event the snap emitted, in order (refused ones excluded). */
   events: RecordedEvent[];
   /** Call a keyring method; resolve its result or reject with its `{ code, message }` error. */
   keyring: (
@@ -38,10 +54,14 @@ export type KeyringHarness = {
    * snaps-jest cannot hand to the test while the click is awaited).
    */
   answerDialogs: (...answers: Json[]) => void;
+  /** The params of each dialog answered through {@link KeyringHarness.answerDialogs}, in order. */
   dialogs: Record<string, any>[];
   /** `keyring_submitRequest` from MetaMask for `account`. */
   submit: (
-    account: { id: string },
+    account: {
+      /** The account id. */
+      id: string;
+    },
     method: string,
     params: Json,
     scope?: string,
@@ -52,19 +72,29 @@ export type KeyringHarness = {
 export class SnapRpcError extends Error {
   code: number;
 
-  constructor(error: { code: number; message: string }) {
+  /**
+   * @param error - The error of the reply.
+   */
+  constructor(error: ErrorReply) {
     super(error.message);
     this.code = error.code;
   }
 }
 
+/**
+ * The result of a snaps-jest reply.
+ *
+ * @param response - The reply of the simulation.
+ * @param response.response - Its JSON-RPC result or error.
+ * @returns The result.
+ * @throws SnapRpcError for an error reply.
+ */
 function unwrap(response: {
-  response: { result: Json } | { error: Json };
+  /** The JSON-RPC result or error. */
+  response: Record<'result', Json> | Record<'error', Json>;
 }): any {
   if ('error' in response.response) {
-    throw new SnapRpcError(
-      response.response.error as { code: number; message: string },
-    );
+    throw new SnapRpcError(response.response.error as ErrorReply);
   }
   return response.response.result;
 }
@@ -104,21 +134,29 @@ export async function installKeyringSnap(
     }
     if (request.method === 'snap_dialog' && answers.length > 0) {
       dialogs.push(request.params as Record<string, any>);
-      return answers.shift() as Json;
+      return answers.shift();
     }
     if (
       request.method === 'snap_manageState' &&
-      (request.params as { operation?: string }).operation === 'update'
+      (request.params as Record<string, Json>).operation === 'update'
     ) {
-      options.onStateWrite?.((request.params as { newState: Json }).newState);
+      options.onStateWrite?.((request.params as Record<string, Json>).newState);
     }
     return undefined;
   });
+  /**
+   * Call a keyring method.
+   *
+   * @param method - The method.
+   * @param params - Its params, if any.
+   * @param origin - The caller (the companion dapp by default).
+   * @returns The result.
+   */
   const keyring = async (
     method: string,
     params?: Record<string, Json> | Json[],
     origin = COMPANION,
-  ) =>
+  ): Promise<any> =>
     unwrap(
       await snap.onKeyringRequest({
         origin,
@@ -126,11 +164,19 @@ export async function installKeyringSnap(
         ...(params === undefined ? {} : { params }),
       }),
     );
+  /**
+   * Call a snap RPC method.
+   *
+   * @param method - The method.
+   * @param params - Its params, if any.
+   * @param origin - The caller (the companion dapp by default).
+   * @returns The result.
+   */
   const rpc = async (
     method: string,
     params?: Record<string, Json> | Json[],
     origin = COMPANION,
-  ) =>
+  ): Promise<any> =>
     unwrap(
       await snap.request({
         origin,
@@ -143,14 +189,40 @@ export async function installKeyringSnap(
     snap,
     events,
     dialogs,
-    answerDialogs: (...values) => {
+    /**
+     * Queue answers for the next dialogs.
+     *
+     * @param values - The answers, in order.
+     */
+    answerDialogs: (...values): void => {
       answers.push(...values);
     },
     keyring,
     rpc,
-    createAccount: async (options = {}) =>
-      keyring('keyring_createAccount', { options }),
-    submit: async (account, method, params, scope = 'eip155:1') => {
+    /**
+     * Create an account from the companion dapp.
+     *
+     * @param accountOptions - The account options.
+     * @returns The account.
+     */
+    createAccount: async (accountOptions = {}) =>
+      keyring('keyring_createAccount', { options: accountOptions }),
+    /**
+     * Submit a request from MetaMask, with a fresh request id.
+     *
+     * @param account - The account.
+     * @param account.id - Its id.
+     * @param method - The request method.
+     * @param params - Its params.
+     * @param scope - The CAIP-2 chain (mainnet by default).
+     * @returns The keyring's response.
+     */
+    submit: async (
+      account,
+      method,
+      params,
+      scope = 'eip155:1',
+    ): Promise<any> => {
       requestCount += 1;
       return keyring(
         'keyring_submitRequest',

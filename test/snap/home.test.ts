@@ -20,6 +20,7 @@ import type { Erc4337Deployment } from '../../devnet/erc4337';
 import { installKeyringSnap, METAMASK } from './harness';
 import type { KeyringHarness } from './harness';
 
+/** The home page interface, as snaps-jest hands it to the test. */
 type Ui = Awaited<
   ReturnType<
     Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']
@@ -33,40 +34,45 @@ const IPFS_SECRET = 'ipfs-secret-never-shown-7f3a';
 describe('home page', () => {
   let anvil: Anvil;
   let contracts: Erc4337Deployment;
-  let h: KeyringHarness;
+  let harness: KeyringHarness;
   let ui: Ui;
 
-  /** The page's content as text, to look for what it shows (and what it must never show). */
+  /**
+   * The page's content as text, to look for what it shows (and what it must never show).
+   *
+   * @returns The JSON of the page's content.
+   */
   const page = (): string => JSON.stringify(ui.content);
 
   /** Open the home page afresh (as MetaMask does when the user comes back to it). */
   async function open(): Promise<void> {
-    ui = await (await h.snap.onHomePage()).getInterface();
+    ui = (await harness.snap.onHomePage()).getInterface();
   }
 
   /**
    * Run an action that re-renders the page, and read the page it renders (bounded: an action that
    * renders nothing new fails the test after 20 s instead of hanging).
+   *
+   * @param action - The action, given the current page.
    */
   async function step(action: (current: Ui) => Promise<void>): Promise<void> {
     const next = ui.waitForUpdate();
     await action(ui);
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
+    const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
         () => reject(new Error('the page did not re-render')),
         20_000,
       );
     });
-    ui = (await Promise.race([next, timeout]).finally(() =>
-      clearTimeout(timer),
-    )) as Ui;
+    // eslint-disable-next-line require-atomic-updates -- steps run one at a time; ui is this suite's current page
+    ui = await Promise.race([next, timeout]).finally(() => clearTimeout(timer));
   }
 
   beforeAll(async () => {
     anvil = await startAnvil();
     contracts = await deployErc4337(anvil.url);
-    h = await installKeyringSnap();
+    harness = await installKeyringSnap();
     await open();
   });
 
@@ -81,19 +87,19 @@ describe('home page', () => {
 
   it('creates an EOA account like keyring_createAccount does (notify:accountCreated, derived key, same shape)', async () => {
     await step(async (current) => current.clickElement('create-eoa-submit'));
-    const accounts = await h.keyring('keyring_listAccounts');
+    const accounts = await harness.keyring('keyring_listAccounts');
     expect(accounts).toHaveLength(1);
     const [fromPage] = accounts;
     expect(is(fromPage, EthEoaAccountStruct)).toBe(true);
-    expect(h.events.at(-1)).toEqual({
+    expect(harness.events.at(-1)).toEqual({
       method: 'notify:accountCreated',
       params: { account: fromPage, accountNameSuggestion: 'Keyring Account 1' },
     });
-    ui = await (await h.snap.onHomePage()).getInterface();
+    ui = (await harness.snap.onHomePage()).getInterface();
     expect(page()).toContain(fromPage.address);
     expect(page()).toContain('index 0');
 
-    const fromRpc = await h.createAccount();
+    const fromRpc = await harness.createAccount();
     expect({ ...fromRpc, id: undefined, address: undefined }).toEqual({
       ...fromPage,
       id: undefined,
@@ -108,7 +114,7 @@ describe('home page', () => {
     await step(async (current) => current.clickElement('chain-form-submit'));
     const fieldError = findField(ui.content, 'chain-rpcUrl');
     expect(fieldError).toMatch(/rpcUrl/u);
-    expect(await h.rpc('getChainConfigs')).toEqual([]);
+    expect(await harness.rpc('getChainConfigs')).toEqual([]);
 
     await ui.typeInField('chain-scope', 'eip155:1');
     await ui.typeInField('chain-rpcUrl', anvil.url);
@@ -116,13 +122,13 @@ describe('home page', () => {
     expect(findField(ui.content, 'chain-rpcUrl')).toMatch(
       /serves chain 31337, not eip155:1/u,
     );
-    expect(await h.rpc('getChainConfigs')).toEqual([]);
+    expect(await harness.rpc('getChainConfigs')).toEqual([]);
 
     await ui.typeInField('chain-scope', 'eip155:31337');
     await ui.typeInField('chain-entryPoint', contracts.entryPoint);
     await ui.typeInField('chain-accountFactory', contracts.accountFactory);
     await step(async (current) => current.clickElement('chain-form-submit'));
-    const stored = await h.rpc('getChainConfigs');
+    const stored = await harness.rpc('getChainConfigs');
     expect(stored).toEqual([
       {
         scope: 'eip155:31337',
@@ -137,13 +143,13 @@ describe('home page', () => {
   it('edit shows the stored config masked; saving the masked URL unchanged keeps the stored one', async () => {
     const keyed = `${anvil.url}/?apikey=KEY-never-shown`;
     // The same config through the RPC path first, with a keyed URL (anvil answers on any query).
-    await h.rpc('setChainConfig', {
+    await harness.rpc('setChainConfig', {
       scope: 'eip155:31337',
       rpcUrl: keyed,
       entryPoint: contracts.entryPoint,
       accountFactory: contracts.accountFactory,
     });
-    ui = await (await h.snap.onHomePage()).getInterface();
+    ui = (await harness.snap.onHomePage()).getInterface();
     expect(page()).not.toContain('KEY-never-shown');
     await step(async (current) =>
       current.clickElement('chain-edit:eip155:31337'),
@@ -153,7 +159,7 @@ describe('home page', () => {
     await step(async (current) => current.clickElement('chain-form-submit'));
     expect(page()).toContain('Saved eip155:31337');
     // The snap still reaches the chain with the stored (unmasked) URL: a smart account resolves.
-    await h.rpc('setChainConfig', {
+    await harness.rpc('setChainConfig', {
       scope: 'eip155:31337',
       rpcUrl: anvil.url,
       entryPoint: contracts.entryPoint,
@@ -175,7 +181,7 @@ describe('home page', () => {
   it('creates a smart account on a chosen chain, at the factory’s address', async () => {
     await ui.clickElement('smart-scope:eip155:31337');
     await step(async (current) => current.clickElement('create-smart-submit'));
-    const account = (await h.keyring('keyring_listAccounts')).at(-1);
+    const account = (await harness.keyring('keyring_listAccounts')).at(-1);
     expect(is(account, EthErc4337AccountStruct)).toBe(true);
     expect(account.scopes).toEqual(['eip155:31337']);
     expect(page()).toContain(account.address);
@@ -185,29 +191,29 @@ describe('home page', () => {
   it('imports a private key; the key is never rendered, the page says "imported"', async () => {
     await ui.typeInField('import-privateKey', IMPORTED_KEY);
     await step(async (current) => current.clickElement('import-key-submit'));
-    const account = (await h.keyring('keyring_listAccounts')).at(-1);
+    const account = (await harness.keyring('keyring_listAccounts')).at(-1);
     expect(account.address).toBe(privateKeyToAddress(IMPORTED_KEY));
     expect(page()).not.toContain(IMPORTED_KEY.slice(2));
     expect(page()).toContain('imported');
     expect(inputValue(ui.content, 'import-privateKey')).toBe('');
     // A bad key: the error is next to the field, no account, and the value is not echoed.
-    const before = (await h.keyring('keyring_listAccounts')).length;
+    const before = (await harness.keyring('keyring_listAccounts')).length;
     await ui.typeInField('import-privateKey', '0x1234secretish');
     await step(async (current) => current.clickElement('import-key-submit'));
     expect(findField(ui.content, 'import-privateKey')).toMatch(
       /Invalid private key/u,
     );
     expect(page()).not.toContain('1234secretish');
-    expect(await h.keyring('keyring_listAccounts')).toHaveLength(before);
+    expect(await harness.keyring('keyring_listAccounts')).toHaveLength(before);
   });
 
   it('exports a key only in its own dialog after confirmation', async () => {
-    const [first] = await h.keyring('keyring_listAccounts');
-    h.answerDialogs(true, null);
+    const [first] = await harness.keyring('keyring_listAccounts');
+    harness.answerDialogs(true, null);
     await step(async (current) =>
       current.clickElement(`account-export:${first.id}`),
     );
-    const shown = JSON.stringify(h.dialogs.at(-1));
+    const shown = JSON.stringify(harness.dialogs.at(-1));
     const key = /"value":"(0x[0-9a-f]{64})"/u.exec(shown)?.[1] as Hex;
     expect(privateKeyToAddress(key)).toBe(first.address);
     expect(shown).toContain('"sensitive":true');
@@ -215,24 +221,24 @@ describe('home page', () => {
   });
 
   it('deletes behind a confirmation: declined keeps the account, confirmed sends notify:accountDeleted', async () => {
-    const accounts = await h.keyring('keyring_listAccounts');
+    const accounts = await harness.keyring('keyring_listAccounts');
     const target = accounts.at(-1);
-    h.answerDialogs(false);
+    harness.answerDialogs(false);
     await step(async (current) =>
       current.clickElement(`account-delete:${target.id}`),
     );
-    expect(await h.keyring('keyring_listAccounts')).toHaveLength(
+    expect(await harness.keyring('keyring_listAccounts')).toHaveLength(
       accounts.length,
     );
-    h.answerDialogs(true);
+    harness.answerDialogs(true);
     await step(async (current) =>
       current.clickElement(`account-delete:${target.id}`),
     );
-    expect(h.events.at(-1)).toEqual({
+    expect(harness.events.at(-1)).toEqual({
       method: 'notify:accountDeleted',
       params: { id: target.id },
     });
-    expect(await h.keyring('keyring_listAccounts')).toHaveLength(
+    expect(await harness.keyring('keyring_listAccounts')).toHaveLength(
       accounts.length - 1,
     );
     expect(copyables(ui.content)).not.toContain(target.address);
@@ -243,28 +249,30 @@ describe('home page', () => {
     await step(async (current) =>
       current.selectInDropdown('approval-mode', 'async'),
     );
-    expect(await h.rpc('getApprovalMode')).toEqual({ mode: 'async' });
-    const [account] = await h.keyring('keyring_listAccounts');
+    expect(await harness.rpc('getApprovalMode')).toEqual({
+      mode: 'async',
+    });
+    const [account] = await harness.keyring('keyring_listAccounts');
     const message = 'Sign in to example.org';
-    const parked = await h.submit(
+    const parked = await harness.submit(
       account,
       'personal_sign',
       [stringToHex(message), account.address],
       '',
     );
     expect(parked.pending).toBe(true);
-    const [request] = await h.keyring(
+    const [request] = await harness.keyring(
       'keyring_listRequests',
       undefined,
       METAMASK,
     );
-    ui = await (await h.snap.onHomePage()).getInterface();
+    ui = (await harness.snap.onHomePage()).getInterface();
     expect(page()).toContain(message);
 
     await step(async (current) =>
       current.clickElement(`request-approve:${request.id}`),
     );
-    const approved = h.events.at(-1);
+    const approved = harness.events.at(-1);
     expect(approved?.method).toBe('notify:requestApproved');
     expect(
       await recoverMessageAddress({
@@ -273,10 +281,10 @@ describe('home page', () => {
       }),
     ).toBe(account.address);
     expect(
-      await h.keyring('keyring_listRequests', undefined, METAMASK),
+      await harness.keyring('keyring_listRequests', undefined, METAMASK),
     ).toEqual([]);
 
-    await h.submit(
+    await harness.submit(
       account,
       'eth_signTransaction',
       [
@@ -295,27 +303,34 @@ describe('home page', () => {
       ],
       'eip155:31337',
     );
-    const [second] = await h.keyring(
+    const [second] = await harness.keyring(
       'keyring_listRequests',
       undefined,
       METAMASK,
     );
-    ui = await (await h.snap.onHomePage()).getInterface();
+    ui = (await harness.snap.onHomePage()).getInterface();
     expect(page()).toContain('1 ETH');
     expect(page()).toContain('function 0xa9059cbb');
     await step(async (current) =>
       current.clickElement(`request-reject:${second.id}`),
     );
-    expect(h.events.at(-1)).toEqual({
+    expect(harness.events.at(-1)).toEqual({
       method: 'notify:requestRejected',
       params: { id: second.id },
     });
     await ui.selectInDropdown('approval-mode', 'sync');
-    expect(await h.rpc('getApprovalMode')).toEqual({ mode: 'sync' });
+    expect(await harness.rpc('getApprovalMode')).toEqual({
+      mode: 'sync',
+    });
   });
 });
 
-/** Walk a JSX tree. */
+/**
+ * Walk a JSX tree, depth first.
+ *
+ * @param node - The root.
+ * @yields Every element, the root first.
+ */
 function* walk(node: any): Generator<any> {
   if (node === null || typeof node !== 'object') {
     return;
@@ -329,7 +344,13 @@ function* walk(node: any): Generator<any> {
   }
 }
 
-/** The error shown on the Field holding the input `name`, if any. */
+/**
+ * The error shown on the Field holding an input.
+ *
+ * @param tree - The page.
+ * @param name - The input's name.
+ * @returns The error, or undefined when there is none.
+ */
 function findField(tree: any, name: string): string | undefined {
   for (const node of walk(tree)) {
     if (
@@ -342,14 +363,25 @@ function findField(tree: any, name: string): string | undefined {
   return undefined;
 }
 
-/** The values of every Copyable (the accounts' addresses). */
+/**
+ * The values of every Copyable (the accounts' addresses).
+ *
+ * @param tree - The page.
+ * @returns The values, in page order.
+ */
 function copyables(tree: any): string[] {
   return [...walk(tree)]
     .filter((node) => node.type === 'Copyable')
     .map((node) => node.props.value);
 }
 
-/** The value the input `name` renders with. */
+/**
+ * The value an input renders with.
+ *
+ * @param tree - The page.
+ * @param name - The input's name.
+ * @returns Its value, or undefined when there is no such input.
+ */
 function inputValue(tree: any, name: string): string | undefined {
   for (const node of walk(tree)) {
     if (node.type === 'Input' && node.props?.name === name) {

@@ -6,7 +6,7 @@
  * or raw JSON instead of the template.
  */
 import { KeyringRpcMethod } from '@metamask/keyring-api';
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 
 /** Planted secrets: set up once, then sent in wrong places; none may ever come back. */
 export const PLANTED = {
@@ -134,7 +134,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
           minLength: length,
           maxLength: length,
         })
-        .map((hex) => `0x${hex}`),
+        .map((digits) => `0x${digits}`),
     ),
   },
   {
@@ -261,8 +261,8 @@ export const recipe = (origins: string[]): fc.Arbitrary<Recipe> =>
           : value.handler,
     }));
 
-const UUID = (n: number): string =>
-  `00000000-0000-4000-8000-${(n % 1e12).toString().padStart(12, '0')}`;
+const UUID = (index: number): string =>
+  `00000000-0000-4000-8000-${(index % 1e12).toString().padStart(12, '0')}`;
 let requestCounter = 0;
 
 /**
@@ -285,7 +285,7 @@ export function template(
   const id = account?.id ?? UUID(pick);
   const requestId =
     live.requestIds.length > 0
-      ? (live.requestIds[pick % live.requestIds.length] as string)
+      ? live.requestIds[pick % live.requestIds.length]
       : UUID(pick + 7);
   const variant = Math.floor(pick / 7) % 6;
   switch (method) {
@@ -431,7 +431,7 @@ function innerRequest(
       },
       { method: 'eth_patchUserOperation', params: [op] },
       { method: 'eth_signUserOperation', params: [op] },
-    ][variant % 3] as { method: string; params: unknown[] };
+    ][variant % 3];
   }
   return [
     { method: 'personal_sign', params: ['0x68656c6c6f', address] },
@@ -461,7 +461,7 @@ function innerRequest(
         },
       ],
     },
-  ][variant % 3] as { method: string; params: unknown[] };
+  ][variant % 3];
 }
 
 /** Every path of a JSON value (the root is `[]`), objects and arrays included. */
@@ -490,7 +490,7 @@ export function mutate(params: unknown, change: Mutation): unknown {
   const copy: unknown =
     params === undefined ? undefined : JSON.parse(JSON.stringify(params));
   const all = paths(copy);
-  const path = all[change.at % all.length] as Path;
+  const path = all[change.at % all.length];
   if (path.length === 0) {
     if (
       change.op === 'add' &&
@@ -510,7 +510,7 @@ export function mutate(params: unknown, change: Mutation): unknown {
     return change.op === 'delete' ? undefined : [change.value];
   }
   const parent = path.slice(0, -1).reduce<any>((node, key) => node[key], copy);
-  const last = path[path.length - 1] as string | number;
+  const last = path[path.length - 1];
   if (change.op === 'delete') {
     if (Array.isArray(parent)) {
       parent.splice(Number(last), 1);

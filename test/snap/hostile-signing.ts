@@ -5,7 +5,7 @@
  * chain-id or sender mismatch is refused (-32602).
  */
 import type { Json } from '@metamask/utils';
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import {
   numberToHex,
   recoverMessageAddress,
@@ -121,42 +121,45 @@ function transactionForms(
 type Field = { type: string; value: fc.Arbitrary<[Json, unknown]> };
 
 const atomic: fc.Arbitrary<Field> = fc.oneof(
-  fc.integer({ min: 1, max: 32 }).map((n) => ({
-    type: `uint${n * 8}`,
+  fc.integer({ min: 1, max: 32 }).map((width) => ({
+    type: `uint${width * 8}`,
     value: fc
-      .bigInt({ min: 0n, max: 2n ** BigInt(n * 8) - 1n })
-      .map((v): [Json, unknown] => [v.toString(), v]),
+      .bigInt({ min: 0n, max: 2n ** BigInt(width * 8) - 1n })
+      .map((sample): [Json, unknown] => [sample.toString(), sample]),
   })),
-  fc.integer({ min: 1, max: 32 }).map((n) => ({
-    type: `int${n * 8}`,
+  fc.integer({ min: 1, max: 32 }).map((width) => ({
+    type: `int${width * 8}`,
     value: fc
       .bigInt({
-        min: -(2n ** BigInt(n * 8 - 1)),
-        max: 2n ** BigInt(n * 8 - 1) - 1n,
+        min: -(2n ** BigInt(width * 8 - 1)),
+        max: 2n ** BigInt(width * 8 - 1) - 1n,
       })
-      .map((v): [Json, unknown] => [v.toString(), v]),
+      .map((sample): [Json, unknown] => [sample.toString(), sample]),
   })),
-  fc.integer({ min: 1, max: 32 }).map((n) => ({
-    type: `bytes${n}`,
-    value: bytes(n, n).map((v): [Json, unknown] => [v, v]),
+  fc.integer({ min: 1, max: 32 }).map((width) => ({
+    type: `bytes${width}`,
+    value: bytes(width, width).map((sample): [Json, unknown] => [
+      sample,
+      sample,
+    ]),
   })),
   fc.constant({
     type: 'address',
-    value: address.map((v): [Json, unknown] => [v, v]),
+    value: address.map((sample): [Json, unknown] => [sample, sample]),
   }),
   fc.constant({
     type: 'bool',
-    value: fc.boolean().map((v): [Json, unknown] => [v, v]),
+    value: fc.boolean().map((sample): [Json, unknown] => [sample, sample]),
   }),
   fc.constant({
     type: 'bytes',
-    value: bytes(0, 64).map((v): [Json, unknown] => [v, v]),
+    value: bytes(0, 64).map((sample): [Json, unknown] => [sample, sample]),
   }),
   fc.constant({
     type: 'string',
     value: fc
       .string({ unit: 'grapheme', maxLength: 24 })
-      .map((v): [Json, unknown] => [v, v]),
+      .map((sample): [Json, unknown] => [sample, sample]),
   }),
 );
 
@@ -200,27 +203,34 @@ const DOMAIN_FIELDS = [
   {
     name: 'name',
     type: 'string',
-    value: fc.string({ maxLength: 16 }).map((v): [Json, unknown] => [v, v]),
+    value: fc
+      .string({ maxLength: 16 })
+      .map((sample): [Json, unknown] => [sample, sample]),
   },
   {
     name: 'version',
     type: 'string',
-    value: fc.constantFrom('1', '2.0').map((v): [Json, unknown] => [v, v]),
+    value: fc
+      .constantFrom('1', '2.0')
+      .map((sample): [Json, unknown] => [sample, sample]),
   },
   {
     name: 'chainId',
     type: 'uint256',
-    value: chainId.map((v): [Json, unknown] => [Number(v), Number(v)]),
+    value: chainId.map((sample): [Json, unknown] => [
+      Number(sample),
+      Number(sample),
+    ]),
   },
   {
     name: 'verifyingContract',
     type: 'address',
-    value: address.map((v): [Json, unknown] => [v, v]),
+    value: address.map((sample): [Json, unknown] => [sample, sample]),
   },
   {
     name: 'salt',
     type: 'bytes32',
-    value: bytes32.map((v): [Json, unknown] => [v, v]),
+    value: bytes32.map((sample): [Json, unknown] => [sample, sample]),
   },
 ];
 
@@ -258,8 +268,7 @@ const typedData = (v4: boolean) =>
             .tuple(...domain.map((field) => field.value))
             .map((values) =>
               values.map(
-                (value, index) =>
-                  [domain[index]?.name as string, value] as const,
+                (value, index) => [domain[index]?.name, value] as const,
               ),
             ),
         })
@@ -362,7 +371,7 @@ export async function signingProperties(send: Send): Promise<void> {
       }
       expect(
         await recoverTransactionAddress({
-          serializedTransaction: serializeTransaction(viem, signature) as never,
+          serializedTransaction: serializeTransaction(viem, signature),
         }),
       ).toBe(signer.address);
       refused(
@@ -412,7 +421,7 @@ export async function signingProperties(send: Send): Promise<void> {
           const scope =
             domainChain === undefined ? '' : `eip155:${domainChain}`;
           const signature = signed(
-            await submit(method, [signer.address, json as Json], scope),
+            await submit(method, [signer.address, json], scope),
           );
           expect(
             await recoverTypedDataAddress({
@@ -421,14 +430,14 @@ export async function signingProperties(send: Send): Promise<void> {
             } as never),
           ).toBe(signer.address);
           refused(
-            await submit(method, [other.address, json as Json], scope),
+            await submit(method, [other.address, json], scope),
             /params\[0\]: .* is not this account's address/u,
           );
           if (domainChain !== undefined) {
             refused(
               await submit(
                 method,
-                [signer.address, json as Json],
+                [signer.address, json],
                 `eip155:${BigInt(domainChain) + 1n}`,
               ),
               /at domain\.chainId: does not match the request scope/u,

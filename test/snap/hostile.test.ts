@@ -28,7 +28,7 @@ import {
 } from '@metamask/keyring-api';
 import { is } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 
 import { startAnvil } from '../../devnet/anvil';
@@ -152,7 +152,7 @@ describe('hostile callers through the built snap', () => {
   let contracts: Erc4337Deployment;
   let proxy: LimitsProxy;
   let paymaster: PaymasterService;
-  let h: KeyringHarness;
+  let harness: KeyringHarness;
   let live: LiveContext;
   let refuse = false;
   let lastState = 'null';
@@ -174,8 +174,8 @@ describe('hostile callers through the built snap', () => {
     };
     const pending =
       handler === 'keyring'
-        ? h.snap.onKeyringRequest(request)
-        : h.snap.request(request);
+        ? harness.snap.onKeyringRequest(request)
+        : harness.snap.request(request);
     let timer: NodeJS.Timeout | undefined;
     const hang = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -310,9 +310,10 @@ describe('hostile callers through the built snap', () => {
       });
     }
     if (item.handler === 'rpc') {
-      expect({ where, snapMethod: SNAP_METHODS.includes(item.method) }).toEqual(
-        { where, snapMethod: true },
-      );
+      expect({
+        where,
+        snapMethod: SNAP_METHODS.includes(item.method),
+      }).toEqual({ where, snapMethod: true });
     }
     return MUTATING.has(item.method);
   }
@@ -321,7 +322,7 @@ describe('hostile callers through the built snap', () => {
   async function run(items: Recipe[]): Promise<void> {
     let index = 0;
     while (index < items.length) {
-      const first = items[index] as Recipe;
+      const first = items[index];
       const alone =
         MUTATING.has(first.method) && allowed(first.origin, first.method);
       const group = alone ? [first] : [];
@@ -330,7 +331,7 @@ describe('hostile callers through the built snap', () => {
         index + group.length < items.length &&
         group.length < BATCH
       ) {
-        const next = items[index + group.length] as Recipe;
+        const next = items[index + group.length];
         if (MUTATING.has(next.method) && allowed(next.origin, next.method)) {
           break;
         }
@@ -361,7 +362,7 @@ describe('hostile callers through the built snap', () => {
       );
       refuse = false;
       const changed = prepared.map(({ item, params }, at) =>
-        check(item, params, replies[at] as Reply),
+        check(item, params, replies[at]),
       );
       if (!changed.some(Boolean)) {
         figures.stateChecks += 1;
@@ -392,7 +393,7 @@ describe('hostile callers through the built snap', () => {
       entryPoint: contracts.entryPoint,
       chainId: 31337,
     });
-    h = await installKeyringSnap({
+    harness = await installKeyringSnap({
       refuseEvent: () => {
         if (refuse) {
           figures.faultsInjected.refusedEvents += 1;
@@ -480,7 +481,7 @@ describe('hostile callers through the built snap', () => {
       ],
       [
         'keyring_deleteAccount',
-        { id: live.accounts[0]?.id as string, [PLANTED.ipfsSecret]: 1 },
+        { id: live.accounts[0]?.id, [PLANTED.ipfsSecret]: 1 },
         /^Invalid keyring_deleteAccount request at params\.<key>: unknown field$/u,
       ],
       [
@@ -546,7 +547,7 @@ describe('hostile callers through the built snap', () => {
                   }
                 : fault === 'delay'
                   ? { type: 'delay', ms: 300, times: 2 }
-                  : ({ type: fault, status: 502, times: 2 } as never),
+                  : { type: fault, status: 502, times: 2 },
             );
           }
           try {
@@ -575,7 +576,7 @@ describe('hostile callers through the built snap', () => {
     // A generated call may put a planted value there; the scan looks at everything else.
     const haystack = [
       ...transcript,
-      ...h.events.map((event) => JSON.stringify(event)),
+      ...harness.events.map((event) => JSON.stringify(event)),
     ].map((text) => JSON.stringify(withoutCallerData(JSON.parse(text))));
     const needles = [
       PLANTED.privateKey.slice(2),

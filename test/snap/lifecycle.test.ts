@@ -13,12 +13,12 @@ import type { KeyringHarness } from './harness';
 const REQUEST_ID = '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40';
 
 describe('keyring lifecycle, approvals, origins and bad input', () => {
-  let h: KeyringHarness;
+  let harness: KeyringHarness;
   let account: any;
 
   beforeAll(async () => {
-    h = await installKeyringSnap();
-    account = await h.createAccount();
+    harness = await installKeyringSnap();
+    account = await harness.createAccount();
   });
 
   describe('origins', () => {
@@ -32,21 +32,21 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     ])(
       '%s may not call %s (4100) and nothing changes',
       async (origin, method, params) => {
-        const before = await h.keyring('keyring_listAccounts');
-        const eventCount = h.events.length;
+        const before = await harness.keyring('keyring_listAccounts');
+        const eventCount = harness.events.length;
         await expectError(
-          h.keyring(method, params as never, origin),
+          harness.keyring(method, params, origin),
           4100,
           /is not allowed to call/u,
         );
-        expect(await h.keyring('keyring_listAccounts')).toEqual(before);
-        expect(h.events).toHaveLength(eventCount);
+        expect(await harness.keyring('keyring_listAccounts')).toEqual(before);
+        expect(harness.events).toHaveLength(eventCount);
       },
     );
 
     it('refuses snap RPC from unknown origins', async () => {
       await expectError(
-        h.rpc('getApprovalMode', undefined, 'https://evil.example'),
+        harness.rpc('getApprovalMode', undefined, 'https://evil.example'),
         4100,
         /not allowed/u,
       );
@@ -57,12 +57,15 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     const cases: [string, () => [string, unknown[]], RegExp][] = [
       [
         'a non-hex address in personal_sign',
-        () => ['personal_sign', ['0x68656c6c6f', '0xnot-an-address']],
+        (): [string, unknown[]] => [
+          'personal_sign',
+          ['0x68656c6c6f', '0xnot-an-address'],
+        ],
         /personal_sign params\[1\]: expected a 20-byte address/u,
       ],
       [
         'an address the account does not hold',
-        () => [
+        (): [string, unknown[]] => [
           'personal_sign',
           ['0x68656c6c6f', '0x000000000000000000000000000000000000dEaD'],
         ],
@@ -70,17 +73,20 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
       ],
       [
         'wrong types in personal_sign',
-        () => ['personal_sign', [42]],
+        (): [string, unknown[]] => ['personal_sign', [42]],
         /Invalid personal_sign params/u,
       ],
       [
         'eth_sign, which is not in the account methods',
-        () => ['eth_sign', [account.address, `0x${'11'.repeat(32)}`]],
+        (): [string, unknown[]] => [
+          'eth_sign',
+          [account.address, `0x${'11'.repeat(32)}`],
+        ],
         /Method 'eth_sign' is not supported by account/u,
       ],
       [
         'a transaction without chainId',
-        () => [
+        (): [string, unknown[]] => [
           'eth_signTransaction',
           [
             {
@@ -97,7 +103,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
       ],
       [
         'a transaction on another chain than the scope',
-        () => [
+        (): [string, unknown[]] => [
           'eth_signTransaction',
           [
             {
@@ -115,7 +121,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
       ],
       [
         'a malformed quantity',
-        () => [
+        (): [string, unknown[]] => [
           'eth_signTransaction',
           [
             {
@@ -133,7 +139,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
       ],
       [
         'a blob transaction',
-        () => [
+        (): [string, unknown[]] => [
           'eth_signTransaction',
           [
             {
@@ -151,12 +157,15 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
       ],
       [
         'typed data that is not JSON',
-        () => ['eth_signTypedData_v4', [account.address, '{not json']],
+        (): [string, unknown[]] => [
+          'eth_signTypedData_v4',
+          [account.address, '{not json'],
+        ],
         /params\[1\]: not valid JSON/u,
       ],
       [
         'typed data without primaryType',
-        () => [
+        (): [string, unknown[]] => [
           'eth_signTypedData_v4',
           [account.address, { types: {}, domain: {}, message: {} }],
         ],
@@ -166,20 +175,22 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
 
     it.each(cases)('%s', async (_name, build, message) => {
       const [method, params] = build();
-      const before = JSON.stringify(await h.keyring('keyring_listRequests'));
+      const before = JSON.stringify(
+        await harness.keyring('keyring_listRequests'),
+      );
       await expectError(
-        h.submit(account, method, params as never),
+        harness.submit(account, method, params as never),
         -32602,
         message,
       );
-      expect(JSON.stringify(await h.keyring('keyring_listRequests'))).toBe(
-        before,
-      );
+      expect(
+        JSON.stringify(await harness.keyring('keyring_listRequests')),
+      ).toBe(before);
     });
 
     it('an unknown account id', async () => {
       await expectError(
-        h.submit(
+        harness.submit(
           { id: '11111111-1111-4111-8111-111111111111' },
           'personal_sign',
           ['0x00'],
@@ -188,7 +199,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
         /Account '11111111-1111-4111-8111-111111111111' not found/u,
       );
       await expectError(
-        h.keyring('keyring_getAccount', {
+        harness.keyring('keyring_getAccount', {
           id: '11111111-1111-4111-8111-111111111111',
         }),
         -32001,
@@ -198,7 +209,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
 
     it('a malformed scope', async () => {
       await expectError(
-        h.submit(
+        harness.submit(
           account,
           'personal_sign',
           ['0x00', account.address],
@@ -208,7 +219,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
         /^Invalid scope: expected a CAIP-2 EVM chain id/u,
       );
       await expectError(
-        h.submit(
+        harness.submit(
           account,
           'personal_sign',
           ['0x00', account.address],
@@ -222,7 +233,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     it('never echoes the value of a mistyped secret field', async () => {
       const secret = 'S3CR3T-4a7f9e';
       const ipfs = await rejection(
-        h.rpc('setIpfsConfig', {
+        harness.rpc('setIpfsConfig', {
           apiUrl: 'http://127.0.0.1:5001',
           apiKey: 'k',
           apiSecret: secret,
@@ -233,13 +244,15 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
       );
       const key = `0x${'5a'.repeat(32)}`;
       const create = await rejection(
-        h.keyring('keyring_createAccount', { options: { private_key: key } }),
+        harness.keyring('keyring_createAccount', {
+          options: { private_key: key },
+        }),
       );
       expect(create.message).toMatch(
         /createAccount options at private_key: unknown field/u,
       );
       const typed = await rejection(
-        h.keyring('keyring_createAccount', {
+        harness.keyring('keyring_createAccount', {
           options: { privateKey: 12345678901234 },
         }),
       );
@@ -253,19 +266,19 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
 
     it('a keyring request that fails keyring-api validation', async () => {
       await expectError(
-        h.keyring('keyring_getAccount', { id: 42 } as never),
+        harness.keyring('keyring_getAccount', { id: 42 }),
         -32602,
         /id/u,
       );
       await expectError(
-        h.keyring('keyring_createAccount', {
+        harness.keyring('keyring_createAccount', {
           options: { type: 'eip155:nonsense' },
         }),
         -32602,
         /createAccount options at type/u,
       );
       await expectError(
-        h.keyring('keyring_createAccount', {
+        harness.keyring('keyring_createAccount', {
           options: { scopes: ['eip155:1'] },
         }),
         -32602,
@@ -275,49 +288,57 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
 
     it('an unknown snap RPC method or a bad mode', async () => {
       await expectError(
-        h.rpc('noSuchMethod'),
+        harness.rpc('noSuchMethod'),
         4100,
         /not allowed to call this method$/u,
       );
       await expectError(
-        h.rpc('setApprovalMode', { mode: 'sometimes' }),
+        harness.rpc('setApprovalMode', { mode: 'sometimes' }),
         -32602,
         /setApprovalMode params at mode/u,
       );
-      expect(await h.rpc('getApprovalMode')).toEqual({ mode: 'sync' });
+      expect(await harness.rpc('getApprovalMode')).toEqual({
+        mode: 'sync',
+      });
     });
   });
 
   describe('asynchronous approval', () => {
     beforeAll(async () => {
-      expect(await h.rpc('setApprovalMode', { mode: 'async' })).toEqual({
-        mode: 'async',
-      });
+      const set = await harness.rpc('setApprovalMode', { mode: 'async' });
+      if (JSON.stringify(set) !== '{"mode":"async"}') {
+        throw new Error(
+          `setup: setApprovalMode answered ${JSON.stringify(set)}`,
+        );
+      }
     });
 
     afterAll(async () => {
-      await h.rpc('setApprovalMode', { mode: 'sync' });
+      await harness.rpc('setApprovalMode', { mode: 'sync' });
     });
 
     it('parks the request with a redirect to the companion dapp, then approves it with notify:requestApproved', async () => {
       const message = 'approve me';
-      const response = await h.submit(account, 'personal_sign', [
+      const response = await harness.submit(account, 'personal_sign', [
         stringToHex(message),
         account.address,
       ]);
       expect(response.pending).toBe(true);
       expect(new URL(response.redirect.url).origin).toBe(COMPANION);
-      const [pending] = await h.keyring('keyring_listRequests');
+      const [pending] = await harness.keyring('keyring_listRequests');
       expect(pending.request).toEqual({
         method: 'personal_sign',
         params: [stringToHex(message), account.address],
       });
-      expect(await h.keyring('keyring_getRequest', { id: pending.id })).toEqual(
-        pending,
-      );
+      expect(
+        await harness.keyring('keyring_getRequest', { id: pending.id }),
+      ).toEqual(pending);
 
-      await h.keyring('keyring_approveRequest', { id: pending.id, data: {} });
-      const approved = h.events.at(-1);
+      await harness.keyring('keyring_approveRequest', {
+        id: pending.id,
+        data: {},
+      });
+      const approved = harness.events.at(-1);
       expect(approved?.method).toBe('notify:requestApproved');
       expect(approved?.params.id).toBe(pending.id);
       expect(
@@ -326,23 +347,27 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
           signature: approved?.params.result,
         }),
       ).toBe(account.address);
-      expect(await h.keyring('keyring_listRequests')).toEqual([]);
+      expect(await harness.keyring('keyring_listRequests')).toEqual([]);
     });
 
     it('rejects a pending request with notify:requestRejected', async () => {
-      await h.submit(account, 'personal_sign', [
+      await harness.submit(account, 'personal_sign', [
         stringToHex('no'),
         account.address,
       ]);
-      const [pending] = await h.keyring('keyring_listRequests');
-      await h.keyring('keyring_rejectRequest', { id: pending.id }, METAMASK);
-      expect(h.events.at(-1)).toEqual({
+      const [pending] = await harness.keyring('keyring_listRequests');
+      await harness.keyring(
+        'keyring_rejectRequest',
+        { id: pending.id },
+        METAMASK,
+      );
+      expect(harness.events.at(-1)).toEqual({
         method: 'notify:requestRejected',
         params: { id: pending.id },
       });
-      expect(await h.keyring('keyring_listRequests')).toEqual([]);
+      expect(await harness.keyring('keyring_listRequests')).toEqual([]);
       await expectError(
-        h.keyring('keyring_approveRequest', { id: pending.id, data: {} }),
+        harness.keyring('keyring_approveRequest', { id: pending.id, data: {} }),
         -32001,
         /Request '.*' not found/u,
       );
@@ -350,17 +375,17 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
 
     it('does not park a malformed request', async () => {
       await expectError(
-        h.submit(account, 'personal_sign', [7]),
+        harness.submit(account, 'personal_sign', [7]),
         -32602,
         /personal_sign params/u,
       );
-      expect(await h.keyring('keyring_listRequests')).toEqual([]);
+      expect(await harness.keyring('keyring_listRequests')).toEqual([]);
     });
   });
 
   describe('account management', () => {
     it('exports the key only after the user confirms the dialog', async () => {
-      const request = h.snap.onKeyringRequest({
+      const request = harness.snap.onKeyringRequest({
         origin: COMPANION,
         method: 'keyring_exportAccount',
         params: { id: account.id },
@@ -372,7 +397,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
       const { privateKey } = (response.response as any).result;
       expect(privateKeyToAddress(privateKey)).toBe(account.address);
 
-      const declined = h.snap.onKeyringRequest({
+      const declined = harness.snap.onKeyringRequest({
         origin: COMPANION,
         method: 'keyring_exportAccount',
         params: { id: account.id },
@@ -382,19 +407,19 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     });
 
     it('refuses to export an account marked exportable: false', async () => {
-      const locked = await h.createAccount();
-      await h.keyring('keyring_updateAccount', {
+      const locked = await harness.createAccount();
+      await harness.keyring('keyring_updateAccount', {
         account: {
           ...locked,
           options: { ...locked.options, exportable: false },
         },
       });
       await expectError(
-        h.keyring('keyring_exportAccount', { id: locked.id }),
+        harness.keyring('keyring_exportAccount', { id: locked.id }),
         -32602,
         /is not exportable/u,
       );
-      await h.keyring('keyring_deleteAccount', { id: locked.id });
+      await harness.keyring('keyring_deleteAccount', { id: locked.id });
     });
 
     it('updates options and emits notify:accountUpdated; refuses to change the address', async () => {
@@ -402,16 +427,16 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
         ...account,
         options: { ...account.options, label: 'savings' },
       };
-      await h.keyring('keyring_updateAccount', { account: updated });
-      expect(h.events.at(-1)).toEqual({
+      await harness.keyring('keyring_updateAccount', { account: updated });
+      expect(harness.events.at(-1)).toEqual({
         method: 'notify:accountUpdated',
         params: { account: updated },
       });
-      expect(await h.keyring('keyring_getAccount', { id: account.id })).toEqual(
-        updated,
-      );
+      expect(
+        await harness.keyring('keyring_getAccount', { id: account.id }),
+      ).toEqual(updated);
       await expectError(
-        h.keyring('keyring_updateAccount', {
+        harness.keyring('keyring_updateAccount', {
           account: {
             ...updated,
             address: '0x000000000000000000000000000000000000dEaD',
@@ -420,12 +445,13 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
         -32602,
         /at address: the address cannot be changed/u,
       );
+      // eslint-disable-next-line require-atomic-updates -- the tests run in order; the next ones use the updated account
       account = updated;
     });
 
     it('filters chains, resolves the signer address and accepts the selected accounts', async () => {
       expect(
-        await h.keyring(
+        await harness.keyring(
           'keyring_filterAccountChains',
           {
             id: account.id,
@@ -438,7 +464,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
           METAMASK,
         ),
       ).toEqual(['eip155:1', 'eip155:31337']);
-      const resolved = await h.keyring(
+      const resolved = await harness.keyring(
         'keyring_resolveAccountAddress',
         {
           scope: 'eip155:1',
@@ -451,9 +477,11 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
         },
         METAMASK,
       );
-      expect(resolved).toEqual({ address: `eip155:1:${account.address}` });
+      expect(resolved).toEqual({
+        address: `eip155:1:${account.address}`,
+      });
       expect(
-        await h.keyring(
+        await harness.keyring(
           'keyring_resolveAccountAddress',
           {
             scope: 'eip155:1',
@@ -468,7 +496,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
         ),
       ).toBeNull();
       expect(
-        await h.keyring(
+        await harness.keyring(
           'keyring_setSelectedAccounts',
           { accounts: [account.id] },
           METAMASK,
@@ -477,17 +505,21 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     });
 
     it('deletes an account with notify:accountDeleted', async () => {
-      const extra = await h.createAccount();
-      await h.keyring('keyring_deleteAccount', { id: extra.id }, METAMASK);
-      expect(h.events.at(-1)).toEqual({
+      const extra = await harness.createAccount();
+      await harness.keyring(
+        'keyring_deleteAccount',
+        { id: extra.id },
+        METAMASK,
+      );
+      expect(harness.events.at(-1)).toEqual({
         method: 'notify:accountDeleted',
         params: { id: extra.id },
       });
       expect(
-        (await h.keyring('keyring_listAccounts')).map((a: any) => a.id),
+        (await harness.keyring('keyring_listAccounts')).map((a: any) => a.id),
       ).not.toContain(extra.id);
       await expectError(
-        h.keyring('keyring_deleteAccount', { id: extra.id }),
+        harness.keyring('keyring_deleteAccount', { id: extra.id }),
         -32001,
         /not found/u,
       );
@@ -497,7 +529,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
   describe('recovery', () => {
     it('a reinstall with the same Secret Recovery Phrase derives the same addresses in the same order', async () => {
       // every account this suite created was derived (none imported), in this order, deleted ones included
-      const before = h.events
+      const before = harness.events
         .filter((event) => event.method === 'notify:accountCreated')
         .map((event) => event.params.account.address);
       const fresh = await installKeyringSnap();

@@ -19,13 +19,13 @@ describe('account metadata on IPFS through the built snap', () => {
   let ipfs: IpfsNode;
   let anvil: Anvil;
   let contracts: Erc4337Deployment;
-  let h: KeyringHarness;
+  let harness: KeyringHarness;
 
   beforeAll(async () => {
     ipfs = await startIpfsNode({ apiKey: API_KEY, apiKeySecret: API_SECRET });
     anvil = await startAnvil();
     contracts = await deployErc4337(anvil.url);
-    h = await installKeyringSnap();
+    harness = await installKeyringSnap();
   });
 
   afterAll(async () => {
@@ -36,12 +36,12 @@ describe('account metadata on IPFS through the built snap', () => {
   it('needs an IPFS config first', async () => {
     const cid = await addJson(ipfs, { version: 1, name: 'Early' });
     expect(
-      (await rejection(h.createAccount({ metadataCid: cid }))).message,
+      (await rejection(harness.createAccount({ metadataCid: cid }))).message,
     ).toMatch(/No IPFS API is configured/u);
   });
 
   it('setIpfsConfig keeps the credentials secret', async () => {
-    const reply = await h.rpc('setIpfsConfig', {
+    const reply = await harness.rpc('setIpfsConfig', {
       apiUrl: ipfs.apiUrl,
       apiKey: API_KEY,
       apiKeySecret: API_SECRET,
@@ -57,9 +57,9 @@ describe('account metadata on IPFS through the built snap', () => {
         { version: 1, name: `Savings ${variant}` },
         variant,
       );
-      const account = await h.createAccount({ metadataCid: cid });
+      const account = await harness.createAccount({ metadataCid: cid });
       expect(account.options.metadataCid).toBe(cid);
-      expect(h.events.at(-1)).toEqual({
+      expect(harness.events.at(-1)).toEqual({
         method: 'notify:accountCreated',
         params: { account, accountNameSuggestion: `Savings ${variant}` },
       });
@@ -68,7 +68,7 @@ describe('account metadata on IPFS through the built snap', () => {
 
   it('applies per-chain ERC-4337 settings to a smart account: its bundler URL wins over the chain config', async () => {
     const scope = `eip155:${anvil.chainId}`;
-    await h.rpc('setChainConfig', {
+    await harness.rpc('setChainConfig', {
       scope,
       rpcUrl: anvil.url,
       entryPoint: contracts.entryPoint,
@@ -85,14 +85,14 @@ describe('account metadata on IPFS through the built snap', () => {
         },
       },
     });
-    const account = await h.createAccount({
+    const account = await harness.createAccount({
       type: 'eip155:erc4337',
       scopes: [scope],
       metadataCid: cid,
     });
-    expect(h.events.at(-1)?.params.accountNameSuggestion).toBe('Vault');
+    expect(harness.events.at(-1)?.params.accountNameSuggestion).toBe('Vault');
     const prepared = (
-      await h.submit(
+      await harness.submit(
         account,
         'eth_prepareUserOperation',
         [{ to: account.address, value: '0x0', data: '0x' }],
@@ -107,23 +107,28 @@ describe('account metadata on IPFS through the built snap', () => {
 
     beforeEach(async () => {
       before = JSON.stringify([
-        await h.keyring('keyring_listAccounts'),
-        h.events.length,
+        await harness.keyring('keyring_listAccounts'),
+        harness.events.length,
       ]);
     });
 
-    afterEach(async () => {
+    /** The accounts and the events are as they were before the test. */
+    async function expectNothingCreated(): Promise<void> {
       expect(
         JSON.stringify([
-          await h.keyring('keyring_listAccounts'),
-          h.events.length,
+          await harness.keyring('keyring_listAccounts'),
+          harness.events.length,
         ]),
       ).toBe(before);
+    }
+
+    afterEach(async () => {
+      await expectNothingCreated();
     });
 
     it('an invalid CID', async () => {
       expect(
-        (await rejection(h.createAccount({ metadataCid: 'not-a-cid' })))
+        (await rejection(harness.createAccount({ metadataCid: 'not-a-cid' })))
           .message,
       ).toMatch(
         /^Invalid createAccount options at metadataCid: expected a CID/u,
@@ -137,13 +142,15 @@ describe('account metadata on IPFS through the built snap', () => {
         chains: { 'eip155:1': { rpcUrl: 'https://evil.example' } },
       });
       expect(
-        (await rejection(h.createAccount({ metadataCid: cid }))).message,
+        (await rejection(harness.createAccount({ metadataCid: cid }))).message,
       ).toMatch(/chains\.eip155:1\.rpcUrl: unknown field/u);
     });
 
     it('a document that is not JSON', async () => {
       const cid = await ipfs.add('name: not json');
-      const error = await rejection(h.createAccount({ metadataCid: cid }));
+      const error = await rejection(
+        harness.createAccount({ metadataCid: cid }),
+      );
       expect(error.code).toBe(-32602);
       expect(error.message).toMatch(
         new RegExp(`Account metadata ${cid}: .*JSON`, 'u'),
@@ -160,7 +167,8 @@ describe('account metadata on IPFS through the built snap', () => {
       );
       try {
         expect(
-          (await rejection(h.createAccount({ metadataCid: cid }))).message,
+          (await rejection(harness.createAccount({ metadataCid: cid })))
+            .message,
         ).toMatch(/does not match|verif/iu);
       } finally {
         await ipfs.tamper(cid, null);
@@ -169,17 +177,19 @@ describe('account metadata on IPFS through the built snap', () => {
 
     it('a wrong API secret (HTTP 403), never echoed', async () => {
       const cid = await addJson(ipfs, { version: 1, name: 'Locked' });
-      await h.rpc('setIpfsConfig', {
+      await harness.rpc('setIpfsConfig', {
         apiUrl: ipfs.apiUrl,
         apiKey: API_KEY,
         apiKeySecret: 'wrong-password',
       });
       try {
-        const error = await rejection(h.createAccount({ metadataCid: cid }));
+        const error = await rejection(
+          harness.createAccount({ metadataCid: cid }),
+        );
         expect(error.message).toMatch(/403/u);
         expect(error.message).not.toMatch(/wrong-password|ipfs-key/u);
       } finally {
-        await h.rpc('setIpfsConfig', {
+        await harness.rpc('setIpfsConfig', {
           apiUrl: ipfs.apiUrl,
           apiKey: API_KEY,
           apiKeySecret: API_SECRET,

@@ -34,6 +34,7 @@ const GET_USER_OP_HASH = parseAbi([
   'function getUserOpHash((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp) view returns (bytes32)',
 ]);
 
+/** A v0.6 user operation as a bundler's JSON-RPC carries it: every field hex. */
 type RpcUserOp = Record<
   | 'sender'
   | 'nonce'
@@ -49,7 +50,12 @@ type RpcUserOp = Record<
   Hex
 >;
 
-/** Every string a snaps-sdk JSX tree shows: text children, row labels, addresses. */
+/**
+ * Every string a snaps-sdk JSX tree shows: text children, row labels, addresses.
+ *
+ * @param node - The tree.
+ * @returns The strings, in tree order.
+ */
 function shownStrings(node: unknown): string[] {
   if (typeof node === 'string') {
     return [node];
@@ -60,35 +66,61 @@ function shownStrings(node: unknown): string[] {
   if (typeof node !== 'object' || node === null) {
     return [];
   }
-  const props = (node as { props?: Record<string, unknown> }).props ?? {};
+  const props =
+    ((node as Record<string, unknown>).props as
+      Record<string, unknown> | undefined) ?? {};
   return [props.label, props.address, props.children].flatMap(shownStrings);
 }
 
-/** The row value that follows `label` in the shown strings. */
+/**
+ * The row value that follows a label in the shown strings.
+ *
+ * @param shown - The strings a dialog showed.
+ * @param label - The row label.
+ * @returns The value, or undefined when the label is not shown.
+ */
 function valueAfter(shown: string[], label: string): string | undefined {
   const index = shown.indexOf(label);
   return index === -1 ? undefined : shown[index + 1];
 }
+
+/** What one sendUserOperation call through its dialog gave. */
+type Sent = {
+  /** The strings the dialog showed. */
+  shown: string[];
+  /** The request counters when the dialog was shown. */
+  atDialog: Record<string, unknown>;
+  /** The snap's JSON-RPC response. */
+  response: any;
+};
 
 describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7677 paymaster)', () => {
   let devnet: Devnet;
   let client: PublicClient;
   let chainProxy: LimitsProxy;
   let bundlerProxy: LimitsProxy;
-  let h: KeyringHarness;
+  let harness: KeyringHarness;
   let account: any;
   let chainConfig: Record<string, string>;
-  let sponsored: { userOpHash: Hex; fromBlockBefore: bigint };
+  let sponsored: {
+    /** The hash of the sponsored operation sent. */
+    userOpHash: Hex;
+    /** The latest block before it was sent. */
+    fromBlockBefore: bigint;
+  };
 
   /**
-   * Call sendUserOperation as the companion dapp, answer its dialog, and return what it showed,
-   * the counters at the moment it was shown, and the reply.
+   * Call sendUserOperation as the companion dapp and answer its dialog.
+   *
+   * @param params - The sendUserOperation params.
+   * @param answer - The button pressed.
+   * @returns What the dialog showed, the counters at the moment it was shown, and the reply.
    */
   async function send(
     params: Record<string, unknown>,
     answer: 'ok' | 'cancel',
-  ) {
-    const request = h.snap.request({
+  ): Promise<Sent> {
+    const request = harness.snap.request({
       origin: COMPANION,
       method: 'sendUserOperation',
       params: params as any,
@@ -111,7 +143,12 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     return { shown, atDialog, response };
   }
 
-  /** Poll Alto itself (not through the snap) for the operation's receipt; bounded to 10 s. */
+  /**
+   * Poll Alto itself (not through the snap) for the operation's receipt; bounded to 10 s.
+   *
+   * @param userOpHash - The operation's hash.
+   * @returns The receipt.
+   */
   async function altoReceipt(userOpHash: Hex): Promise<any> {
     for (let attempt = 0; attempt < 100; attempt += 1) {
       const receipt = await jsonRpc(
@@ -127,15 +164,21 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     throw new Error(`no receipt for ${userOpHash} after 10 s`);
   }
 
-  /** The operation as Alto holds it, and the EntryPoint's own hash of it. */
-  async function bundled(
-    userOpHash: Hex,
-  ): Promise<{ op: RpcUserOp; onChainHash: Hex }> {
-    const { userOperation: op } = await jsonRpc<{ userOperation: RpcUserOp }>(
-      devnet.bundlerUrl,
-      'eth_getUserOperationByHash',
-      [userOpHash],
-    );
+  /**
+   * The operation as Alto holds it, and the EntryPoint's own hash of it.
+   *
+   * @param userOpHash - The operation's hash.
+   * @returns The operation and the on-chain hash.
+   */
+  async function bundled(userOpHash: Hex): Promise<{
+    /** The operation as Alto holds it. */
+    op: RpcUserOp;
+    /** EntryPoint.getUserOpHash of it. */
+    onChainHash: Hex;
+  }> {
+    const { userOperation: op } = await jsonRpc<
+      Record<'userOperation', RpcUserOp>
+    >(devnet.bundlerUrl, 'eth_getUserOperationByHash', [userOpHash]);
     const quantities = [
       'nonce',
       'callGasLimit',
@@ -159,7 +202,12 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     return { op, onChainHash };
   }
 
-  /** EntryPoint v0.6 prefund, computed here from the operation's fields. */
+  /**
+   * EntryPoint v0.6 prefund, computed here from the operation's fields.
+   *
+   * @param op - The operation.
+   * @returns The prefund, in wei.
+   */
   const prefund = (op: RpcUserOp): bigint =>
     (BigInt(op.callGasLimit) +
       BigInt(op.verificationGasLimit) *
@@ -167,6 +215,12 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       BigInt(op.preVerificationGas)) *
     BigInt(op.maxFeePerGas);
 
+  /**
+   * The EntryPoint nonce of an account (key 0).
+   *
+   * @param sender - The account.
+   * @returns The nonce.
+   */
   const nonceOf = async (sender: Address): Promise<bigint> =>
     client.readContract({
       address: devnet.contracts.entryPoint,
@@ -180,7 +234,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     client = createPublicClient({
       chain: devnetChain(devnet.chainId, devnet.rpcUrl),
       transport: http(devnet.rpcUrl),
-    }) as PublicClient;
+    });
     await installRecorder(devnet.rpcUrl, RECORDERS[0]);
     await installRecorder(devnet.rpcUrl, RECORDERS[1]);
     chainProxy = await startLimitsProxy({
@@ -197,9 +251,9 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       rpcUrl: chainProxy.url,
       bundlerUrl: bundlerProxy.url,
     };
-    h = await installKeyringSnap();
-    await h.rpc('setChainConfig', chainConfig);
-    account = await h.createAccount({
+    harness = await installKeyringSnap();
+    await harness.rpc('setChainConfig', chainConfig);
+    account = await harness.createAccount({
       type: 'eip155:erc4337',
       scopes: [devnet.scope],
     });
@@ -219,7 +273,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       intents: [{ to: RECORDERS[0], value: '0x0', data: '0x' }],
     };
     for (const origin of [METAMASK, 'https://dapp.example']) {
-      const { response } = (await h.snap.request({
+      const { response } = (await harness.snap.request({
         origin,
         method: 'sendUserOperation',
         params,
@@ -294,7 +348,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       'callData',
       'initCode',
     ] as const) {
-      expect(BigInt(signedFor[field] as string)).toBe(BigInt(op[field]));
+      expect(BigInt(signedFor[field])).toBe(BigInt(op[field]));
     }
 
     // the dialog: account and chain, each intent, deployment, the prefund in ETH, the paymaster
@@ -331,7 +385,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     // the receipt comes from the bundler: no log scan
     chainProxy.resetStats();
     bundlerProxy.resetStats();
-    const receipt = await h.rpc('getUserOperationReceipt', {
+    const receipt = await harness.rpc('getUserOperationReceipt', {
       scope: devnet.scope,
       userOpHash,
     });
@@ -354,7 +408,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
 
   it('sends a self-paid operation from the funded account when no paymaster is configured', async () => {
     const { paymasterUrl: _dropped, ...withoutPaymaster } = chainConfig;
-    await h.rpc('setChainConfig', withoutPaymaster);
+    await harness.rpc('setChainConfig', withoutPaymaster);
     await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [
       account.address,
       '0xde0b6b3a7640000',
@@ -405,7 +459,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(deposit).toBe(prefund(op) - BigInt(altoSays.actualGasCost));
     expect(
       (
-        await h.rpc('getUserOperationReceipt', {
+        await harness.rpc('getUserOperationReceipt', {
           scope: devnet.scope,
           userOpHash,
         })
@@ -442,7 +496,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
   });
 
   it('decodes a bundler refusal: a self-paid operation from an account with no ETH is AA21, with the bundler’s code', async () => {
-    const poor = await h.createAccount({
+    const poor = await harness.createAccount({
       type: 'eip155:erc4337',
       scopes: [devnet.scope],
     });
@@ -473,7 +527,10 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       }),
     }).then(
       async (reply) =>
-        (await reply.json()) as { error: { code: number; message: string } },
+        (await reply.json()) as Record<
+          'error',
+          Record<'code' | 'message', any>
+        >,
     );
     expect(direct.error.message).toMatch(/AA21/u);
     expect(response.error.code).toBe(direct.error.code);
@@ -495,7 +552,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     });
     try {
       chainProxy.resetStats();
-      const receipt = await h.rpc('getUserOperationReceipt', {
+      const receipt = await harness.rpc('getUserOperationReceipt', {
         scope: devnet.scope,
         userOpHash: sponsored.userOpHash,
       });
@@ -517,7 +574,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       );
       expect(logQueries.length).toBeGreaterThan(0);
       for (const { params } of logQueries) {
-        const from = BigInt((params[0] as { fromBlock: Hex }).fromBlock);
+        const from = BigInt((params[0] as Record<string, Hex>).fromBlock);
         expect(from).toBeGreaterThanOrEqual(sponsored.fromBlockBefore);
         expect(from).toBeLessThanOrEqual(BigInt(altoSays.receipt.blockNumber));
       }
@@ -527,10 +584,10 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
   });
 
   it('for an operation it did not send, asks the chain’s bundlers, then scans the EntryPoint logs of the last 10,000 blocks', async () => {
-    await h.rpc('setChainConfig', chainConfig);
+    await harness.rpc('setChainConfig', chainConfig);
     // built with the keyring methods as MetaMask drives them, sent to Alto directly: the snap never saw the hash
     const prepared = (
-      await h.submit(
+      await harness.submit(
         account,
         'eth_prepareUserOperation',
         [{ to: RECORDERS[1], value: '0x0', data: recordCalldata(5, 555) }],
@@ -552,7 +609,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     Object.assign(
       userOp,
       (
-        await h.submit(
+        await harness.submit(
           account,
           'eth_patchUserOperation',
           [userOp],
@@ -561,7 +618,12 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       ).result,
     );
     userOp.signature = (
-      await h.submit(account, 'eth_signUserOperation', [userOp], devnet.scope)
+      await harness.submit(
+        account,
+        'eth_signUserOperation',
+        [userOp],
+        devnet.scope,
+      )
     ).result;
     const foreign = await jsonRpc<Hex>(
       devnet.bundlerUrl,
@@ -574,7 +636,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     chainProxy.resetStats();
     bundlerProxy.resetStats();
     expect(
-      await h.rpc('getUserOperationReceipt', {
+      await harness.rpc('getUserOperationReceipt', {
         scope: devnet.scope,
         userOpHash: foreign,
       }),
@@ -600,7 +662,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     try {
       chainProxy.resetStats();
       expect(
-        await h.rpc('getUserOperationReceipt', {
+        await harness.rpc('getUserOperationReceipt', {
           scope: devnet.scope,
           userOpHash: foreign,
         }),
@@ -619,7 +681,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       const froms = chainProxy.stats.calls
         .filter((call) => call.method === 'eth_getLogs')
         .map(({ params }) =>
-          BigInt((params[0] as { fromBlock: Hex }).fromBlock),
+          BigInt((params[0] as Record<string, Hex>).fromBlock),
         );
       // the adapter may split the window into sub-ranges; none starts before it
       expect(froms.reduce((low, value) => (value < low ? value : low))).toBe(
@@ -627,7 +689,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       );
 
       // an operation the snap sent is still found from the block it remembered
-      const found = await h.rpc('getUserOperationReceipt', {
+      const found = await harness.rpc('getUserOperationReceipt', {
         scope: devnet.scope,
         userOpHash: sponsored.userOpHash,
       });
@@ -647,15 +709,21 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       '0xde0b6b3a7640000',
     ]); // 1 ETH
     const recipient = getAddress(`0x${'6f'.repeat(19)}02`);
-    let ui: any = await (await h.snap.onHomePage()).getInterface();
+    let ui: any = (await harness.snap.onHomePage()).getInterface();
+    /**
+     * Run an action that re-renders the page, and read the page it renders (30 s at most).
+     *
+     * @param action - The action, given the current page.
+     */
     const step = async (
       action: (current: any) => Promise<void>,
     ): Promise<void> => {
       const next = ui.waitForUpdate();
       await action(ui);
+      // eslint-disable-next-line require-atomic-updates -- steps run one at a time; ui is this test's current page
       ui = await Promise.race([
         next,
-        new Promise((_, reject) =>
+        new Promise((_resolve, reject) =>
           setTimeout(() => reject(new Error('no re-render')), 30_000).unref(),
         ),
       ]);
@@ -663,9 +731,9 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     await ui.typeInField(`send-to:${account.id}`, recipient);
     await ui.typeInField(`send-value:${account.id}`, '0.002');
     bundlerProxy.resetStats();
-    h.answerDialogs(true);
+    harness.answerDialogs(true);
     await step((current) => current.clickElement(`send:${account.id}-submit`));
-    const dialog = JSON.stringify(h.dialogs.at(-1));
+    const dialog = JSON.stringify(harness.dialogs.at(-1));
     expect(dialog).toContain('0.002 ETH');
     expect(dialog).toContain(recipient);
     expect(bundlerProxy.stats.methods.eth_sendUserOperation).toBe(1);
