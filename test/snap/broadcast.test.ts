@@ -10,9 +10,9 @@ import {
   parseEther,
 } from 'viem';
 
+import { installKeyringSnap } from './harness';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
-import { installKeyringSnap } from './harness';
 
 describe('a transaction signed by the snap is accepted by a real node (anvil)', () => {
   let anvil: Anvil;

@@ -25,7 +25,8 @@ import {
 import type { Address, Hex, PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 
-import { ERC1967_PROXY_RUNTIME_CODE } from '../../src/accounts/erc4337/constants';
+import { COMPANION, installKeyringSnap, rejection } from './harness';
+import type { KeyringHarness } from './harness';
 import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
@@ -39,8 +40,7 @@ import {
   RECORDERS,
   REVERTER,
 } from '../../devnet/targets';
-import { COMPANION, installKeyringSnap, rejection } from './harness';
-import type { KeyringHarness } from './harness';
+import { ERC1967_PROXY_RUNTIME_CODE } from '../../src/accounts/erc4337/constants';
 
 const BASE_USER_OPERATION_FIELDS = [
   'bundlerUrl',

@@ -13,12 +13,12 @@ import { recoverMessageAddress, stringToHex } from 'viem';
 import type { Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
+import { installKeyringSnap, METAMASK } from './harness';
+import type { KeyringHarness } from './harness';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
 import { deployErc4337 } from '../../devnet/erc4337';
 import type { Erc4337Deployment } from '../../devnet/erc4337';
-import { installKeyringSnap, METAMASK } from './harness';
-import type { KeyringHarness } from './harness';
 
 /** The home page interface, as snaps-jest hands it to the test. */
 type Ui = Awaited<

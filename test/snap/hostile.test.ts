@@ -31,14 +31,6 @@ import type { Json } from '@metamask/utils';
 import * as fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 
-import { startAnvil } from '../../devnet/anvil';
-import type { Anvil } from '../../devnet/anvil';
-import { deployErc4337 } from '../../devnet/erc4337';
-import type { Erc4337Deployment } from '../../devnet/erc4337';
-import { startLimitsProxy } from '../../devnet/limits-proxy';
-import type { LimitsProxy } from '../../devnet/limits-proxy';
-import { startPaymasterService } from '../../devnet/paymaster-service';
-import type { PaymasterService } from '../../devnet/paymaster-service';
 import { COMPANION, installKeyringSnap, METAMASK } from './harness';
 import type { KeyringHarness } from './harness';
 import {
@@ -51,6 +43,14 @@ import {
 } from './hostile-arbitraries';
 import type { LiveContext, Recipe } from './hostile-arbitraries';
 import { signingProperties } from './hostile-signing';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import type { Erc4337Deployment } from '../../devnet/erc4337';
+import { startLimitsProxy } from '../../devnet/limits-proxy';
+import type { LimitsProxy } from '../../devnet/limits-proxy';
+import { startPaymasterService } from '../../devnet/paymaster-service';
+import type { PaymasterService } from '../../devnet/paymaster-service';
 
 const SCOPE = 'eip155:31337';
 const ORIGINS = [METAMASK, COMPANION, 'https://evil.example', 'npm:other-snap'];

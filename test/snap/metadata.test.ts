@@ -3,14 +3,14 @@
  * IPFS node (helia behind the HTTP API fixture) serves the document; the snap fetches it through
  * its own client, verifies it against the CID, validates the schema and applies it.
  */
+import { installKeyringSnap, rejection } from './harness';
+import type { KeyringHarness } from './harness';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
 import { deployErc4337 } from '../../devnet/erc4337';
 import type { Erc4337Deployment } from '../../devnet/erc4337';
 import { addJson, startIpfsNode } from '../../devnet/ipfs-node';
 import type { IpfsNode } from '../../devnet/ipfs-node';
-import { installKeyringSnap, rejection } from './harness';
-import type { KeyringHarness } from './harness';
 
 const API_KEY = 'ipfs-key-3f9a';
 const API_SECRET = 'ipfs-secret-71c0e2';

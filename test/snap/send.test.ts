@@ -15,6 +15,8 @@ import {
 } from 'viem';
 import type { Address, Hex, PublicClient } from 'viem';
 
+import { COMPANION, installKeyringSnap, METAMASK } from './harness';
+import type { KeyringHarness } from './harness';
 import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
@@ -27,8 +29,6 @@ import {
   recordCalldata,
   RECORDERS,
 } from '../../devnet/targets';
-import { COMPANION, installKeyringSnap, METAMASK } from './harness';
-import type { KeyringHarness } from './harness';
 
 const GET_USER_OP_HASH = parseAbi([
   'function getUserOpHash((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp) view returns (bytes32)',
