@@ -116,10 +116,19 @@ const config = createConfig([
     files: ['**/*.test.ts', '**/*.test.tsx', 'test/**/*.ts'],
     extends: jest,
     rules: {
-      // Tests that assert through a helper (`expectRecovered`, `assertNoSecret`, ...).
+      // Tests that assert through a helper (`expectRecovered`, `assertNoSecret`, ...) or through
+      // fast-check's `fc.assert`, which throws on a counterexample.
       'jest/expect-expect': [
         'error',
-        { assertFunctionNames: ['expect', 'expect*', 'assert*', '*.expect*'] },
+        {
+          assertFunctionNames: [
+            'expect',
+            'expect*',
+            'assert*',
+            '*.expect*',
+            'fc.assert',
+          ],
+        },
       ],
     },
   },

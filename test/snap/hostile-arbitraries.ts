@@ -21,6 +21,7 @@ export const PLANTED = {
 
 /** What a recipe may read from the live snap: ids, addresses and the configured chain. */
 export type LiveContext = {
+  /** The snap's accounts (keyring-api KeyringAccount fields). */
   accounts: {
     id: string;
     address: string;
@@ -29,32 +30,48 @@ export type LiveContext = {
     scopes: string[];
     methods: string[];
   }[];
+  /** Ids of the requests parked in async mode. */
   requestIds: string[];
+  /** The configured chain's CAIP-2 scope. */
   scope: string;
+  /** Its RPC URL. */
   rpcUrl: string;
+  /** An RPC URL carrying a planted API key (must never come back unmasked). */
   keyedRpcUrl: string;
+  /** A URL where nothing listens. */
   closedUrl: string;
 };
 
 /** A JSON path inside params: object keys and array indexes. */
 type Path = (string | number)[];
 
+/** One change to a template's params. */
 export type Mutation = {
+  /** Replace the value at a path, delete it, or add a key there. */
   op: 'replace' | 'delete' | 'add';
+  /** Which path of the params (modulo their count). */
   at: number;
+  /** The key added by `add`. */
   key: string;
+  /** The value written by `replace` and `add`. */
   value: unknown;
 };
 
+/** A generated call to the snap. */
 export type Recipe = {
+  /** The caller's origin. */
   origin: string;
+  /** onKeyringRequest or onRpcRequest. */
   handler: 'keyring' | 'rpc';
+  /** The method called. */
   method: string;
   /** `template`: the method's valid params; `none`: no params; `raw`: `value` as params. */
   shape: 'template' | 'none' | 'raw';
+  /** The params sent with shape `raw`. */
   raw: unknown;
   /** Picks among the live accounts, requests and template variants. */
   pick: number;
+  /** Changes applied to the template's params, in order. */
   mutations: Mutation[];
   /** Refuse the keyring events of this call (fault injection), when it emits any. */
   refuseEvents: boolean;
@@ -81,6 +98,12 @@ export const SNAP_METHODS = [
 ];
 export const KEYRING_METHODS: string[] = Object.values(KeyringRpcMethod);
 
+/**
+ * A value nested `depth` levels deep.
+ *
+ * @param depth - How many levels of objects and arrays.
+ * @returns The value.
+ */
 const nest = (depth: number): unknown => {
   let value: unknown = 1;
   for (let level = 0; level < depth; level += 1) {
@@ -207,6 +230,9 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
 /**
  * A hostile request: any origin class, any method (keyring-api's, the snap's, unknown ones),
  * through either handler, with template params mutated 0-3 times, or raw JSON, or none.
+ *
+ * @param origins - The origins to draw from.
+ * @returns The arbitrary.
  */
 export const recipe = (origins: string[]): fc.Arbitrary<Recipe> =>
   fc
@@ -261,6 +287,12 @@ export const recipe = (origins: string[]): fc.Arbitrary<Recipe> =>
           : value.handler,
     }));
 
+/**
+ * A version-4 UUID made from a counter.
+ *
+ * @param index - The counter.
+ * @returns The UUID.
+ */
 const UUID = (index: number): string =>
   `00000000-0000-4000-8000-${(index % 1e12).toString().padStart(12, '0')}`;
 let requestCounter = 0;
@@ -404,6 +436,13 @@ export function template(
   }
 }
 
+/**
+ * A request for keyring_submitRequest, fitting the account's type.
+ *
+ * @param account - The account (an EOA request when there is none).
+ * @param variant - Picks among the methods and their params.
+ * @returns The inner request.
+ */
 function innerRequest(
   account: LiveContext['accounts'][number] | undefined,
   variant: number,
@@ -464,7 +503,13 @@ function innerRequest(
   ][variant % 3];
 }
 
-/** Every path of a JSON value (the root is `[]`), objects and arrays included. */
+/**
+ * Every path of a JSON value, objects and arrays included.
+ *
+ * @param value - The value.
+ * @param prefix - The path of the value itself.
+ * @returns The paths (the root is `[]`), at most 6 levels deep.
+ */
 export function paths(value: unknown, prefix: Path = []): Path[] {
   const own: Path[] = [prefix];
   if (typeof value !== 'object' || value === null || prefix.length > 6) {
@@ -541,7 +586,7 @@ export function mutate(params: unknown, change: Mutation): unknown {
  *
  * @param details - The run details.
  */
-export function short<T>(details: fc.RunDetails<T>): void {
+export function short<Value>(details: fc.RunDetails<Value>): void {
   if (details.failed) {
     const message = fc.defaultReportMessage(details) ?? 'property failed';
     const cause =

@@ -18,17 +18,37 @@ import type { Hex, TransactionSerializable } from 'viem';
 import { COMPANION, METAMASK } from './harness';
 import { short } from './hostile-arbitraries';
 
+/** Call the snap through one handler; resolves to its JSON-RPC result or error. */
 type Send = (
   handler: 'keyring' | 'rpc',
   origin: string,
   method: string,
   params: unknown,
 ) => Promise<{ result: Json } | { error: { code: number; message: string } }>;
-type Account = { id: string; address: Hex };
+/** A keyring account, as far as these tests read it. */
+type Account = {
+  /** Its id. */
+  id: string;
+  /** Its address. */
+  address: Hex;
+};
 
+/**
+ * Bytes as hex.
+ *
+ * @param bytes - The bytes.
+ * @returns `0x` and two hex digits a byte.
+ */
 const toHex = (bytes: Uint8Array): Hex =>
   `0x${Buffer.from(bytes).toString('hex')}`;
-const bytes = (min: number, max: number) =>
+/**
+ * Random bytes as hex.
+ *
+ * @param min - The fewest bytes.
+ * @param max - The most bytes.
+ * @returns The arbitrary.
+ */
+const bytes = (min: number, max: number): fc.Arbitrary<Hex> =>
   fc.uint8Array({ minLength: min, maxLength: max }).map(toHex);
 const address = bytes(20, 20);
 const bytes32 = bytes(32, 32);
@@ -53,9 +73,17 @@ const transaction = fc.record({
     { maxLength: 3 },
   ),
 });
-type RandomTx = typeof transaction extends fc.Arbitrary<infer T> ? T : never;
+/** One generated transaction. */
+type RandomTx =
+  typeof transaction extends fc.Arbitrary<infer Value> ? Value : never;
 
-/** The JSON the dapp sends (hex quantities) and the same transaction for viem. */
+/**
+ * The JSON the dapp sends (hex quantities) and the same transaction for viem.
+ *
+ * @param tx - The generated transaction.
+ * @param from - The signing account's address.
+ * @returns Both forms.
+ */
 function transactionForms(
   tx: RandomTx,
   from: Hex,
@@ -117,8 +145,28 @@ function transactionForms(
   };
 }
 
+/** One generated typed-data request: what the dapp sends, the same for viem, and its chain id. */
+type RandomTypedData = {
+  /** The JSON sent to the snap. */
+  json: Record<string, Json>;
+  /** The same data as viem's signTypedData takes it. */
+  viem: {
+    types: Record<string, unknown>;
+    primaryType: string;
+    domain: Record<string, unknown>;
+    message: Record<string, unknown>;
+  };
+  /** The domain's chainId, when it has one. */
+  chainId: number | undefined;
+};
+
 /** A typed-data field: its type, and a generator of [JSON value, viem value]. */
-type Field = { type: string; value: fc.Arbitrary<[Json, unknown]> };
+type Field = {
+  /** The EIP-712 type name. */
+  type: string;
+  /** Generates [JSON value, viem value]. */
+  value: fc.Arbitrary<[Json, unknown]>;
+};
 
 const atomic: fc.Arbitrary<Field> = fc.oneof(
   fc.integer({ min: 1, max: 32 }).map((width) => ({
@@ -163,6 +211,12 @@ const atomic: fc.Arbitrary<Field> = fc.oneof(
   }),
 );
 
+/**
+ * An array of a field's type.
+ *
+ * @param field - The element field.
+ * @returns The array field.
+ */
 const arrayOf = (field: Field): Field => ({
   type: `${field.type}[]`,
   value: fc
@@ -173,6 +227,13 @@ const arrayOf = (field: Field): Field => ({
     ]),
 });
 
+/**
+ * A struct type made of fields, with its generator.
+ *
+ * @param name - The struct's type name.
+ * @param fields - Its fields, in order.
+ * @returns Its type definitions and a generator of [JSON value, viem value].
+ */
 const structOf = (
   name: string,
   fields: Field[],
@@ -234,8 +295,14 @@ const DOMAIN_FIELDS = [
   },
 ];
 
-/** Random EIP-712 typed data: `Main` with atomic fields, a nested `Sub`, and (v4) arrays; a random domain. */
-const typedData = (v4: boolean) =>
+/**
+ * Random EIP-712 typed data: `Main` with atomic fields, a nested `Sub`, and (v4) arrays; a
+ * random domain.
+ *
+ * @param v4 - Whether arrays may appear (eth_signTypedData_v4) or not (v3).
+ * @returns The arbitrary of the JSON sent and the same data for viem.
+ */
+const typedData = (v4: boolean): fc.Arbitrary<RandomTypedData> =>
   fc
     .record({
       sub: fc.array(atomic, { minLength: 1, maxLength: 3 }),
@@ -252,13 +319,12 @@ const typedData = (v4: boolean) =>
     .chain(({ sub, main, domain }) => {
       const subStruct = structOf('Sub', sub);
       const subField: Field = { type: 'Sub', value: subStruct.value };
-      const mainFields = main.map((field) =>
-        field === 'sub'
-          ? subField
-          : field === 'subs'
-            ? arrayOf(subField)
-            : field,
-      );
+      const mainFields = main.map((field) => {
+        if (field === 'sub') {
+          return subField;
+        }
+        return field === 'subs' ? arrayOf(subField) : field;
+      });
       const mainStruct = structOf('Main', mainFields);
       const usesSub = mainFields.some((field) => field.type.startsWith('Sub'));
       return fc
@@ -307,7 +373,7 @@ const typedData = (v4: boolean) =>
  * @param send - Sends one request to the built snap and returns its reply.
  * @returns Requests sent.
  */
-export async function signingProperties(send: Send): Promise<void> {
+export async function assertSigningProperties(send: Send): Promise<void> {
   expect(
     await send('rpc', COMPANION, 'setApprovalMode', { mode: 'sync' }),
   ).toEqual({ result: { mode: 'sync' } });
@@ -320,7 +386,19 @@ export async function signingProperties(send: Send): Promise<void> {
     (reply) => (reply as { result: Account }).result,
   ) as [Account, Account];
   let counter = 0;
-  const submit = async (method: string, params: Json[], scope: string) => {
+  /**
+   * Submit a dapp's request to the signer through keyring_submitRequest.
+   *
+   * @param method - The signing method.
+   * @param params - Its params.
+   * @param scope - The CAIP-2 chain.
+   * @returns The snap's reply.
+   */
+  const submit = async (
+    method: string,
+    params: Json[],
+    scope: string,
+  ): Promise<Awaited<ReturnType<Send>>> => {
     counter += 1;
     return send('keyring', METAMASK, 'keyring_submitRequest', {
       id: `00000000-0000-4000-9000-${String(counter).padStart(12, '0')}`,
@@ -330,13 +408,25 @@ export async function signingProperties(send: Send): Promise<void> {
       request: { method, params },
     });
   };
+  /**
+   * Expect a synchronous signature.
+   *
+   * @param reply - The snap's reply.
+   * @returns The signature (or signed transaction).
+   */
   const signed = (reply: Awaited<ReturnType<Send>>): any => {
     expect(reply).toEqual({
       result: { pending: false, result: expect.anything() },
     });
     return (reply as { result: { result: unknown } }).result.result;
   };
-  const refused = (reply: Awaited<ReturnType<Send>>, message: RegExp) => {
+  /**
+   * Expect an invalid-params refusal.
+   *
+   * @param reply - The snap's reply.
+   * @param message - What its message must match.
+   */
+  const refused = (reply: Awaited<ReturnType<Send>>, message: RegExp): void => {
     expect(reply).toEqual({
       error: expect.objectContaining({
         code: -32602,

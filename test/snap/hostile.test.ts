@@ -42,7 +42,7 @@ import {
   template,
 } from './hostile-arbitraries';
 import type { LiveContext, Recipe } from './hostile-arbitraries';
-import { signingProperties } from './hostile-signing';
+import { assertSigningProperties } from './hostile-signing';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
 import { deployErc4337 } from '../../devnet/erc4337';
@@ -90,6 +90,13 @@ const ALLOWED: Record<string, ReadonlySet<string>> = {
     ...SNAP_METHODS,
   ]),
 };
+/**
+ * Whether the snap lets an origin call a method (its permissions, from the manifest).
+ *
+ * @param origin - The caller.
+ * @param method - The method.
+ * @returns True when allowed.
+ */
 const allowed = (origin: string, method: string): boolean =>
   ALLOWED[origin]?.has(method) ?? false;
 
@@ -124,7 +131,7 @@ const RESULT_STRUCTS: Record<string, Parameters<typeof is>[1]> = {
 };
 
 /** The figures the run reports. */
-export const figures = {
+const figures = {
   requests: 0,
   outsideAllowList: 0,
   notJsonRpc: 0,
@@ -145,6 +152,7 @@ export const figures = {
 /** Distinct error messages (ids and hex elided) and how often each came. */
 const messages = new Map<string, number>();
 
+/** The snap's JSON-RPC reply to one call. */
 type Reply = { result: Json } | { error: { code: number; message: string } };
 
 describe('hostile callers through the built snap', () => {
@@ -159,7 +167,16 @@ describe('hostile callers through the built snap', () => {
   const transcript: string[] = [];
   const platformTranscript: string[] = [];
 
-  /** Send one request (a dialog it opens is cancelled); record the reply for the secrets scan. */
+  /**
+   * Send one request (a dialog it opens is cancelled); record the reply for the secrets scan.
+   *
+   * @param handler - onKeyringRequest or onRpcRequest.
+   * @param origin - The caller.
+   * @param method - The method.
+   * @param params - The params, as generated (may be anything).
+   * @returns The reply.
+   * @throws If the snap does not answer within the hang limit.
+   */
   async function send(
     handler: 'keyring' | 'rpc',
     origin: string,
@@ -177,7 +194,7 @@ describe('hostile callers through the built snap', () => {
         ? harness.snap.onKeyringRequest(request)
         : harness.snap.request(request);
     let timer: NodeJS.Timeout | undefined;
-    const hang = new Promise<never>((_, reject) => {
+    const hang = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(
         () =>
           reject(
@@ -217,6 +234,9 @@ describe('hostile callers through the built snap', () => {
     }
   }
 
+  /**
+   * Read the live accounts and parked requests for the next recipes.
+   */
   async function refresh(): Promise<void> {
     const accounts = await send(
       'keyring',
@@ -238,7 +258,14 @@ describe('hostile callers through the built snap', () => {
         : [];
   }
 
-  /** Check one reply against the rules; returns whether it may have changed state. */
+  /**
+   * Check one reply against the rules.
+   *
+   * @param item - The recipe sent.
+   * @param params - The params sent.
+   * @param reply - The snap's reply.
+   * @returns Whether it may have changed state.
+   */
   function check(item: Recipe, params: unknown, reply: Reply): boolean {
     const where = `${item.handler} ${JSON.stringify(item.method).slice(0, 40)} from ${item.origin} with ${JSON.stringify(params)?.slice(0, 200)}`;
     if (
@@ -318,7 +345,31 @@ describe('hostile callers through the built snap', () => {
     return MUTATING.has(item.method);
   }
 
-  /** Run recipes: refused-to-mutate ones in parallel batches, mutating ones alone; check state after each. */
+  /**
+   * The params a recipe sends.
+   *
+   * @param item - The recipe.
+   * @returns None, its raw value, or the method's template for the live snap, mutated.
+   */
+  function paramsOf(item: Recipe): unknown {
+    let params: unknown;
+    if (item.shape === 'raw') {
+      params = item.raw;
+    } else if (item.shape === 'template') {
+      params = template(item.method, item.pick, live);
+    }
+    for (const change of item.mutations) {
+      params = mutate(params, change);
+    }
+    return params;
+  }
+
+  /**
+   * Run recipes: refused-to-mutate ones in parallel batches, mutating ones alone; check state
+   * after each batch.
+   *
+   * @param items - The recipes, in order.
+   */
   async function run(items: Recipe[]): Promise<void> {
     let index = 0;
     while (index < items.length) {
@@ -326,34 +377,21 @@ describe('hostile callers through the built snap', () => {
       const alone =
         MUTATING.has(first.method) && allowed(first.origin, first.method);
       const group = alone ? [first] : [];
-      while (
-        !alone &&
-        index + group.length < items.length &&
-        group.length < BATCH
-      ) {
-        const next = items[index + group.length];
-        if (MUTATING.has(next.method) && allowed(next.origin, next.method)) {
-          break;
+      if (!alone) {
+        while (index + group.length < items.length && group.length < BATCH) {
+          const next = items[index + group.length];
+          if (MUTATING.has(next.method) && allowed(next.origin, next.method)) {
+            break;
+          }
+          group.push(next);
         }
-        group.push(next);
       }
       index += group.length;
       if (group.length > 1) {
         figures.concurrent += group.length;
       }
       const before = lastState;
-      const prepared = group.map((item) => {
-        let params =
-          item.shape === 'none'
-            ? undefined
-            : item.shape === 'raw'
-              ? item.raw
-              : template(item.method, item.pick, live);
-        item.mutations.forEach((change) => {
-          params = mutate(params, change);
-        });
-        return { item, params };
-      });
+      const prepared = group.map((item) => ({ item, params: paramsOf(item) }));
       refuse = alone && first.refuseEvents;
       const replies = await Promise.all(
         prepared.map(async ({ item, params }) =>
@@ -364,7 +402,9 @@ describe('hostile callers through the built snap', () => {
       const changed = prepared.map(({ item, params }, at) =>
         check(item, params, replies[at]),
       );
-      if (!changed.some(Boolean)) {
+      if (changed.some(Boolean)) {
+        await refresh();
+      } else {
         figures.stateChecks += 1;
         expect({
           calls: prepared.map(({ item }) => `${item.origin} ${item.method}`),
@@ -373,8 +413,6 @@ describe('hostile callers through the built snap', () => {
           calls: prepared.map(({ item }) => `${item.origin} ${item.method}`),
           stateChanged: false,
         });
-      } else {
-        await refresh();
       }
     }
   }
@@ -433,20 +471,27 @@ describe('hostile callers through the built snap', () => {
       ],
     ];
     for (const [method, params] of setup) {
-      expect('result' in (await send('rpc', COMPANION, method, params))).toBe(
-        true,
-      );
+      const reply = await send('rpc', COMPANION, method, params);
+      if (!('result' in reply)) {
+        throw new Error(`setup: ${method} refused: ${JSON.stringify(reply)}`);
+      }
     }
     for (const options of [
       { privateKey: PLANTED.privateKey },
       {},
       { type: 'eip155:erc4337', scopes: [SCOPE] },
     ]) {
-      expect(
-        await send('keyring', COMPANION, 'keyring_createAccount', { options }),
-      ).toEqual({
-        result: expect.objectContaining({ id: expect.any(String) }),
+      const reply = await send('keyring', COMPANION, 'keyring_createAccount', {
+        options,
       });
+      if (
+        !('result' in reply) ||
+        typeof (reply.result as { id?: unknown } | null)?.id !== 'string'
+      ) {
+        throw new Error(
+          `setup: createAccount refused: ${JSON.stringify(reply)}`,
+        );
+      }
     }
     await refresh();
   });
@@ -537,18 +582,7 @@ describe('hostile callers through the built snap', () => {
         async (items, fault) => {
           if (fault) {
             figures.faultsInjected.providerFaults += 1;
-            proxy.inject(
-              fault === 'rpcError'
-                ? {
-                    type: 'rpcError',
-                    code: -32000,
-                    message: `upstream refused ${proxy.url} key ${PLANTED.rpcKey}`,
-                    times: 2,
-                  }
-                : fault === 'delay'
-                  ? { type: 'delay', ms: 300, times: 2 }
-                  : { type: fault, status: 502, times: 2 },
-            );
+            proxy.inject(faultOf(fault));
           }
           try {
             await run(items);
@@ -564,7 +598,7 @@ describe('hostile callers through the built snap', () => {
 
   it('signing round trips: random transactions, typed data and messages recover (viem) to the signer; mismatches refused', async () => {
     const started = Date.now();
-    await signingProperties(async (handler, origin, method, params) =>
+    await assertSigningProperties(async (handler, origin, method, params) =>
       send(handler, origin, method, params),
     );
     figures.signingMs = Date.now() - started;
@@ -622,12 +656,38 @@ describe('hostile callers through the built snap', () => {
   });
 });
 
+/**
+ * The limits proxy's fault for a generated fault name.
+ *
+ * @param fault - The name.
+ * @returns The fault, each injected twice: a JSON-RPC error quoting the planted key, a delay, or
+ * a bad HTTP reply.
+ */
+function faultOf(
+  fault: 'status' | 'garbage' | 'rpcError' | 'delay',
+): Parameters<LimitsProxy['inject']>[0] {
+  if (fault === 'rpcError') {
+    return {
+      type: 'rpcError',
+      code: -32000,
+      message: `upstream refused key ${PLANTED.rpcKey}`,
+      times: 2,
+    };
+  }
+  return fault === 'delay'
+    ? { type: 'delay', ms: 300, times: 2 }
+    : { type: fault, status: 502, times: 2 };
+}
+
 /** Options the snap itself sets on an account (the rest are the caller's free-form options). */
 const SNAP_OPTIONS = ['exportable', 'entropy', 'metadataCid'];
 
 /**
  * A reply or event with what callers stored replaced by placeholders: the `request.params` of every
  * KeyringRequest, and the caller-set keys of every account's `options`.
+ *
+ * @param value - A reply or an event.
+ * @returns The same value without caller data.
  */
 function withoutCallerData(value: unknown): unknown {
   if (Array.isArray(value)) {
