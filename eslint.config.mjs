@@ -4,6 +4,7 @@ import base, { createConfig } from '@metamask/eslint-config';
 import jest from '@metamask/eslint-config-jest';
 import nodejs from '@metamask/eslint-config-nodejs';
 import typescript from '@metamask/eslint-config-typescript';
+import * as typescriptResolver from 'eslint-import-resolver-typescript';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -90,6 +91,11 @@ const config = createConfig([
   {
     files: ['**/*.mjs'],
     languageOptions: { sourceType: 'module' },
+    // import-x's default resolver cannot read packages that only declare `exports` (the ES-module
+    // IPFS packages); the TypeScript resolver can, as it does for the TypeScript files.
+    settings: {
+      'import-x/resolver': { name: 'typescript', resolver: typescriptResolver },
+    },
   },
 
   // Build configuration, scripts and tests run on a developer's machine or in CI, never in the

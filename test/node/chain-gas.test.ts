@@ -139,7 +139,7 @@ describe('chain adapter: estimateGas, call, getTransactionByHash, reads', () => 
       { from: DEV_ACCOUNT, to: REVERTER, data },
       'latest',
       {
-        [REVERTER]: { code: EMITTER_CODE as `0x${string}` },
+        [REVERTER]: { code: EMITTER_CODE },
       },
     );
     expect(asStop).toBeGreaterThan(21_000n);
