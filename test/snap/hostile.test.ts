@@ -582,7 +582,7 @@ describe('hostile callers through the built snap', () => {
         async (items, fault) => {
           if (fault) {
             figures.faultsInjected.providerFaults += 1;
-            proxy.inject(faultOf(fault));
+            proxy.inject(faultOf(fault, proxy.url));
           }
           try {
             await run(items);
@@ -660,17 +660,19 @@ describe('hostile callers through the built snap', () => {
  * The limits proxy's fault for a generated fault name.
  *
  * @param fault - The name.
+ * @param upstreamUrl - The proxy's URL, which the upstream error quotes beside the planted key.
  * @returns The fault, each injected twice: a JSON-RPC error quoting the planted key, a delay, or
  * a bad HTTP reply.
  */
 function faultOf(
   fault: 'status' | 'garbage' | 'rpcError' | 'delay',
+  upstreamUrl: string,
 ): Parameters<LimitsProxy['inject']>[0] {
   if (fault === 'rpcError') {
     return {
       type: 'rpcError',
       code: -32000,
-      message: `upstream refused key ${PLANTED.rpcKey}`,
+      message: `upstream refused ${upstreamUrl} key ${PLANTED.rpcKey}`,
       times: 2,
     };
   }
