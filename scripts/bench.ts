@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { benchErc4337 } from './bench/erc4337';
 import { benchEvaluate } from './bench/evaluate';
 import { benchLatency } from './bench/latency';
 import { benchSesLatency } from './bench/ses-latency';
-import { benchSize } from './bench/size';
+import { BUNDLE_STATS_FILE, benchSize } from './bench/size';
 
 const ROOT = path.join(__dirname, '..');
 const RESULTS = path.join(ROOT, 'bench/results.json');
@@ -72,6 +73,24 @@ function describeSnap(folder: string): { name: string; version: string } {
 }
 
 /**
+ * Build dist/bundle.js with `npm run build`, having it also write webpack-bundle-analyzer's
+ * report (snap.config.ts, `SNAP_BUNDLE_STATS`) for the largest-packages table.
+ *
+ * @throws If the build fails.
+ */
+function buildWithReport(): void {
+  const build = spawnSync('npm', ['run', 'build', '--silent'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, SNAP_BUNDLE_STATS: BUNDLE_STATS_FILE },
+    shell: process.platform === 'win32',
+  });
+  if (build.status !== 0) {
+    throw new Error(`npm run build failed (exit ${String(build.status)})`);
+  }
+}
+
+/**
  * `npm run bench [-- --anchor <folder>]`: build figures, printed and written to bench/results.json
  * with the machine and versions. Sections: bundle size and its largest packages; evaluation of
  * the bundle in SES; cold start; signing latency through the simulation beside the floor and the
@@ -81,6 +100,7 @@ function describeSnap(folder: string): { name: string; version: string } {
  */
 async function main(): Promise<void> {
   const { anchor } = parseArgs(process.argv.slice(2));
+  buildWithReport();
   const started = new Date();
   const targets: BenchTarget[] = [
     { label: 'this snap' },
