@@ -14,9 +14,16 @@ type Rule = {
   sideEffects?: boolean;
   /** Resolution settings for requests made from those files (aliases to build/stubs/). */
   resolve?: Record<string, unknown>;
+  /** Loaders for those files (build/loaders/). */
+  use?: { loader: string }[];
 };
 
 const STUBS = path.join(__dirname, 'build/stubs');
+/** build/loaders/abi-utils-asserts.js: its `checkInstalled` runs on every build (below). */
+const ABI_UTILS_ASSERTS = path.join(
+  __dirname,
+  'build/loaders/abi-utils-asserts.js',
+);
 
 /**
  * A rule's `test` for the files of one installed package copy.
@@ -81,6 +88,13 @@ const KECCAK = {
  *   (eth-sig-util's) and @ethereumjs/util and tx 10 go to build/stubs/keccak.js, which backs
  *   noble's `keccak_*` functions with js-sha3 (plain-array state): in SES, noble's Uint32Array
  *   state made every Keccak-256 5-10 times slower (endojs/endo#1563; docs/performance.md).
+ * - (speed, typed data) abi-utils' files go through build/loaders/abi-utils-asserts.js, which turns
+ *   each `assert(condition, new ParserError(message))` into `if (!condition) throw new
+ *   ParserError(message)`: the error was built, its stack captured (15-60 µs in SES), on every
+ *   check, passing or not. Exact-match for abi-utils 3.0.0: a changed package fails the build.
+ *   The facade's `createBytes` returns a `Uint8Array` as it is instead of through a superstruct
+ *   coercion that built and dropped a `StructError`. Together: typed-data signing in SES about
+ *   half as long (docs/performance.md, "Typed data: errors built and dropped").
  * - src/accounts/eoa.ts `require`s its signing libraries lazily; its `require`s take the
  *   packages' ES builds (the `import` condition), which webpack tree-shakes, not their CommonJS builds.
  * test/node/bundle-size.test.ts checks each stub's contract and the gzip budget.
@@ -100,6 +114,10 @@ const RULES: Rule[] = [
       alias: { '@metamask/utils$': path.join(STUBS, 'metamask-utils.mjs') },
     },
   })),
+  {
+    test: filesOf('@metamask/abi-utils'),
+    use: [{ loader: ABI_UTILS_ASSERTS }],
+  },
   {
     test: filesOf('@metamask/utils'),
     resolve: {
@@ -189,6 +207,13 @@ export const config: SnapConfig = {
     },
   },
   customizeWebpackConfig: (webpackConfig: Configuration) => {
+    // The abi-utils rewrite is exact-match: a changed package fails the build here.
+    const { checkInstalled } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- a CommonJS build script, by its path
+      require(ABI_UTILS_ASSERTS) as { checkInstalled: (dir: string) => void };
+    checkInstalled(
+      packageDir('@metamask/abi-utils', 'node_modules/@metamask/eth-sig-util'),
+    );
     webpackConfig.module?.rules?.push(...(RULES as never[]));
     const statsFile = process.env.SNAP_BUNDLE_STATS;
     if (statsFile) {
