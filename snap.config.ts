@@ -14,9 +14,16 @@ type Rule = {
   sideEffects?: boolean;
   /** Resolution settings for requests made from those files (aliases to build/stubs/). */
   resolve?: Record<string, unknown>;
+  /** Loaders for those files (build/loaders/). */
+  use?: { loader: string }[];
 };
 
 const STUBS = path.join(__dirname, 'build/stubs');
+/** build/loaders/abi-utils-asserts.js: its `checkInstalled` runs on every build (below). */
+const ABI_UTILS_ASSERTS = path.join(
+  __dirname,
+  'build/loaders/abi-utils-asserts.js',
+);
 
 /**
  * A rule's `test` for the files of one installed package copy.
@@ -142,6 +149,13 @@ function filesIn(packagePath: string, files: string[]): RegExp {
  *   slow in SES (the same endojs/endo#1563). Saves 3.6 kB gzip (the SHA-2 and HMAC modules of
  *   viem's and ethereum-cryptography's noble copies leave) and 0.1-0.2 ms per signature in SES
  *   (docs/performance.md); src/sha256Adapter.test.ts checks the stub against noble.
+ * - (speed, typed data) abi-utils' files go through build/loaders/abi-utils-asserts.js, which turns
+ *   each `assert(condition, new ParserError(message))` into `if (!condition) throw new
+ *   ParserError(message)`: the error was built, its stack captured (15-60 µs in SES), on every
+ *   check, passing or not. Exact-match for abi-utils 3.0.0: a changed package fails the build.
+ *   The facade's `createBytes` returns a `Uint8Array` as it is instead of through a superstruct
+ *   coercion that built and dropped a `StructError`. Together: typed-data signing in SES about
+ *   half as long (docs/performance.md, "Typed data: errors built and dropped").
  * - src/accounts/eoa.ts `require`s its signing libraries lazily; its `require`s take the
  *   packages' ES builds (the `import` condition), which webpack tree-shakes, not their CommonJS builds.
  * test/node/bundle-size.test.ts checks each stub's contract and the gzip budget.
@@ -161,6 +175,10 @@ const RULES: Rule[] = [
       alias: { '@metamask/utils$': path.join(STUBS, 'metamask-utils.mjs') },
     },
   })),
+  {
+    test: filesOf('@metamask/abi-utils'),
+    use: [{ loader: ABI_UTILS_ASSERTS }],
+  },
   {
     test: filesOf('@metamask/utils'),
     resolve: {
@@ -254,6 +272,13 @@ export const config: SnapConfig = {
     },
   },
   customizeWebpackConfig: (webpackConfig: Configuration) => {
+    // The abi-utils rewrite is exact-match: a changed package fails the build here.
+    const { checkInstalled } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- a CommonJS build script, by its path
+      require(ABI_UTILS_ASSERTS) as { checkInstalled: (dir: string) => void };
+    checkInstalled(
+      packageDir('@metamask/abi-utils', 'node_modules/@metamask/eth-sig-util'),
+    );
     webpackConfig.module?.rules?.push(...(RULES as never[]));
     const statsFile = process.env.SNAP_BUNDLE_STATS;
     if (statsFile) {

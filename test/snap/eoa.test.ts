@@ -2,10 +2,12 @@ import { Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { createTx } from '@ethereumjs/tx';
 import {
   recoverTypedSignature,
+  signTypedData,
   SignTypedDataVersion,
 } from '@metamask/eth-sig-util';
 import { EthEoaAccountStruct } from '@metamask/keyring-api';
 import { is } from '@metamask/superstruct';
+import * as fc from 'fast-check';
 import {
   bytesToHex,
   recoverMessageAddress,
@@ -18,6 +20,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 
 import { installKeyringSnap, expectError } from './harness';
 import type { KeyringHarness } from './harness';
+import { signingError } from '../../src/accounts/signError';
 
 const TYPED_DATA = {
   types: {
@@ -50,6 +53,70 @@ const TYPED_DATA = {
     contents: 'Hello, Bob!',
   },
 } as const;
+
+/** A field of generated typed data: its EIP-712 type and a JSON value of that type. */
+const typedField: fc.Arbitrary<[string, unknown]> = fc.oneof(
+  fc.tuple(fc.constant('uint8'), fc.integer({ min: 0, max: 255 })),
+  fc.tuple(fc.constant('uint256'), fc.nat()),
+  fc.tuple(fc.constant('int8'), fc.integer({ min: -128, max: 127 })),
+  fc.tuple(fc.constant('int256'), fc.integer()),
+  fc.tuple(fc.constant('bool'), fc.boolean()),
+  fc.tuple(fc.constant('string'), fc.string({ maxLength: 40 })),
+  fc.tuple(
+    fc.constant('address'),
+    fc.uint8Array({ minLength: 20, maxLength: 20 }).map(bytesToHex),
+  ),
+  fc.tuple(
+    fc.constant('bytes32'),
+    fc.uint8Array({ minLength: 32, maxLength: 32 }).map(bytesToHex),
+  ),
+  fc.tuple(
+    fc.constant('bytes4'),
+    fc.uint8Array({ minLength: 4, maxLength: 4 }).map(bytesToHex),
+  ),
+  fc.tuple(
+    fc.constant('bytes'),
+    fc.uint8Array({ maxLength: 70 }).map(bytesToHex),
+  ),
+  fc.tuple(fc.constant('uint256[]'), fc.array(fc.nat(), { maxLength: 3 })),
+);
+
+/** EIP-712 typed data (V4) with a nested struct and an array of structs, generated. */
+const generatedTypedData = fc
+  .tuple(
+    fc.array(typedField, { minLength: 1, maxLength: 5 }),
+    fc.array(typedField, { minLength: 1, maxLength: 3 }),
+    fc.integer({ min: 0, max: 2 }),
+  )
+  .map(([outer, inner, items]) => ({
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+      ],
+      Inner: inner.map(([type], index) => ({ name: `i${index}`, type })),
+      Outer: [
+        ...outer.map(([type], index) => ({ name: `o${index}`, type })),
+        { name: 'inner', type: 'Inner' },
+        { name: 'items', type: 'Inner[]' },
+      ],
+    },
+    primaryType: 'Outer' as const,
+    domain: { name: 'Generated', chainId: 1 },
+    message: {
+      ...Object.fromEntries(
+        outer.map(([, value], index) => [`o${index}`, value]),
+      ),
+      inner: Object.fromEntries(
+        inner.map(([, value], index) => [`i${index}`, value]),
+      ),
+      items: Array.from({ length: items }, () =>
+        Object.fromEntries(
+          inner.map(([, value], index) => [`i${index}`, value]),
+        ),
+      ),
+    },
+  }));
 
 /**
  * Rebuild the signed transaction from `{ v, r, s }` as MetaMask's bridge does, and serialize it.
@@ -128,6 +195,91 @@ describe('EOA accounts through the built snap', () => {
       signature: response.result,
     });
     expect(recovered).toBe(second.address);
+  });
+
+  it("eth_signTypedData_v4 over generated typed data: the signature is eth-sig-util's in Node, byte for byte, and recovers to the account (viem)", async () => {
+    const privateKey =
+      '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
+    const account = await harness.createAccount({ privateKey });
+    await fc.assert(
+      fc.asyncProperty(generatedTypedData, async (data) => {
+        const response = await harness.submit(account, 'eth_signTypedData_v4', [
+          account.address,
+          data as never,
+        ]);
+        expect(response.result).toBe(
+          signTypedData({
+            privateKey: Buffer.from(privateKey.slice(2), 'hex'),
+            data,
+            version: SignTypedDataVersion.V4,
+          }),
+        );
+        expect(
+          await recoverTypedDataAddress({
+            ...(data as any),
+            signature: response.result,
+          }),
+        ).toBe(account.address);
+      }),
+      { numRuns: 25, seed: 712 },
+    );
+    await harness.keyring('keyring_deleteAccount', { id: account.id });
+  });
+
+  it('eth_signTypedData_v4 refuses what eth-sig-util refuses, with the error its refusal maps to', async () => {
+    const privateKey =
+      '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
+    const account = await harness.createAccount({ privateKey });
+    const bad: [string, unknown][] = [
+      ['uint8', 256],
+      ['int8', -129],
+      ['uint256', 'ten'],
+      ['bytes4', '0x0102030405'],
+      ['address', `0x${'11'.repeat(21)}`],
+      ['uint7', 1],
+      ['bytes33', '0x01'],
+      ['(uint256,bool)', [1, true, 3]],
+      ['uint8[2]', [1]],
+      ['string', undefined],
+    ];
+    let refused = 0;
+    for (const [type, value] of bad) {
+      const data = {
+        types: {
+          EIP712Domain: [{ name: 'chainId', type: 'uint256' }],
+          Bad: [{ name: 'field', type }],
+        },
+        primaryType: 'Bad' as const,
+        domain: { chainId: 1 },
+        message: value === undefined ? {} : { field: value },
+      };
+      let refusal: unknown;
+      let signature: string | undefined;
+      try {
+        signature = signTypedData({
+          privateKey: Buffer.from(privateKey.slice(2), 'hex'),
+          data,
+          version: SignTypedDataVersion.V4,
+        });
+      } catch (error) {
+        refusal = error;
+      }
+      // eth-sig-util accepts some of these (int8 -129 as an int256, bytes4 with 5 bytes as a
+      // bytes32, a uint8[2] of one item): so must the snap, with the same signature.
+      const expected =
+        signature ?? `-32602 ${signingError(refusal, 'typed data').message}`;
+      refused += signature === undefined ? 1 : 0;
+      const answer = await harness
+        .submit(account, 'eth_signTypedData_v4', [account.address, data])
+        .then(
+          (response) => String(response.result),
+          (error: { code: number; message: string }) =>
+            `${error.code} ${error.message}`,
+        );
+      expect(answer).toBe(expected);
+    }
+    expect(refused).toBe(6);
+    await harness.keyring('keyring_deleteAccount', { id: account.id });
   });
 
   it('signs requests MetaMask sends without a chain (scope ""): personal_sign, typed data v4 without chainId, v1', async () => {
