@@ -191,6 +191,17 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     },
   );
 
+  it('the proxy never closes an idle connection on a timer (round trips count no retry after a stale-connection reset)', async () => {
+    const response = await fetch(proxy.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }),
+    });
+    await response.text();
+    expect(response.headers.get('connection')).toBe('keep-alive');
+    expect(response.headers.get('keep-alive')).toBeNull();
+  });
+
   it('a rate-limit -32005 is retried as is, never narrowed; past the retries it is surfaced', async () => {
     const filter = {
       fromBlock: toQuantity(seed.fromBlock),
