@@ -71,60 +71,6 @@ const KECCAK = {
 };
 
 /**
- * `@noble/hashes`' SHA-256 and HMAC modules (1.4: `sha256`, 1.8: `sha2`, 2.x: `sha2.js`; `hmac`,
- * `hmac.js`) → the js-sha256 adapter (build/stubs/sha256.js), which gives `sha256` and
- * `hmac(sha256, key, message)` alone.
- */
-const SHA256 = Object.fromEntries(
-  ['sha256', 'sha2', 'sha2.js', 'hmac', 'hmac.js'].map((request) => [
-    `@noble/hashes/${request}$`,
-    path.join(STUBS, 'sha256.js'),
-  ]),
-);
-
-/**
- * The files of each @noble/curves copy on the signing paths that import SHA-256 or HMAC:
- * secp256k1 itself (its hash) and the module that hands HMAC to ECDSA's RFC 6979 nonce
- * (`_shortw_utils` in 1.x, `abstract/weierstrass` in 2.x). Only these files are routed, so the
- * copies' other curves (P-256, ed25519…, not in the bundle) would keep noble's SHA-2.
- */
-export const SHA256_IMPORTERS: Record<string, string[]> = {
-  // eth-sig-util's (personal_sign, typed data), through ethereum-cryptography 2.
-  'ethereum-cryptography/node_modules/@noble/curves': [
-    'secp256k1.js',
-    '_shortw_utils.js',
-    'esm/secp256k1.js',
-    'esm/_shortw_utils.js',
-  ],
-  // viem's (addresses, eth_signUserOperation).
-  'viem/node_modules/@noble/curves': [
-    'secp256k1.js',
-    '_shortw_utils.js',
-    'esm/secp256k1.js',
-    'esm/_shortw_utils.js',
-  ],
-  // @ethereumjs/tx and util 10's (eth_signTransaction).
-  '@noble/curves': ['secp256k1.js', 'abstract/weierstrass.js'],
-};
-
-/**
- * A rule's `test` for some files of one installed package copy, by their full paths (so the
- * copy's own files, not those of another copy of the same package nested elsewhere).
- *
- * @param packagePath - The copy's path under the project's node_modules.
- * @param files - Paths inside the copy.
- * @returns A pattern matching exactly those files.
- */
-function filesIn(packagePath: string, files: string[]): RegExp {
-  const paths = files.map((file) =>
-    path
-      .join(__dirname, 'node_modules', packagePath, file)
-      .replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'),
-  );
-  return new RegExp(`^(?:${paths.join('|')})$`, 'u');
-}
-
-/**
  * Where the bundle's size goes, and what each rule removes (gzip -9 of dist/bundle.js; docs/performance.md):
  * - keyring-api, keyring-utils and keyring-snap-sdk are pure ES modules that do not declare
  *   `sideEffects: false`; declaring it lets webpack drop the modules the snap never imports
@@ -142,13 +88,6 @@ function filesIn(packagePath: string, files: string[]): RegExp {
  *   (eth-sig-util's) and @ethereumjs/util and tx 10 go to build/stubs/keccak.js, which backs
  *   noble's `keccak_*` functions with js-sha3 (plain-array state): in SES, noble's Uint32Array
  *   state made every Keccak-256 5-10 times slower (endojs/endo#1563; docs/performance.md).
- * - SHA-256 and HMAC: the secp256k1 files of the @noble/curves copies of eth-sig-util
- *   (through ethereum-cryptography), viem and @ethereumjs/tx 10 (SHA256_IMPORTERS) get
- *   build/stubs/sha256.js for `@noble/hashes/sha256`, `sha2` and `hmac`: js-sha256 (plain-array
- *   message schedule) for the RFC 6979 nonce's HMAC-DRBG, where noble's Uint32Array schedule is
- *   slow in SES (the same endojs/endo#1563). Saves 3.6 kB gzip (the SHA-2 and HMAC modules of
- *   viem's and ethereum-cryptography's noble copies leave) and 0.1-0.2 ms per signature in SES
- *   (docs/performance.md); src/sha256Adapter.test.ts checks the stub against noble.
  * - (speed, typed data) abi-utils' files go through build/loaders/abi-utils-asserts.js, which turns
  *   each `assert(condition, new ParserError(message))` into `if (!condition) throw new
  *   ParserError(message)`: the error was built, its stack captured (15-60 µs in SES), on every
@@ -197,10 +136,6 @@ const RULES: Rule[] = [
   ].map((name) => ({
     test: filesOf(name),
     resolve: { alias: KECCAK },
-  })),
-  ...Object.entries(SHA256_IMPORTERS).map(([copy, files]) => ({
-    test: filesIn(copy, files),
-    resolve: { alias: SHA256 },
   })),
   {
     test: filesOf('@metamask/eth-sig-util/node_modules/@ethereumjs/util'),

@@ -379,7 +379,10 @@ describe('createBytes shortcut (build/stubs/metamask-utils.mjs)', () => {
           fc.uint8Array({ maxLength: 40 }),
           fc.uint8Array({ maxLength: 40 }).map((bytes) => Buffer.from(bytes)),
           jsonValue,
-          fc.anything(),
+          fc.anything({ withTypedArray: true }),
+          fc
+            .uint8Array({ minLength: 1, maxLength: 40 })
+            .map((bytes) => bytes.subarray(1)),
           fc.constantFrom('0x', '0X', '0xabc', '0Xab', 'ab', 1, 1n),
         ),
         (value) => {

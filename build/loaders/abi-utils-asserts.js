@@ -43,8 +43,12 @@ const EXPECTED = {
 /** One call on one line: indentation, condition, the `new errors_1.ParserError(…)` expression. */
 const CALL =
   /^([ \t]*)\(0, utils_1\.assert\)\((.+), (new errors_1\.ParserError\((?:`[^`\n]*`|'[^'\n]*')\))\);$/gmu;
-/** Any `assert` whose message is a `new …ParserError(`, however written: none may be left. */
-const LEFT = /utils_1\.assert\)\([^\n]*new errors_1\.ParserError\(/u;
+/**
+ * Any `assert` whose message is a `new …ParserError(`, however written (across lines too): none
+ * may be left.
+ */
+const LEFT =
+  /utils_1\.assert\)\((?:(?!\);)[\s\S])*?new errors_1\.ParserError\(/u;
 
 /**
  * Rewrite one file of the package.

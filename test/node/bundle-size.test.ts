@@ -116,6 +116,15 @@ describe('bundle size', () => {
     const gzipBytes = gzipSync(readFileSync(BUNDLE), { level: 9 }).length;
     expect(gzipBytes).toBeLessThanOrEqual(budget);
   });
+
+  it("abi-utils' asserts reach the bundle rewritten (build/loaders/abi-utils-asserts.js applied)", () => {
+    const bundle = readFileSync(BUNDLE, 'utf8');
+    // Before the rewrite, each of the 19 checks minified to `(0,x.assert)(condition,new y.ParserError(…))`.
+    expect(bundle).not.toMatch(/,new [\w$]+\.ParserError\(/u);
+    expect(bundle).toMatch(
+      /throw new [\w$]+\.ParserError\("Invalid pack state\."\)/u,
+    );
+  });
 });
 
 describe('modules snap.config.ts swaps in (build/stubs)', () => {

@@ -191,7 +191,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     },
   );
 
-  it('the proxy never closes an idle connection on a timer (round trips count no retry after a stale-connection reset)', async () => {
+  it('the proxy advertises no keep-alive timeout (idle connections are closed by the client, so no stale-connection reset adds a retry)', async () => {
     const response = await fetch(proxy.url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
