@@ -8,6 +8,7 @@ import { submit } from './latency';
 import { formatMs, summarize, timeIt } from './stats';
 import type { Summary } from './stats';
 import { startDevnet } from '../../devnet/devnet';
+import { toViemUserOperation } from '../../devnet/erc4337';
 import { sendAndMine } from '../../devnet/json-rpc';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
 import {
@@ -183,15 +184,7 @@ export async function benchErc4337(
             chainId: devnet.chainId,
             entryPointAddress: devnet.contracts.entryPoint,
             entryPointVersion: '0.6',
-            userOperation: {
-              ...userOp,
-              nonce: BigInt(userOp.nonce),
-              callGasLimit: BigInt(userOp.callGasLimit),
-              verificationGasLimit: BigInt(userOp.verificationGasLimit),
-              preVerificationGas: BigInt(userOp.preVerificationGas),
-              maxFeePerGas: BigInt(userOp.maxFeePerGas),
-              maxPriorityFeePerGas: BigInt(userOp.maxPriorityFeePerGas),
-            } as never,
+            userOperation: toViemUserOperation(userOp),
           }),
         },
       });

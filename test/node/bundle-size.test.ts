@@ -1,7 +1,9 @@
 import * as metamaskUtils from '@metamask/utils';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+
+import { membersUsed, sources } from '../fixtures/package-sources';
 
 /**
  * The size budget of the built snap, and the contracts of the modules snap.config.ts swaps in
@@ -11,83 +13,6 @@ import { gzipSync } from 'node:zlib';
 const ROOT = path.join(__dirname, '../..');
 const BUNDLE = path.join(ROOT, 'dist/bundle.js');
 const STUBS = path.join(ROOT, 'build/stubs');
-
-/**
- * Every .js/.cjs/.mjs file under a directory, recursively, skipping nested node_modules.
- *
- * @param dir - The directory to walk.
- * @returns The absolute paths of the script files found.
- */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      return entry.name === 'node_modules' ? [] : sources(file);
-    }
-    return /\.(c|m)?js$/u.test(entry.name) ? [file] : [];
-  });
-}
-
-/**
- * The members of module `request` that the CommonJS or ES files under `dir` read: from
- * `const x = require("request")` (then `x.member`), `import x from "request"` (then
- * `const { a, b } = x` or `x.member`) and `import { a, b } from "request"`.
- *
- * @param dir - The directory whose script files are read.
- * @param request - The module specifier, as written in the require or import.
- * @returns The member names read, without `default`.
- * @throws Error when a file uses the module in any other way (the list would be incomplete).
- */
-function membersUsed(dir: string, request: string): Set<string> {
-  const used = new Set<string>();
-  const quoted = `["']${request.replace(/[/.]/gu, '\\$&')}["']`;
-  for (const file of sources(dir)) {
-    const text = readFileSync(file, 'utf8');
-    const total = (
-      text.match(new RegExp(`(require\\(|from )${quoted}`, 'gu')) ?? []
-    ).length;
-    let understood = 0;
-    for (const match of text.matchAll(
-      new RegExp(
-        `(?:const|var|let) ([\\w$]+) = (?:__importDefault\\()?require\\(${quoted}\\)\\)?;|import ([\\w$]+) from ${quoted}`,
-        'gu',
-      ),
-    )) {
-      understood += 1;
-      const name = match[1] ?? match[2];
-      for (const member of text.matchAll(
-        new RegExp(`\\b${name.replace(/\$/gu, '\\$')}\\.(\\w+)`, 'gu'),
-      )) {
-        used.add(member[1]);
-      }
-      for (const destructured of text.matchAll(
-        new RegExp(
-          `const \\{([^}]*)\\} = ${name.replace(/\$/gu, '\\$')};`,
-          'gu',
-        ),
-      )) {
-        destructured[1]
-          .split(',')
-          .forEach((member) => used.add(member.trim().split(':')[0]));
-      }
-    }
-    for (const match of text.matchAll(
-      new RegExp(`import \\{([^}]*)\\} from ${quoted}`, 'gu'),
-    )) {
-      understood += 1;
-      match[1]
-        .split(',')
-        .forEach((member) => used.add(member.trim().split(' as ')[0]));
-    }
-    if (understood !== total) {
-      throw new Error(
-        `${path.relative(ROOT, file)} uses ${request} in a form this check does not read`,
-      );
-    }
-  }
-  used.delete('default');
-  return used;
-}
 
 /**
  * The directory of an installed package.

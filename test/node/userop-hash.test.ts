@@ -9,11 +9,10 @@ import * as fc from 'fast-check';
 import { encodeFunctionData, numberToHex, parseAbi } from 'viem';
 import type { Hex } from 'viem';
 import { getUserOperationHash } from 'viem/account-abstraction';
-import type { UserOperation } from 'viem/account-abstraction';
 
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
-import { loadArtifact } from '../../devnet/erc4337';
+import { loadArtifact, toViemUserOperation } from '../../devnet/erc4337';
 import { jsonRpc } from '../../devnet/json-rpc';
 import { userOpHash } from '../../src/accounts/erc4337/userop';
 
@@ -53,29 +52,6 @@ const userOperation: fc.Arbitrary<EthUserOperation> = fc.record({
   signature: hexBytes(65),
 });
 
-/**
- * A keyring-api user operation as viem's v0.6 operation: bigint quantities.
- *
- * @param op - The operation, hex quantities.
- * @returns The same operation for viem and the ABI encoder.
- */
-const asTuple = (
-  op: EthUserOperation,
-): Required<Omit<UserOperation<'0.6'>, 'authorization'>> => ({
-  ...op,
-  sender: op.sender as Hex,
-  initCode: op.initCode as Hex,
-  callData: op.callData as Hex,
-  paymasterAndData: op.paymasterAndData as Hex,
-  signature: op.signature as Hex,
-  nonce: BigInt(op.nonce),
-  callGasLimit: BigInt(op.callGasLimit),
-  verificationGasLimit: BigInt(op.verificationGasLimit),
-  preVerificationGas: BigInt(op.preVerificationGas),
-  maxFeePerGas: BigInt(op.maxFeePerGas),
-  maxPriorityFeePerGas: BigInt(op.maxPriorityFeePerGas),
-});
-
 describe('userOpHash equals EntryPoint v0.6 getUserOpHash', () => {
   let anvil: Anvil;
   const runtime = loadArtifact('EntryPoint').deployedBytecode;
@@ -100,7 +76,7 @@ describe('userOpHash equals EntryPoint v0.6 getUserOpHash', () => {
         const data = encodeFunctionData({
           abi: GET_USER_OP_HASH,
           functionName: 'getUserOpHash',
-          args: [asTuple(op)],
+          args: [toViemUserOperation(op)],
         });
         const onChain = await jsonRpc<Hex>(anvil.url, 'eth_call', [
           { to: ENTRY_POINT, data },
@@ -123,7 +99,7 @@ describe('userOpHash equals EntryPoint v0.6 getUserOpHash', () => {
             chainId,
             entryPointAddress: ENTRY_POINT,
             entryPointVersion: '0.6',
-            userOperation: asTuple(op),
+            userOperation: toViemUserOperation(op),
           });
           expect(userOpHash(op, ENTRY_POINT, BigInt(chainId))).toBe(reference);
         },

@@ -9,6 +9,7 @@ import {
   EthErc4337AccountStruct,
   EthUserOperationPatchStruct,
 } from '@metamask/keyring-api';
+import type { EthUserOperation } from '@metamask/keyring-api';
 import { is } from '@metamask/superstruct';
 import { toSimpleSmartAccount } from 'permissionless/accounts';
 import {
@@ -29,7 +30,11 @@ import { COMPANION, installKeyringSnap, rejection } from './harness';
 import type { KeyringHarness } from './harness';
 import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
-import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
+import {
+  devnetChain,
+  ERC4337_ABI,
+  toViemUserOperation,
+} from '../../devnet/erc4337';
 import { jsonRpc } from '../../devnet/json-rpc';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
 import {
@@ -69,7 +74,7 @@ type BuiltUserOperation = {
   /** The eth_patchUserOperation result. */
   patch: any;
   /** The signed operation, as sent to the bundler. */
-  userOp: Record<string, any>;
+  userOp: EthUserOperation;
 };
 
 describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto, ERC-7677 paymaster)', () => {
@@ -255,17 +260,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
         'function getUserOpHash((address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature) userOp) view returns (bytes32)',
       ]),
       functionName: 'getUserOpHash',
-      args: [
-        {
-          ...userOp,
-          nonce: BigInt(userOp.nonce),
-          callGasLimit: BigInt(userOp.callGasLimit),
-          verificationGasLimit: BigInt(userOp.verificationGasLimit),
-          preVerificationGas: BigInt(userOp.preVerificationGas),
-          maxFeePerGas: BigInt(userOp.maxFeePerGas),
-          maxPriorityFeePerGas: BigInt(userOp.maxPriorityFeePerGas),
-        } as never,
-      ],
+      args: [toViemUserOperation(userOp)],
     });
     expect(
       await recoverMessageAddress({

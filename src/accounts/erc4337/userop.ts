@@ -9,6 +9,7 @@ import {
   parseAbiParameters,
 } from 'viem';
 import type { Hex } from 'viem';
+import type { UserOperation } from 'viem/account-abstraction';
 import { signMessage } from 'viem/accounts';
 
 import {
@@ -95,31 +96,13 @@ const USER_OP_TUPLE = parseAbiParameters(
   '(address sender, uint256 nonce, bytes initCode, bytes callData, uint256 callGasLimit, uint256 verificationGasLimit, uint256 preVerificationGas, uint256 maxFeePerGas, uint256 maxPriorityFeePerGas, bytes paymasterAndData, bytes signature)',
 );
 
-/** An EntryPoint v0.6 `UserOperation` with quantities as bigints (viem's shape, ABI-encodable). */
-type BigIntUserOperation = {
-  /** The smart account (20-byte address). */
-  sender: Hex;
-  /** Anti-replay nonce (EntryPoint key and sequence). */
-  nonce: bigint;
-  /** Factory address and its call data, `0x` once the account is deployed. */
-  initCode: Hex;
-  /** The call the account executes. */
-  callData: Hex;
-  /** Gas of the execution call (gas). */
-  callGasLimit: bigint;
-  /** Gas of the verification step (gas). */
-  verificationGasLimit: bigint;
-  /** Gas paid to the bundler for calldata and overhead (gas). */
-  preVerificationGas: bigint;
-  /** EIP-1559 fee cap (wei per gas). */
-  maxFeePerGas: bigint;
-  /** EIP-1559 tip (wei per gas). */
-  maxPriorityFeePerGas: bigint;
-  /** Paymaster address and its data, `0x` when the account pays. */
-  paymasterAndData: Hex;
-  /** The owner's signature of the userOpHash. */
-  signature: Hex;
-};
+/**
+ * An EntryPoint v0.6 `UserOperation` with quantities as bigints, every field present (ABI-encodable):
+ * viem's own v0.6 type.
+ */
+export type BigIntUserOperation = Required<
+  Omit<UserOperation<'0.6'>, 'authorization'>
+>;
 
 /**
  * The operation with quantities as bigints (viem's EntryPoint v0.6 `UserOperation` shape).
