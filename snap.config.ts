@@ -188,7 +188,8 @@ export function companionOrigins(manifestPath: string): string {
 export const config: SnapConfig = {
   input: 'src/index.ts',
   environment: { COMPANION_ORIGINS: companionOrigins('snap.manifest.json') },
-  server: { port: 8080 },
+  // `npm start` serves dist/ with scripts/serve.ts on 127.0.0.1 (snaps-cli's own server listens on every interface).
+  server: { enabled: false, port: 8080 },
   polyfills: {
     buffer: true,
   },
