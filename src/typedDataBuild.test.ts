@@ -8,7 +8,7 @@
 /* eslint-disable import-x/no-dynamic-require, n/global-require, @typescript-eslint/no-require-imports -- it loads the loader and a rewritten copy of the libraries by path */
 import { createBytes as libraryCreateBytes } from '@metamask/utils';
 import * as fc from 'fast-check';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /** The loader's exports. */
@@ -32,7 +32,17 @@ type Libraries = {
 };
 
 const ROOT = path.join(__dirname, '..');
-const ABI_UTILS = path.join(ROOT, 'node_modules/@metamask/abi-utils');
+/**
+ * The packages' real directories: `require.resolve` answers real paths, so a `node_modules` that is
+ * a symbolic link (a git worktree sharing one install) must be resolved too, or the two copies'
+ * inner `require`s fall through to the ordinary, shared modules.
+ */
+const ABI_UTILS = realpathSync(
+  path.join(ROOT, 'node_modules/@metamask/abi-utils'),
+);
+const ETH_SIG_UTIL = realpathSync(
+  path.join(ROOT, 'node_modules/@metamask/eth-sig-util'),
+);
 const loader = require(
   path.join(ROOT, 'build/loaders/abi-utils-asserts.js'),
 ) as Loader;
@@ -46,10 +56,7 @@ const loader = require(
  * @returns The functions under test.
  */
 function loadLibraries(rewritten: boolean): Libraries {
-  const own = [
-    path.join(ROOT, 'node_modules/@metamask/eth-sig-util'),
-    ABI_UTILS,
-  ];
+  const own = [ETH_SIG_UTIL, ABI_UTILS];
   const cache = new Map<string, { exports: unknown }>();
   /**
    * Evaluate one file of the two packages, once.
@@ -102,12 +109,7 @@ function loadLibraries(rewritten: boolean): Libraries {
     );
     return commonJsModule.exports;
   };
-  const sigUtil = load(
-    path.join(
-      ROOT,
-      'node_modules/@metamask/eth-sig-util/dist/sign-typed-data.js',
-    ),
-  ) as {
+  const sigUtil = load(path.join(ETH_SIG_UTIL, 'dist/sign-typed-data.js')) as {
     // eslint-disable-next-line @typescript-eslint/naming-convention -- the library's export name
     TypedDataUtils: Pick<Libraries, 'eip712Hash'>;
   };

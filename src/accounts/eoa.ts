@@ -25,6 +25,7 @@ import { isAddressEqual, isHex, numberToHex } from 'viem';
 import { invalidParams, validate } from '../errors';
 import { parseEoaScope } from '../scope';
 import { signingError } from './signError';
+import { normaliseTypedData, TYPED_DATA_LIMITS } from './typedData';
 
 /**
  * The signing libraries, loaded on the first signature rather than when the snap starts:
@@ -120,6 +121,7 @@ export type EoaTask =
   | {
       method: 'eth_signTypedData';
       version: SignTypedDataVersion;
+      /** V1: the request's array; V3/V4: normaliseTypedData's checked, normalised data. */
       data: unknown;
     };
 
@@ -136,7 +138,9 @@ const TypedDataParamsStruct = tuple([string(), union([string(), unknown()])]);
  * @param method - One of EOA_METHODS.
  * @param params - The request's params array.
  * @returns The validated task.
- * @throws JsonRpcError -32602 naming the malformed field, a foreign address or a chain mismatch.
+ * @throws JsonRpcError -32602 naming the malformed field, a foreign address or a chain mismatch;
+ * for typed data v3/v4, any `domain` or `message` value that does not match its declared EIP-712
+ * type (see normaliseTypedData), never echoing the value.
  */
 export function parseEoaRequest(
   address: string,
@@ -174,6 +178,11 @@ export function parseEoaRequest(
         `${method} params`,
       );
       assertSigner(address, from, `${method} params[0]`);
+      if (typeof raw === 'string' && raw.length > TYPED_DATA_LIMITS.bytes) {
+        throw invalidParams(
+          `Invalid ${method} params[1]: larger than ${TYPED_DATA_LIMITS.bytes} bytes`,
+        );
+      }
       const data =
         typeof raw === 'string' ? parseJson(raw, `${method} params[1]`) : raw;
       if (method === EthMethod.SignTypedDataV1) {
@@ -194,7 +203,16 @@ export function parseEoaRequest(
         method === EthMethod.SignTypedDataV3
           ? TYPED_DATA_VERSION.V3
           : TYPED_DATA_VERSION.V4;
-      return { method: 'eth_signTypedData', version, data };
+      // Every value against its declared type before anything is stored or signed; what is
+      // signed is the normalised data (see normaliseTypedData).
+      return {
+        method: 'eth_signTypedData',
+        version,
+        data: normaliseTypedData(
+          typed,
+          method === EthMethod.SignTypedDataV3 ? 'V3' : 'V4',
+        ),
+      };
     }
     default:
       throw invalidParams(

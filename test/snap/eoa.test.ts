@@ -10,6 +10,8 @@ import { is } from '@metamask/superstruct';
 import * as fc from 'fast-check';
 import {
   bytesToHex,
+  hashTypedData,
+  recoverAddress,
   recoverMessageAddress,
   recoverTransactionAddress,
   recoverTypedDataAddress,
@@ -18,9 +20,8 @@ import {
 import type { Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { installKeyringSnap, expectError } from './harness';
+import { installKeyringSnap, expectError, rejection } from './harness';
 import type { KeyringHarness } from './harness';
-import { signingError } from '../../src/accounts/signError';
 
 const TYPED_DATA = {
   types: {
@@ -226,24 +227,38 @@ describe('EOA accounts through the built snap', () => {
     await harness.keyring('keyring_deleteAccount', { id: account.id });
   });
 
-  it('eth_signTypedData_v4 refuses what eth-sig-util refuses, with the error its refusal maps to', async () => {
-    const privateKey =
-      '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
-    const account = await harness.createAccount({ privateKey });
-    const bad: [string, unknown][] = [
-      ['uint8', 256],
-      ['int8', -129],
-      ['uint256', 'ten'],
-      ['bytes4', '0x0102030405'],
-      ['address', `0x${'11'.repeat(21)}`],
-      ['uint7', 1],
-      ['bytes33', '0x01'],
-      ['(uint256,bool)', [1, true, 3]],
-      ['uint8[2]', [1]],
-      ['string', undefined],
+  it('eth_signTypedData_v4 refuses every value its declared type does not admit, eth-sig-util-signable ones included, naming the field and never the value', async () => {
+    const bad: [string, unknown, RegExp][] = [
+      ['uint8', 256, /at message\.field: expected uint8 /u],
+      // eth-sig-util 9 signs these three: int8 -129 as an int256, a 5-byte bytes4 as a bytes32,
+      // a uint8[2] of one item as a uint8[] of one.
+      ['int8', -129, /at message\.field: expected int8 /u],
+      ['bytes4', '0x0102030405', /at message\.field: expected bytes4 /u],
+      [
+        'uint8[2]',
+        [1],
+        /at message\.field: expected an array of exactly 2 items$/u,
+      ],
+      ['uint256', 'ten', /at message\.field: expected uint256 /u],
+      [
+        'address',
+        `0x${'11'.repeat(21)}`,
+        /at message\.field: expected an address /u,
+      ],
+      ['uint7', 1, /at types\.Bad\[0\]\.type: unknown or unsupported type$/u],
+      [
+        'bytes33',
+        '0x01',
+        /at types\.Bad\[0\]\.type: unknown or unsupported type$/u,
+      ],
+      [
+        '(uint256,bool)',
+        [1, true, 3],
+        /at types\.Bad\[0\]\.type: unknown or unsupported type$/u,
+      ],
+      ['string', undefined, /at message\.field: required$/u],
     ];
-    let refused = 0;
-    for (const [type, value] of bad) {
+    for (const [type, value, expected] of bad) {
       const data = {
         types: {
           EIP712Domain: [{ name: 'chainId', type: 'uint256' }],
@@ -253,33 +268,104 @@ describe('EOA accounts through the built snap', () => {
         domain: { chainId: 1 },
         message: value === undefined ? {} : { field: value },
       };
-      let refusal: unknown;
-      let signature: string | undefined;
-      try {
-        signature = signTypedData({
-          privateKey: Buffer.from(privateKey.slice(2), 'hex'),
-          data,
-          version: SignTypedDataVersion.V4,
-        });
-      } catch (error) {
-        refusal = error;
-      }
-      // eth-sig-util accepts some of these (int8 -129 as an int256, bytes4 with 5 bytes as a
-      // bytes32, a uint8[2] of one item): so must the snap, with the same signature.
-      const expected =
-        signature ?? `-32602 ${signingError(refusal, 'typed data').message}`;
-      refused += signature === undefined ? 1 : 0;
-      const answer = await harness
-        .submit(account, 'eth_signTypedData_v4', [account.address, data])
+      const error = await harness
+        .submit(first, 'eth_signTypedData_v4', [first.address, data as never])
         .then(
-          (response) => String(response.result),
-          (error: { code: number; message: string }) =>
-            `${error.code} ${error.message}`,
+          () => undefined,
+          (refusal: { code: number; message: string }) => refusal,
         );
-      expect(answer).toBe(expected);
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toMatch(/^Invalid typed data at /u);
+      expect(error?.message).toMatch(expected);
+      expect(error?.message).not.toContain(
+        typeof value === 'string' ? value : String(JSON.stringify(value)),
+      );
     }
-    expect(refused).toBe(6);
-    await harness.keyring('keyring_deleteAccount', { id: account.id });
+  });
+
+  it('eth_signTypedData_v4 Approval { operator, approved: "false" } signs approved = false (viem), and "0", out-of-range and wrong-length values are refused without echoing them', async () => {
+    const operator = '0x1234567890AbcdEF1234567890aBcdef12345678';
+    const types = {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+      ],
+      Approval: [
+        { name: 'operator', type: 'address' },
+        { name: 'approved', type: 'bool' },
+      ],
+    } as const;
+    const domain = { name: 'Collection', chainId: 1 };
+    /**
+     * @param approvalTypes - The declared types.
+     * @param message - The Approval message.
+     * @returns The typed data.
+     */
+    const request = (
+      approvalTypes: Record<string, unknown>,
+      message: Record<string, unknown>,
+    ): Record<string, unknown> => ({
+      types: approvalTypes,
+      primaryType: 'Approval',
+      domain,
+      message,
+    });
+    const response = await harness.submit(first, 'eth_signTypedData_v4', [
+      first.address,
+      request(types, { operator, approved: 'false' }) as never,
+    ]);
+    const hash = hashTypedData({
+      types,
+      primaryType: 'Approval',
+      domain: { name: 'Collection', chainId: 1n },
+      message: { operator, approved: false },
+    });
+    expect(
+      await recoverAddress({ hash, signature: response.result as Hex }),
+    ).toBe(first.address);
+
+    const refusals: [
+      Record<string, unknown>,
+      Record<string, unknown>,
+      string,
+      RegExp,
+    ][] = [
+      [
+        types,
+        { operator, approved: '0' },
+        '"0"',
+        /message\.approved: expected bool/u,
+      ],
+      [
+        {
+          ...types,
+          Approval: [...types.Approval, { name: 'level', type: 'uint8' }],
+        },
+        { operator, approved: false, level: 65536 },
+        '65536',
+        /message\.level: expected uint8 /u,
+      ],
+      [
+        {
+          ...types,
+          Approval: [...types.Approval, { name: 'ids', type: 'uint256[2]' }],
+        },
+        { operator, approved: true, ids: ['777001', '777002', '777003'] },
+        '77700',
+        /message\.ids: expected an array of exactly 2 items$/u,
+      ],
+    ];
+    for (const [approvalTypes, message, value, expected] of refusals) {
+      const error = await rejection(
+        harness.submit(first, 'eth_signTypedData_v4', [
+          first.address,
+          request(approvalTypes, message) as never,
+        ]),
+      );
+      expect(error.code).toBe(-32602);
+      expect(error.message).toMatch(expected);
+      expect(error.message).not.toContain(value);
+    }
   });
 
   it('signs requests MetaMask sends without a chain (scope ""): personal_sign, typed data v4 without chainId, v1', async () => {

@@ -1,0 +1,504 @@
+import type { Json } from '@metamask/utils';
+
+import { invalidParams } from '../errors';
+import { bounded, fieldName } from '../safeText';
+
+/**
+ * EIP-712 typed data (https://eips.ethereum.org/EIPS/eip-712) checked value by value against its
+ * declared types before it is signed (eth_signTypedData_v3 and _v4). keyring-api's struct types
+ * `domain` and `message` as `record(string, any)`, and eth-sig-util encodes what it is given:
+ * before 9.0.0 `approved: "false"` signed `true`; it still turns a non-hex string in an `address`
+ * field into some other address, accepts `uint8: -1` (as an int256), fixed-size arrays of any
+ * length and `bytes4` values of 32 bytes. Only encodings that eth-sig-util 9 accepts and hashes
+ * as what they say are let through; the checked data is returned normalised (bool as booleans,
+ * integers as decimal strings, undeclared fields dropped), which is what is signed and what a
+ * display should show.
+ */
+
+/** Bounds on the work one request may cause. */
+export const TYPED_DATA_LIMITS = {
+  /** Declared types, EIP712Domain included. */
+  types: 64,
+  /** Fields over all declared types. */
+  fields: 1024,
+  /** Values visited in `domain` and `message` (struct, array, item and atomic values). */
+  items: 10_000,
+  /** Struct and array nesting below `domain` or `message`. */
+  depth: 16,
+  /** Size of the typed data as JSON text (UTF-16 code units, about bytes). */
+  bytes: 1024 * 1024,
+  /** Length of a type or field name. */
+  name: 100,
+} as const;
+
+/** An EIP-712 struct's fields as declared: `{ name, type }`. */
+export type TypedDataField = {
+  /** The field's name (an identifier). */
+  name: string;
+  /** Its EIP-712 type, e.g. `address`, `uint8[3]`, `Person`. */
+  type: string;
+};
+
+/** Typed data as signed: the declared types, and values normalised (see normaliseTypedData). */
+export type NormalisedTypedData = {
+  /** The declared types, each field `{ name, type }` (other properties dropped). */
+  types: Record<string, TypedDataField[]>;
+  /** The struct type of `message`. */
+  primaryType: string;
+  /** The EIP712Domain fields, normalised. */
+  domain: Record<string, Json>;
+  /** The primary type's fields, normalised. */
+  message: Record<string, Json>;
+};
+
+/** EIP-712 versions with typed structs: V3 (no arrays) and V4. */
+export type TypedDataVersion = 'V3' | 'V4';
+
+/** A parsed field type: an atomic type, a struct, or an array (length undefined when dynamic). */
+type FieldType =
+  | { kind: 'bool' | 'address' | 'string' | 'bytes' }
+  | { kind: 'bytesN'; size: number }
+  | { kind: 'int'; bits: number; signed: boolean }
+  | { kind: 'struct'; name: string }
+  | { kind: 'array'; item: FieldType; length: number | undefined };
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/u;
+const FIELD_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/u;
+/** Names an atomic Solidity type (or one EIP-712 leaves out): never a struct's name. */
+const ATOMIC_NAME =
+  /^(bool|address|string|function|bytes[0-9]*|u?int[0-9]*|u?fixed[0-9x]*)$/u;
+const ARRAY_SUFFIX = /\[([1-9][0-9]{0,4})?\]$/u;
+const DECIMAL = /^-?[0-9]{1,78}$/u;
+const HEX_NUMBER = /^0x[0-9a-fA-F]{1,64}$/u;
+const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/u;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/u;
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * A type or field name as an error may show it: EIP712Domain, or what fieldName lets through.
+ *
+ * @param name - A name from the request.
+ * @returns The name, or `<key>`.
+ */
+function segment(name: string): string {
+  return name === 'EIP712Domain' ? name : fieldName(name);
+}
+
+/**
+ * The -32602 error for typed data.
+ *
+ * @param path - Where, e.g. `message.approvals[2].approved`; empty for the whole.
+ * @param problem - What is wrong, never the value.
+ * @returns The error.
+ */
+function refuse(path: string, problem: string): Error {
+  return invalidParams(
+    bounded(`Invalid typed data${path ? ` at ${path}` : ''}: ${problem}`),
+  );
+}
+
+/**
+ * Parse a declared field type.
+ *
+ * @param type - The declared type string.
+ * @param structs - The declared struct names.
+ * @param version - V3 refuses arrays.
+ * @param where - The declaration's path, for errors.
+ * @returns The parsed type.
+ * @throws JsonRpcError -32602 for an unknown type, an array in V3 or a malformed size.
+ */
+function parseType(
+  type: string,
+  structs: ReadonlySet<string>,
+  version: TypedDataVersion,
+  where: string,
+): FieldType {
+  const array = ARRAY_SUFFIX.exec(type);
+  if (array) {
+    if (version === 'V3') {
+      throw refuse(where, 'arrays need eth_signTypedData_v4');
+    }
+    return {
+      kind: 'array',
+      item: parseType(type.slice(0, array.index), structs, version, where),
+      length: array[1] === undefined ? undefined : Number(array[1]),
+    };
+  }
+  if (structs.has(type)) {
+    return { kind: 'struct', name: type };
+  }
+  if (
+    type === 'bool' ||
+    type === 'address' ||
+    type === 'string' ||
+    type === 'bytes'
+  ) {
+    return { kind: type };
+  }
+  const fixed = /^bytes([1-9][0-9]?)$/u.exec(type);
+  if (fixed && Number(fixed[1]) <= 32) {
+    return { kind: 'bytesN', size: Number(fixed[1]) };
+  }
+  const integer = /^(u?)int([1-9][0-9]{0,2})$/u.exec(type);
+  const bits = Number(integer?.[2]);
+  if (integer && bits % 8 === 0 && bits <= 256) {
+    return { kind: 'int', bits, signed: integer[1] === '' };
+  }
+  throw refuse(where, 'unknown or unsupported type');
+}
+
+/** The walk's state: declared structs, the version, and the work done so far. */
+type Walk = {
+  /** Each declared struct's fields, types parsed; EIP712Domain always present. */
+  structs: Map<string, { name: string; type: FieldType }[]>;
+  /** V3 or V4. */
+  version: TypedDataVersion;
+  /** Values visited so far (bounded by TYPED_DATA_LIMITS.items). */
+  items: number;
+};
+
+/**
+ * Check and normalise one value against its type.
+ *
+ * @param walk - The walk's state.
+ * @param type - The value's declared type.
+ * @param value - The value as received.
+ * @param path - Its path, for errors.
+ * @param depth - Struct and array levels above it.
+ * @returns The normalised value.
+ * @throws JsonRpcError -32602 naming the path and the expected type.
+ */
+function normaliseValue(
+  walk: Walk,
+  type: FieldType,
+  value: unknown,
+  path: string,
+  depth: number,
+): Json {
+  walk.items += 1;
+  if (walk.items > TYPED_DATA_LIMITS.items) {
+    throw refuse('', `more than ${TYPED_DATA_LIMITS.items} values`);
+  }
+  switch (type.kind) {
+    case 'bool':
+      if (typeof value === 'boolean') {
+        return value;
+      }
+      if (value === 'true' || value === 'false') {
+        return value === 'true';
+      }
+      throw refuse(path, 'expected bool (true or false)');
+    case 'address':
+      if (typeof value === 'string' && ADDRESS.test(value)) {
+        return value;
+      }
+      throw refuse(path, 'expected an address (0x + 40 hex digits)');
+    case 'string':
+      if (typeof value === 'string' && !LONE_SURROGATE.test(value)) {
+        return value;
+      }
+      throw refuse(path, 'expected a well-formed string');
+    case 'bytes':
+      if (typeof value === 'string' && HEX_BYTES.test(value)) {
+        return value;
+      }
+      throw refuse(path, 'expected bytes (0x + an even number of hex digits)');
+    case 'bytesN':
+      if (
+        typeof value === 'string' &&
+        HEX_BYTES.test(value) &&
+        value.length === 2 + type.size * 2
+      ) {
+        return value;
+      }
+      throw refuse(
+        path,
+        `expected bytes${type.size} (0x + ${type.size * 2} hex digits)`,
+      );
+    case 'int':
+      return normaliseInteger(type, value, path);
+    case 'array':
+      return normaliseArray(walk, type, value, path, depth);
+    default:
+      return normaliseStruct(walk, type.name, value, path, depth);
+  }
+}
+
+/**
+ * Check and normalise an intN/uintN value.
+ *
+ * @param type - The integer type.
+ * @param type.bits - N, a multiple of 8 from 8 to 256.
+ * @param type.signed - intN (two's complement) or uintN.
+ * @param value - A safe integer, a decimal string (negative for intN) or a 0x hex string.
+ * @param path - Its path, for errors.
+ * @returns The value as a decimal string.
+ * @throws JsonRpcError -32602 for another encoding or a value out of the type's range.
+ */
+function normaliseInteger(
+  type: { bits: number; signed: boolean },
+  value: unknown,
+  path: string,
+): string {
+  let parsed: bigint | undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) {
+    parsed = BigInt(value);
+  } else if (
+    typeof value === 'string' &&
+    (DECIMAL.test(value) || HEX_NUMBER.test(value))
+  ) {
+    parsed = BigInt(value);
+  }
+  const min = type.signed ? -(2n ** BigInt(type.bits - 1)) : 0n;
+  const max = 2n ** BigInt(type.bits - (type.signed ? 1 : 0)) - 1n;
+  const name = `${type.signed ? '' : 'u'}int${type.bits}`;
+  if (
+    parsed === undefined ||
+    parsed < min ||
+    parsed > max ||
+    (!type.signed && typeof value === 'string' && value.startsWith('-'))
+  ) {
+    throw refuse(
+      path,
+      `expected ${name} (${type.signed ? `-2^${type.bits - 1} to 2^${type.bits - 1} - 1` : `0 to 2^${type.bits} - 1`}, as a safe integer, decimal or 0x hex string)`,
+    );
+  }
+  return parsed.toString();
+}
+
+/**
+ * Check and normalise an array value (V4).
+ *
+ * @param walk - The walk's state.
+ * @param type - The array type.
+ * @param type.item - The items' type.
+ * @param type.length - The fixed length, or undefined for a dynamic array.
+ * @param value - The value as received.
+ * @param path - Its path, for errors.
+ * @param depth - Levels above it.
+ * @returns The normalised items.
+ * @throws JsonRpcError -32602 for a non-array, a wrong length, too deep, or a bad item.
+ */
+function normaliseArray(
+  walk: Walk,
+  type: { item: FieldType; length: number | undefined },
+  value: unknown,
+  path: string,
+  depth: number,
+): Json[] {
+  if (depth >= TYPED_DATA_LIMITS.depth) {
+    throw refuse(path, `nested deeper than ${TYPED_DATA_LIMITS.depth} levels`);
+  }
+  if (!Array.isArray(value)) {
+    throw refuse(path, 'expected an array');
+  }
+  if (type.length !== undefined && value.length !== type.length) {
+    throw refuse(path, `expected an array of exactly ${type.length} items`);
+  }
+  if (walk.items + value.length > TYPED_DATA_LIMITS.items) {
+    throw refuse('', `more than ${TYPED_DATA_LIMITS.items} values`);
+  }
+  return value.map((item: unknown, index) =>
+    normaliseValue(walk, type.item, item, `${path}[${index}]`, depth + 1),
+  );
+}
+
+/**
+ * Check and normalise a struct value: each declared field, in order; undeclared fields are not
+ * signed and are dropped. In V4, a missing or null struct is signed as 32 zero bytes (as
+ * eth-sig-util does, for recursive types) and normalised to null.
+ *
+ * @param walk - The walk's state.
+ * @param name - The struct's type name.
+ * @param value - The value as received.
+ * @param path - Its path, for errors.
+ * @param depth - Levels above it.
+ * @returns The normalised object, or null.
+ * @throws JsonRpcError -32602 for a non-object, too deep, a missing or bad field.
+ */
+function normaliseStruct(
+  walk: Walk,
+  name: string,
+  value: unknown,
+  path: string,
+  depth: number,
+): Json {
+  if (walk.version === 'V4' && (value === null || value === undefined)) {
+    return null;
+  }
+  if (depth >= TYPED_DATA_LIMITS.depth) {
+    throw refuse(path, `nested deeper than ${TYPED_DATA_LIMITS.depth} levels`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw refuse(path, `expected an object (struct ${segment(name)})`);
+  }
+  const record = value as Record<string, unknown>;
+  const normalised: Record<string, Json> = {};
+  for (const field of walk.structs.get(name) ?? []) {
+    const where = `${path}.${segment(field.name)}`;
+    const own = Object.prototype.hasOwnProperty.call(record, field.name);
+    const fieldValue = own ? record[field.name] : undefined;
+    if (
+      fieldValue === undefined &&
+      (field.type.kind !== 'struct' || walk.version === 'V3')
+    ) {
+      throw refuse(where, 'required');
+    }
+    normalised[field.name] = normaliseValue(
+      walk,
+      field.type,
+      fieldValue,
+      where,
+      depth + 1,
+    );
+  }
+  return normalised;
+}
+
+/**
+ * Check the declared types: at most TYPED_DATA_LIMITS.types types and .fields fields; struct
+ * names identifiers that are not atomic type names; field names identifiers, unique in their
+ * struct; field types atomic (bool, address, string, bytes, bytes1..32, intN/uintN with N a
+ * multiple of 8 from 8 to 256), declared structs or (V4) arrays of them; EIP712Domain without
+ * structs (eth-sig-util hashes the domain with the EIP712Domain type alone).
+ *
+ * @param types - `types` as keyring-api's struct lets it through.
+ * @param version - V3 or V4.
+ * @returns The parsed structs, EIP712Domain always present.
+ * @throws JsonRpcError -32602 naming the declaration.
+ */
+function parseTypes(
+  types: Record<string, TypedDataField[]>,
+  version: TypedDataVersion,
+): Walk['structs'] {
+  const names = Object.keys(types);
+  if (names.length > TYPED_DATA_LIMITS.types) {
+    throw refuse('types', `more than ${TYPED_DATA_LIMITS.types} types`);
+  }
+  const fieldCount = names.reduce(
+    (sum, name) => sum + (types[name]?.length ?? 0),
+    0,
+  );
+  if (fieldCount > TYPED_DATA_LIMITS.fields) {
+    throw refuse('types', `more than ${TYPED_DATA_LIMITS.fields} fields`);
+  }
+  const declared = new Set(names);
+  const structs: Walk['structs'] = new Map([['EIP712Domain', []]]);
+  for (const name of names) {
+    const where = `types.${segment(name)}`;
+    if (
+      name.length > TYPED_DATA_LIMITS.name ||
+      !IDENTIFIER.test(name) ||
+      name === '__proto__' ||
+      ATOMIC_NAME.test(name)
+    ) {
+      throw refuse(
+        where,
+        'a type name must be an identifier and not an atomic type',
+      );
+    }
+    const seen = new Set<string>();
+    const fields = (types[name] ?? []).map(({ name: field, type }, index) => {
+      const at = `${where}[${index}]`;
+      if (
+        field.length > TYPED_DATA_LIMITS.name ||
+        !FIELD_NAME.test(field) ||
+        field === '__proto__' ||
+        seen.has(field)
+      ) {
+        throw refuse(`${at}.name`, 'expected a unique identifier');
+      }
+      seen.add(field);
+      if (type.length > TYPED_DATA_LIMITS.name) {
+        throw refuse(`${at}.type`, 'unknown or unsupported type');
+      }
+      const parsed = parseType(type, declared, version, `${at}.type`);
+      let item = parsed;
+      while (item.kind === 'array') {
+        item = item.item;
+      }
+      if (name === 'EIP712Domain' && item.kind === 'struct') {
+        throw refuse(`${at}.type`, 'the domain cannot hold structs');
+      }
+      return { name: field, type: parsed };
+    });
+    structs.set(name, fields);
+  }
+  return structs;
+}
+
+/**
+ * Check EIP-712 typed data (eth_signTypedData_v3 / _v4) against its declared types and normalise
+ * it. Accepted encodings, exactly those eth-sig-util 9 hashes as what they say: bool as a JSON
+ * boolean or the string "true"/"false"; intN/uintN as a safe integer, a decimal string (negative
+ * only for intN) or a 0x hex string, in the type's range; address as 0x + 40 hex digits; bytesN as
+ * 0x + exactly 2N hex digits; bytes as 0x + an even number of hex digits; string as a well-formed
+ * string; structs as objects with every declared field (V4: or null); arrays (V4) as arrays,
+ * of exactly the declared length when fixed. Work is bounded by TYPED_DATA_LIMITS.
+ *
+ * @param data - `{ types, primaryType, domain, message }` as keyring-api's EthTypedMessageStruct
+ * lets it through.
+ * @param data.types - The declared struct types.
+ * @param data.primaryType - The struct type of `message`.
+ * @param data.domain - The EIP712Domain values.
+ * @param data.message - The primary type's values.
+ * @param version - V3 (no arrays) or V4.
+ * @returns The typed data to sign and display: declared types, booleans for bool, decimal strings
+ * for integers, other values as received, undeclared fields dropped.
+ * @throws JsonRpcError -32602 `Invalid typed data at <path>: <what was expected>`, never the value.
+ */
+export function normaliseTypedData(
+  data: {
+    types: Record<string, TypedDataField[]>;
+    primaryType: string;
+    domain: Record<string, unknown>;
+    message: Record<string, unknown>;
+  },
+  version: TypedDataVersion,
+): NormalisedTypedData {
+  let size: number;
+  try {
+    size = JSON.stringify(data).length;
+  } catch {
+    throw refuse('', 'expected JSON values');
+  }
+  if (size > TYPED_DATA_LIMITS.bytes) {
+    throw refuse('', `larger than ${TYPED_DATA_LIMITS.bytes} bytes`);
+  }
+  const structs = parseTypes(data.types, version);
+  const { primaryType } = data;
+  if (!structs.has(primaryType)) {
+    throw refuse('primaryType', 'not a declared type');
+  }
+  if (primaryType === 'EIP712Domain' && Object.keys(data.message).length > 0) {
+    throw refuse(
+      'message',
+      'must be empty when primaryType is EIP712Domain (it is not signed)',
+    );
+  }
+  const walk: Walk = { structs, version, items: 0 };
+  const domain = normaliseStruct(
+    walk,
+    'EIP712Domain',
+    data.domain,
+    'domain',
+    0,
+  ) as Record<string, Json>;
+  const message =
+    primaryType === 'EIP712Domain'
+      ? {}
+      : (normaliseStruct(
+          walk,
+          primaryType,
+          data.message,
+          'message',
+          0,
+        ) as Record<string, Json>);
+  const types = Object.fromEntries(
+    Object.entries(data.types).map(([name, fields]) => [
+      name,
+      fields.map(({ name: field, type }) => ({ name: field, type })),
+    ]),
+  );
+  return { types, primaryType, domain, message };
+}
