@@ -223,7 +223,7 @@ describe('EOA accounts through the built snap', () => {
       }),
       { numRuns: 25, seed: 712 },
     );
-    await harness.keyring('keyring_deleteAccount', { id: account.id });
+    await harness.keyringApproved('keyring_deleteAccount', { id: account.id });
   });
 
   it('eth_signTypedData_v4 refuses what eth-sig-util refuses, with the error its refusal maps to', async () => {
@@ -279,7 +279,7 @@ describe('EOA accounts through the built snap', () => {
       expect(answer).toBe(expected);
     }
     expect(refused).toBe(6);
-    await harness.keyring('keyring_deleteAccount', { id: account.id });
+    await harness.keyringApproved('keyring_deleteAccount', { id: account.id });
   });
 
   it('signs requests MetaMask sends without a chain (scope ""): personal_sign, typed data v4 without chainId, v1', async () => {
@@ -443,7 +443,7 @@ describe('EOA accounts through the built snap', () => {
       -32602,
       /an account with this address exists already/u,
     );
-    await harness.keyring('keyring_deleteAccount', { id: imported.id });
+    await harness.keyringApproved('keyring_deleteAccount', { id: imported.id });
   });
 
   it('refuses malformed private keys without echoing them', async () => {
