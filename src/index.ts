@@ -78,19 +78,31 @@ function assertAllowed(origin: string, method: string): void {
 }
 
 /**
+ * Keyring methods that take the caller after keyring-api's own argument (the account id), so a
+ * site's deletion or export is confirmed naming it (see KeyringSnap.deleteAccount, exportAccount).
+ */
+const TAKES_REQUESTER: ReadonlySet<PropertyKey> = new Set([
+  'deleteAccount',
+  'exportAccount',
+]);
+
+/**
  * keyring-snap-sdk's handleKeyringRequest rethrows every error as a plain Error,
  * losing its JSON-RPC code. Route the calls through a proxy that remembers the
  * typed error our Keyring threw, and rethrow that one (see toRpcError); errors raised by the SDK
  * itself are its request validation (-32602, see keyringRequestError) or an unknown method (-32601).
+ * The proxy also hands the caller's origin to the methods of TAKES_REQUESTER.
  *
  * @param target - The snap's keyring (keyring-api `Keyring`).
  * @param request - The keyring-api JSON-RPC request from MetaMask or the companion dapp.
+ * @param origin - The caller's origin, as MetaMask reports it.
  * @returns The method's JSON result (`null` for methods that return nothing).
  * @throws JsonRpcError with the keyring's own code, -32602 or -32601 as above.
  */
 async function dispatchKeyring(
   target: KeyringSnap,
   request: Parameters<typeof handleKeyringRequest>[1],
+  origin: string,
 ): Promise<Json> {
   let thrown: unknown;
   const proxy = new Proxy(target, {
@@ -108,7 +120,10 @@ async function dispatchKeyring(
       }
       return async (...args: unknown[]): Promise<unknown> => {
         try {
-          return await value.apply(object, args);
+          return await value.apply(
+            object,
+            TAKES_REQUESTER.has(property) ? [args[0], { origin }] : args,
+          );
         } catch (error) {
           thrown = error;
           throw error;
@@ -148,7 +163,7 @@ export const onKeyringRequest: OnKeyringRequestHandler = async ({
   request,
 }) => {
   assertAllowed(origin, request.method);
-  return dispatchKeyring((await getDomain()).keyring, request);
+  return dispatchKeyring((await getDomain()).keyring, request, origin);
 };
 
 /**
@@ -167,7 +182,7 @@ export const onRpcRequest: OnRpcRequestHandler = async ({
 }) => {
   assertAllowed(origin, request.method);
   try {
-    return await handleSnapRpc(await getDomain(), request);
+    return await handleSnapRpc(await getDomain(), request, origin);
   } catch (error) {
     throw scrub(toRpcError(error), await domain?.catch(() => undefined));
   }

@@ -37,6 +37,8 @@ import {
 import type { ResolvedSmartAccount } from './accounts/erc4337';
 import type { SendSummary } from './accounts/erc4337';
 import { assertAccountUpdate } from './accountUpdate';
+import { metadataConsent, requireConsent } from './consent';
+import type { ConsentAsker, Requester } from './consent';
 import {
   internalError,
   invalidParams,
@@ -71,6 +73,8 @@ export type KeyringPlatform = {
   ) => Promise<void>;
   /** Ask the user to confirm; resolves true when confirmed. */
   confirm: (title: string, text: string) => Promise<boolean>;
+  /** Ask the user to confirm a change a site asks for (snap_dialog); without it a site changes nothing. */
+  confirmConsent?: ConsentAsker;
   /** Derive the key of index `index` (snap_getEntropy). */
   deriveKey: (
     index: number,
@@ -211,8 +215,8 @@ export class KeyringSnap implements Keyring {
    * `privateKey` (32-byte hex) imports a key and is never kept in the account's options.
    * Metadata and the smart account's address are read before the state queue, so a slow server
    * delays only this creation. A smart account whose metadata names an EntryPoint or factory other
-   * than the chain config's (or the canonical ones) is created only after the user confirms a
-   * dialog naming them and the address they give.
+   * than the chain config's (or the canonical ones), or bundler or paymaster URLs, is created only
+   * after the user confirms a dialog naming them (URLs masked) and the address they give.
    *
    * @param options - Creation options.
    * @returns The new account, after state is saved and `notify:accountCreated` accepted.
@@ -340,11 +344,20 @@ export class KeyringSnap implements Keyring {
 
   /**
    * Delete an account, its key and its pending requests (each then gets `notify:requestRejected`).
+   * When a site asks (not MetaMask, not the home page, which confirms in the page), the user first
+   * confirms a dialog naming the site and the account (name and full address).
    *
    * @param id - Account id.
-   * @throws JsonRpcError -32001 when unknown.
+   * @param requester - The caller (from the front door); undefined for the snap's home page.
+   * @throws JsonRpcError -32001 when unknown, 4001 when the user declines (nothing deleted).
    */
-  async deleteAccount(id: string): Promise<void> {
+  async deleteAccount(id: string, requester?: Requester): Promise<void> {
+    const { account, name } = this.#record(id);
+    await requireConsent(this.#platform.confirmConsent, requester, {
+      kind: 'deleteAccount',
+      name: name ?? '',
+      address: account.address,
+    });
     await this.#store.run(async () => {
       this.#record(id);
       const draft = this.#store.draft();
@@ -366,26 +379,50 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Export an account's private key after the user confirms in a snap_dialog.
-   * The handler lets only the companion dapp call this.
+   * Export an account's private key (keyring-api `exportAccount`) after the user confirms in a
+   * snap_dialog. For a site (the handler lets only the companion dapp call this) the dialog says the
+   * key will be SENT to that origin, naming the account and its full address; for the home page
+   * (no requester) it says the key will be shown. The account is read again after the dialog: if
+   * it was deleted or its key changed meanwhile, nothing is returned.
    *
    * @param id - Account id.
+   * @param requester - The caller (from the front door); undefined for the snap's home page.
    * @returns `{ privateKey }` (32-byte hex; for a smart account, its owner's key).
-   * @throws JsonRpcError 4001 when the user declines, -32001 when unknown, -32602 when not exportable.
+   * @throws JsonRpcError 4001 when the user declines, -32001 when unknown (or deleted while the
+   * dialog was open), -32602 when not exportable.
    */
-  async exportAccount(id: string): Promise<KeyringAccountData> {
+  async exportAccount(
+    id: string,
+    requester?: Requester,
+  ): Promise<KeyringAccountData> {
     const record = this.#record(id);
     if (record.account.options.exportable === false) {
-      throw invalidParams(`Account ${id} is not exportable`);
+      throw invalidParams(`Account ${quoteId(id)} is not exportable`);
     }
-    const confirmed = await this.#platform.confirm(
-      'Export private key',
-      `Reveal the private key of ${record.account.address}? Anyone who sees it controls this account.`,
-    );
-    if (!confirmed) {
+    const confirmed = requester
+      ? await this.#platform.confirmConsent?.({
+          origin: requester.origin,
+          change: {
+            kind: 'exportAccount',
+            name: record.name ?? '',
+            address: record.account.address,
+          },
+        })
+      : await this.#platform.confirm(
+          'Show private key',
+          `Show the private key of ${record.account.address} in the next dialog? Anyone who sees it controls this account.`,
+        );
+    if (confirmed !== true) {
       throw userRejected('The user declined to export the private key');
     }
-    return { privateKey: record.privateKey };
+    const current = this.#record(id); // still there, with the same key, after the dialog
+    if (
+      current.privateKey !== record.privateKey ||
+      current.account.options.exportable === false
+    ) {
+      throw notFound(`Account ${quoteId(id)} not found`);
+    }
+    return { privateKey: current.privateKey };
   }
 
   /** @returns Pending requests (async approval mode). */
@@ -713,7 +750,7 @@ export class KeyringSnap implements Keyring {
    * @param overrides - Factory and EntryPoint from the account metadata, if any.
    * @returns The resolved smart account (address, ERC-4337 data, whether the contracts are the
    * configured ones).
-   * @throws JsonRpcError 4001 if the user declines a factory the metadata named.
+   * @throws JsonRpcError 4001 if the user declines a factory, bundler or paymaster the metadata named.
    */
   async #resolveSmartAccount(
     key: Key,
@@ -727,14 +764,15 @@ export class KeyringSnap implements Keyring {
       { ...chains },
       overrides,
     );
-    if (!resolved.trusted) {
+    const consent = metadataConsent(resolved);
+    if (consent) {
       const confirmed = await this.#platform.confirm(
-        'Unknown account factory',
-        `The account metadata asks for the factory ${resolved.data.accountFactory} and EntryPoint ${resolved.data.entryPoint}, which are not the ones configured for this chain. They give the address ${resolved.address}. Create the account only if you trust whoever published this metadata.`,
+        consent.title,
+        consent.text,
       );
       if (!confirmed) {
         throw userRejected(
-          'The user declined the account factory named by the metadata',
+          'The user declined the factory or services named by the metadata',
         );
       }
     }
@@ -855,7 +893,7 @@ export function createDomain(
   redirect: ApprovalRedirect,
 ): Domain {
   const store = new StateStore(state, platform.saveState);
-  const settings = new Settings(store);
+  const settings = new Settings(store, platform.confirmConsent);
   const metadata = new MetadataReader(() => settings.ipfsConfig());
   const keyring = new KeyringSnap({
     store,

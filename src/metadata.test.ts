@@ -9,7 +9,7 @@ const full = {
       entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
       accountFactory: '0x9406Cc6185a346906296840746125a0E44976454',
       bundlerUrl: 'https://bundler.example.com/rpc',
-      paymasterUrl: 'http://127.0.0.1:4337',
+      paymasterUrl: 'https://paymaster.example.com:4337',
     },
   },
 };
@@ -127,6 +127,19 @@ describe('parseAccountMetadata', () => {
       'chains.eip155:1.paymasterUrl',
     );
     expectRefused(withChain('eip155:1', 'https://x'), 'chains.eip155:1');
+  });
+
+  it.each([
+    ['bundlerUrl', 'http://127.0.0.1:4337/rpc'],
+    ['paymasterUrl', 'https://localhost/pm'],
+    ['bundlerUrl', 'http://[::1]:3000'],
+    ['paymasterUrl', 'https://127.1.2.3'],
+  ])('refuses a loopback %s from metadata (%s)', (field, url) => {
+    expectRefused(
+      { version: 1, name: 'A', chains: { 'eip155:1': { [field]: url } } },
+      `chains.eip155:1.${field}`,
+      /loopback URL .* never comes from metadata/u,
+    );
   });
 
   it('never takes an RPC URL or other unknown fields from metadata', () => {

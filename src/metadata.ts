@@ -21,7 +21,12 @@ import {
   parseCid,
 } from './ipfs';
 import type { IpfsClient } from './ipfs';
-import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
+import {
+  AddressStruct,
+  ChainScopeStruct,
+  HttpUrlStruct,
+  isLoopbackHostname,
+} from './structs';
 
 /**
  * Account metadata hosted on IPFS: a small versioned JSON document
@@ -38,17 +43,19 @@ import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from './structs';
  *     "eip155:11155111": {               // key: CAIP-2 scope, decimal chain id (no leading zero)
  *       "entryPoint": "0x5FF1...2789",     // optional, 20-byte hex address
  *       "accountFactory": "0x9406...6976", // optional, 20-byte hex address
- *       "bundlerUrl": "https://...",       // optional, http(s) URL
- *       "paymasterUrl": "https://..."      // optional, http(s) URL
+ *       "bundlerUrl": "https://...",       // optional, https URL of a non-loopback host
+ *       "paymasterUrl": "https://..."      // optional, https URL of a non-loopback host
  *     }
  *   }
  * }
  * ```
  * An RPC URL never comes from metadata: `rpcUrl` is refused, so a document cannot
  * point the snap at a node that lies about the chain. Bundler and paymaster URLs win
- * over the chain config for the account's own chains only; an EntryPoint or factory
- * other than the chain config's (or the canonical v0.6 deployments) chooses the
- * account's address, so the user must confirm it (see the keyring's createAccount).
+ * over the chain config for the account's own chains only, never on a loopback host
+ * (a published document must not reach services on the user's own machine), and the
+ * user confirms them; an EntryPoint or factory other than the chain config's (or the
+ * canonical v0.6 deployments) chooses the account's address, so the user must confirm
+ * it too (see the keyring's createAccount).
  */
 
 /** A CIDv0 or CIDv1 string (multiformats). */
@@ -68,12 +75,19 @@ const NameStruct = refine(size(string(), 1, 64), 'name', (value) =>
     : true,
 );
 
+/** A service URL from metadata: an {@link HttpUrlStruct} whose host is not loopback (so https). */
+const RemoteUrlStruct = refine(HttpUrlStruct, 'remote URL', (value) =>
+  isLoopbackHostname(new URL(value).hostname)
+    ? 'a loopback URL (localhost, 127.0.0.0/8, [::1]) never comes from metadata'
+    : true,
+);
+
 /** Per-chain ERC-4337 settings of one account (no `rpcUrl`, by design). */
 export const ChainMetadataStruct = object({
   entryPoint: exactOptional(AddressStruct),
   accountFactory: exactOptional(AddressStruct),
-  bundlerUrl: exactOptional(HttpUrlStruct),
-  paymasterUrl: exactOptional(HttpUrlStruct),
+  bundlerUrl: exactOptional(RemoteUrlStruct),
+  paymasterUrl: exactOptional(RemoteUrlStruct),
 });
 
 /** The account-metadata document, version 1 (see the module docstring). */

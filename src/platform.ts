@@ -6,6 +6,7 @@ import type { KeyringPlatform } from './keyring';
 import { deriveKey } from './keys';
 import type { StateSaver } from './state';
 import { saveState } from './state';
+import { consentDialog } from './ui/consent';
 
 /**
  * The snap platform behind the Keyring: snap_manageState, keyring events
@@ -27,6 +28,13 @@ export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
           ],
         }),
       },
+    });
+    return answer === true;
+  },
+  confirmConsent: async (consent) => {
+    const answer = await snap.request({
+      method: 'snap_dialog',
+      params: { type: 'confirmation', content: consentDialog(consent) },
     });
     return answer === true;
   },

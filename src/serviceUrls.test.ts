@@ -84,10 +84,17 @@ describe('keyed service URLs: https, or http on a loopback host only', () => {
       name: 'A',
       chains: { [SCOPE]: { [field]: url } },
     });
-    for (const url of loopback) {
+    const https = loopback.filter((url) => url.startsWith('https:'));
+    for (const url of https) {
       expect(parseAccountMetadata(doc(url)).chains?.[SCOPE]).toStrictEqual({
         [field]: url,
       });
+    }
+    // a published document never points the snap at the user's own machine
+    for (const url of loopback.filter((entry) => !https.includes(entry))) {
+      expect(() => parseAccountMetadata(doc(url))).toThrow(
+        `invalid account metadata: chains.${SCOPE}.${field}: a loopback URL`,
+      );
     }
     for (const url of remoteHttp) {
       expect(() => parseAccountMetadata(doc(url))).toThrow(

@@ -6,6 +6,8 @@ import {
   verifyChainConfig,
 } from './accounts/erc4337';
 import type { ChainConfig } from './accounts/erc4337';
+import { requireConsent } from './consent';
+import type { ConsentAsker, Requester } from './consent';
 import { toRpcError, validate } from './errors';
 import { parseIpfsConfig } from './metadata';
 import type { IpfsConfig } from './metadata';
@@ -23,33 +25,49 @@ const ApprovalModeStruct = object({ mode: enums(['sync', 'async']) });
  * The snap's settings: chain configs (per CAIP-2 scope), the IPFS HTTP API config and the approval
  * mode. Every front door (keyring dapp, snap RPC, home page) changes them through these methods,
  * so each change is validated the same way, network checks run before the state queue, and a
- * change is saved whole or not at all.
+ * change is saved whole or not at all. A change a site asks for (a `requester` other than
+ * MetaMask) is applied only after the user confirms a dialog naming the site and the change.
  */
 export class Settings {
   readonly #store: StateStore;
 
+  readonly #ask: ConsentAsker | undefined;
+
   /**
    * @param store - The snap's state store.
+   * @param ask - Asks the user to confirm a site's change (snap_dialog); without it a site
+   * changes nothing.
    */
-  constructor(store: StateStore) {
+  constructor(store: StateStore, ask?: ConsentAsker) {
     this.#store = store;
+    this.#ask = ask;
   }
 
   /**
-   * Validate, check (`eth_chainId` of the rpcUrl must be the scope's chain) and store the chain
-   * config of one scope, replacing the previous one. A URL sent back exactly as it was shown
+   * Validate, confirm (a site's change: URLs masked, EntryPoint and factory in full, flagged when
+   * not canonical), check (`eth_chainId` of the rpcUrl must be the scope's chain) and store the
+   * chain config of one scope, replacing the previous one. A URL sent back exactly as it was shown
    * (masked) keeps the stored URL, so an edit form can leave a keyed URL untouched.
    *
    * @param params - `{ scope: "eip155:<decimal>", rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`.
+   * @param requester - The caller (from the front door); undefined for the snap's home page.
    * @returns The stored config with every URL's API key masked.
-   * @throws JsonRpcError -32602 naming the bad field or a chain mismatch; the chain adapter's
-   * errors (-32002 when the rpcUrl cannot be reached).
+   * @throws JsonRpcError -32602 naming the bad field or a chain mismatch; 4001 when the user
+   * declines; the chain adapter's errors (-32002 when the rpcUrl cannot be reached).
    */
-  async setChainConfig(params: unknown): Promise<ChainConfig> {
+  async setChainConfig(
+    params: unknown,
+    requester?: Requester,
+  ): Promise<ChainConfig> {
     const config = keepMaskedUrls(
       parseChainConfig(params),
       this.#store.current.chains,
     );
+    await requireConsent(this.#ask, requester, {
+      kind: 'chainConfig',
+      config,
+      replaces: this.#store.current.chains[config.scope] !== undefined,
+    });
     // not stored yet, so the front door cannot know its key: mask it here
     await verifyChainConfig(config).catch((error: unknown) => {
       throw redactError(toRpcError(error), [config.rpcUrl]);
@@ -83,12 +101,24 @@ export class Settings {
   /**
    * Validate and store the IPFS HTTP API config; the credentials stay in encrypted state.
    *
+   * A site's change is confirmed first (the URL masked, the credentials never shown).
+   *
    * @param params - `{ apiUrl, apiKey?, apiKeySecret? }`.
+   * @param requester - The caller (from the front door); undefined for the snap's home page.
    * @returns `{ apiUrl }`, credentials never echoed.
-   * @throws JsonRpcError -32602 naming the bad field.
+   * @throws JsonRpcError -32602 naming the bad field; 4001 when the user declines.
    */
-  async setIpfsConfig(params: unknown): Promise<{ apiUrl: string }> {
+  async setIpfsConfig(
+    params: unknown,
+    requester?: Requester,
+  ): Promise<{ apiUrl: string }> {
     const config = parseIpfsConfig(params);
+    await requireConsent(this.#ask, requester, {
+      kind: 'ipfsConfig',
+      apiUrl: config.apiUrl,
+      credentials:
+        config.apiKey !== undefined || config.apiKeySecret !== undefined,
+    });
     await this.#store.run(async () => {
       const draft = this.#store.draft();
       draft.ipfs = config;
@@ -108,16 +138,27 @@ export class Settings {
   }
 
   /**
+   * Set the approval mode; a site's change is confirmed first.
+   *
    * @param params - `{ mode: "sync" | "async" }`.
+   * @param requester - The caller (from the front door); undefined for the snap's home page.
    * @returns `{ mode }` as stored.
-   * @throws JsonRpcError -32602 when mode is neither.
+   * @throws JsonRpcError -32602 when mode is neither; 4001 when the user declines.
    */
-  async setApprovalMode(params: unknown): Promise<{ mode: ApprovalMode }> {
+  async setApprovalMode(
+    params: unknown,
+    requester?: Requester,
+  ): Promise<{ mode: ApprovalMode }> {
     const { mode } = validate(
       params,
       ApprovalModeStruct,
       'setApprovalMode params',
     );
+    await requireConsent(this.#ask, requester, {
+      kind: 'approvalMode',
+      from: this.approvalMode(),
+      to: mode,
+    });
     await this.#store.run(async () => {
       const draft = this.#store.draft();
       draft.approvalMode = mode;

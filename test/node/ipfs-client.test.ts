@@ -572,7 +572,7 @@ describe('the IPFS client', () => {
         name: 'Savings',
         chains: {
           'eip155:31337': {
-            bundlerUrl: 'http://127.0.0.1:4337',
+            bundlerUrl: 'https://bundler.example.com/rpc',
             entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
           },
         },

@@ -224,7 +224,7 @@ describe('EOA accounts through the built snap', () => {
       }),
       { numRuns: 25, seed: 712 },
     );
-    await harness.keyring('keyring_deleteAccount', { id: account.id });
+    await harness.keyringApproved('keyring_deleteAccount', { id: account.id });
   });
 
   it('eth_signTypedData_v4 refuses every value its declared type does not admit, eth-sig-util-signable ones included, naming the field and never the value', async () => {
@@ -529,7 +529,7 @@ describe('EOA accounts through the built snap', () => {
       -32602,
       /an account with this address exists already/u,
     );
-    await harness.keyring('keyring_deleteAccount', { id: imported.id });
+    await harness.keyringApproved('keyring_deleteAccount', { id: imported.id });
   });
 
   it('refuses malformed private keys without echoing them', async () => {

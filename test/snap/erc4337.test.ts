@@ -167,7 +167,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
     await installRecorder(devnet.rpcUrl, RECORDERS[1]);
     await installReverter(devnet.rpcUrl);
     harness = await installKeyringSnap();
-    await harness.rpc('setChainConfig', devnet.chainConfig);
+    await harness.rpcApproved('setChainConfig', devnet.chainConfig);
   });
 
   afterAll(async () => {
@@ -472,7 +472,7 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
       apiKey: 'sEcReT-kEy-4242',
     });
     try {
-      const stored = await harness.rpc('setChainConfig', {
+      const stored = await harness.rpcApproved('setChainConfig', {
         ...devnet.chainConfig,
         rpcUrl: proxy.url,
       });
@@ -492,11 +492,11 @@ describe('ERC-4337 smart accounts through the built snap (EntryPoint v0.6, Alto,
       expect(prepared.nonce).toBe('0x2');
       expect(proxy.stats.httpRequests).toBeGreaterThan(0);
     } finally {
-      await harness.rpc('setChainConfig', devnet.chainConfig);
+      await harness.rpcApproved('setChainConfig', devnet.chainConfig);
       await proxy.close();
     }
     const wrongChain = await rejection(
-      harness.rpc('setChainConfig', {
+      harness.rpcApproved('setChainConfig', {
         scope: 'eip155:1',
         rpcUrl: devnet.rpcUrl,
       }),

@@ -46,6 +46,16 @@ export type KeyringHarness = {
     params?: Record<string, Json> | Json[],
     origin?: string,
   ) => Promise<any>;
+  /**
+   * Call a keyring method from the companion dapp (or `origin`) and approve the consent dialog it
+   * opens, if any (a site's deletion asks the user first).
+   */
+  keyringApproved: KeyringHarness['keyring'];
+  /**
+   * Call a snap RPC method from the companion dapp (or `origin`) and approve the consent dialog it
+   * opens, if any (a site's settings change asks the user first).
+   */
+  rpcApproved: KeyringHarness['rpc'];
   /** Create an account from the companion dapp. */
   createAccount: (options?: Record<string, Json>) => Promise<any>;
   /**
@@ -106,6 +116,62 @@ export type HarnessOptions = {
   /** Called with every state the snap writes (snap_manageState `update`), which still goes through. */
   onStateWrite?: (state: Json) => void;
 };
+
+/** A request in flight in the simulation (snap.request / snap.onKeyringRequest). */
+export type PendingRequest = ReturnType<Snap['request']>;
+
+/** A dialog the simulation opened, as `getInterface` hands it to the test. */
+export type OpenDialog = {
+  /** `confirmation`, `alert`... */
+  type: string;
+  /** The dialog's JSX content. */
+  content: Json;
+  /** Approve a confirmation. */
+  ok: () => Promise<void>;
+  /** Cancel it. */
+  cancel: () => Promise<void>;
+};
+
+/**
+ * The dialog a request opens, or undefined when the request ends without one (getInterface alone
+ * would wait for ever).
+ *
+ * @param pending - The request in flight.
+ * @returns The open dialog, or undefined.
+ */
+export async function dialogOf(
+  pending: PendingRequest,
+): Promise<OpenDialog | undefined> {
+  return Promise.race([
+    pending.getInterface().then(
+      (ui) => ui as unknown as OpenDialog,
+      () => undefined,
+    ),
+    pending.then(() => undefined),
+  ]);
+}
+
+/**
+ * Every text of a dialog's content, joined (for `toContain` checks).
+ *
+ * @param dialog - The open dialog.
+ * @returns Its content as JSON text.
+ */
+export function dialogText(dialog: OpenDialog): string {
+  return JSON.stringify(dialog.content);
+}
+
+/**
+ * Approve the dialog a request opens, if any, and return its result.
+ *
+ * @param pending - The request in flight.
+ * @returns The result.
+ * @throws SnapRpcError for an error reply.
+ */
+async function approving(pending: PendingRequest): Promise<any> {
+  await (await dialogOf(pending))?.ok();
+  return unwrap(await pending);
+}
 
 /**
  * Install the built snap (dist/bundle.js) in the snaps-jest simulation.
@@ -186,6 +252,22 @@ export async function installKeyringSnap(
     );
   let requestCount = 0;
   return {
+    keyringApproved: async (method, params, origin = COMPANION) =>
+      approving(
+        snap.onKeyringRequest({
+          origin,
+          method,
+          ...(params === undefined ? {} : { params }),
+        }),
+      ),
+    rpcApproved: async (method, params, origin = COMPANION) =>
+      approving(
+        snap.request({
+          origin,
+          method,
+          ...(params === undefined ? {} : { params }),
+        }),
+      ),
     snap,
     events,
     dialogs,

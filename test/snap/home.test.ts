@@ -143,7 +143,7 @@ describe('home page', () => {
   it('edit shows the stored config masked; saving the masked URL unchanged keeps the stored one', async () => {
     const keyed = `${anvil.url}/?apikey=KEY-never-shown`;
     // The same config through the RPC path first, with a keyed URL (anvil answers on any query).
-    await harness.rpc('setChainConfig', {
+    await harness.rpcApproved('setChainConfig', {
       scope: 'eip155:31337',
       rpcUrl: keyed,
       entryPoint: contracts.entryPoint,
@@ -159,7 +159,7 @@ describe('home page', () => {
     await step(async (current) => current.clickElement('chain-form-submit'));
     expect(page()).toContain('Saved eip155:31337');
     // The snap still reaches the chain with the stored (unmasked) URL: a smart account resolves.
-    await harness.rpc('setChainConfig', {
+    await harness.rpcApproved('setChainConfig', {
       scope: 'eip155:31337',
       rpcUrl: anvil.url,
       entryPoint: contracts.entryPoint,

@@ -114,6 +114,15 @@ const MUTATING = new Set([
   'setApprovalMode',
 ]);
 
+/** Methods that open a dialog when the companion site calls them (a key sent, a change to confirm). */
+const DIALOG_METHODS = new Set([
+  'keyring_exportAccount',
+  'keyring_deleteAccount',
+  'setChainConfig',
+  'setIpfsConfig',
+  'setApprovalMode',
+]);
+
 const RESULT_STRUCTS: Record<string, Parameters<typeof is>[1]> = {
   keyring_listAccounts: ListAccountsResponseStruct as never,
   keyring_getAccount: GetAccountResponseStruct as never,
@@ -164,6 +173,8 @@ describe('hostile callers through the built snap', () => {
   let live: LiveContext;
   let refuse = false;
   let lastState = 'null';
+  /** Approve the dialogs requests open (setup, the signing properties) instead of cancelling them. */
+  let approveDialogs = false;
   const transcript: string[] = [];
   const platformTranscript: string[] = [];
 
@@ -206,7 +217,7 @@ describe('hostile callers through the built snap', () => {
       );
     });
     try {
-      if (method === 'keyring_exportAccount') {
+      if (DIALOG_METHODS.has(method)) {
         const dialog = pending.getInterface().then(
           (ui) => ({ ui }),
           () => undefined,
@@ -216,7 +227,9 @@ describe('hostile callers through the built snap', () => {
           dialog,
           hang,
         ]);
-        if (first) {
+        if (first && approveDialogs) {
+          await (first.ui as { ok: () => Promise<void> }).ok();
+        } else if (first) {
           figures.faultsInjected.dialogsCancelled += 1;
           await (first.ui as { cancel: () => Promise<void> }).cancel();
         }
@@ -470,6 +483,7 @@ describe('hostile callers through the built snap', () => {
         },
       ],
     ];
+    approveDialogs = true; // the user agrees to the setup's changes; the fuzzing's dialogs are cancelled
     for (const [method, params] of setup) {
       const reply = await send('rpc', COMPANION, method, params);
       if (!('result' in reply)) {
@@ -493,6 +507,7 @@ describe('hostile callers through the built snap', () => {
         );
       }
     }
+    approveDialogs = false;
     await refresh();
   });
 
@@ -598,9 +613,11 @@ describe('hostile callers through the built snap', () => {
 
   it('signing round trips: random transactions, typed data and messages recover (viem) to the signer; mismatches refused', async () => {
     const started = Date.now();
+    approveDialogs = true; // the user agrees to setApprovalMode sync
     await assertSigningProperties(async (handler, origin, method, params) =>
       send(handler, origin, method, params),
     );
+    approveDialogs = false;
     figures.signingMs = Date.now() - started;
   });
 

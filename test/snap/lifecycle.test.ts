@@ -233,7 +233,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     it('never echoes the value of a mistyped secret field', async () => {
       const secret = 'S3CR3T-4a7f9e';
       const ipfs = await rejection(
-        harness.rpc('setIpfsConfig', {
+        harness.rpcApproved('setIpfsConfig', {
           apiUrl: 'http://127.0.0.1:5001',
           apiKey: 'k',
           apiSecret: secret,
@@ -293,7 +293,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
         /not allowed to call this method$/u,
       );
       await expectError(
-        harness.rpc('setApprovalMode', { mode: 'sometimes' }),
+        harness.rpcApproved('setApprovalMode', { mode: 'sometimes' }),
         -32602,
         /setApprovalMode params at mode/u,
       );
@@ -305,7 +305,9 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
 
   describe('asynchronous approval', () => {
     beforeAll(async () => {
-      const set = await harness.rpc('setApprovalMode', { mode: 'async' });
+      const set = await harness.rpcApproved('setApprovalMode', {
+        mode: 'async',
+      });
       if (JSON.stringify(set) !== '{"mode":"async"}') {
         throw new Error(
           `setup: setApprovalMode answered ${JSON.stringify(set)}`,
@@ -314,7 +316,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     });
 
     afterAll(async () => {
-      await harness.rpc('setApprovalMode', { mode: 'sync' });
+      await harness.rpcApproved('setApprovalMode', { mode: 'sync' });
     });
 
     it('parks the request with a redirect to the companion dapp, then approves it with notify:requestApproved', async () => {
@@ -419,7 +421,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
         -32602,
         /is not exportable/u,
       );
-      await harness.keyring('keyring_deleteAccount', { id: locked.id });
+      await harness.keyringApproved('keyring_deleteAccount', { id: locked.id });
     });
 
     it('updates options and emits notify:accountUpdated; refuses to change the address', async () => {

@@ -3,7 +3,13 @@
  * IPFS node (helia behind the HTTP API fixture) serves the document; the snap fetches it through
  * its own client, verifies it against the CID, validates the schema and applies it.
  */
-import { installKeyringSnap, rejection } from './harness';
+import {
+  COMPANION,
+  dialogOf,
+  dialogText,
+  installKeyringSnap,
+  rejection,
+} from './harness';
 import type { KeyringHarness } from './harness';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
@@ -41,7 +47,7 @@ describe('account metadata on IPFS through the built snap', () => {
   });
 
   it('setIpfsConfig keeps the credentials secret', async () => {
-    const reply = await harness.rpc('setIpfsConfig', {
+    const reply = await harness.rpcApproved('setIpfsConfig', {
       apiUrl: ipfs.apiUrl,
       apiKey: API_KEY,
       apiKeySecret: API_SECRET,
@@ -68,7 +74,7 @@ describe('account metadata on IPFS through the built snap', () => {
 
   it('applies per-chain ERC-4337 settings to a smart account: its bundler URL wins over the chain config', async () => {
     const scope = `eip155:${anvil.chainId}`;
-    await harness.rpc('setChainConfig', {
+    await harness.rpcApproved('setChainConfig', {
       scope,
       rpcUrl: anvil.url,
       entryPoint: contracts.entryPoint,
@@ -80,16 +86,26 @@ describe('account metadata on IPFS through the built snap', () => {
       name: 'Vault',
       chains: {
         [scope]: {
-          bundlerUrl: 'http://127.0.0.1:2/my-bundler',
+          bundlerUrl: 'https://bundler.invalid/v1/my-bundler-key',
           accountFactory: contracts.accountFactory,
         },
       },
     });
-    const account = await harness.createAccount({
-      type: 'eip155:erc4337',
-      scopes: [scope],
-      metadataCid: cid,
+    const creating = harness.snap.onKeyringRequest({
+      origin: COMPANION,
+      method: 'keyring_createAccount',
+      params: {
+        options: { type: 'eip155:erc4337', scopes: [scope], metadataCid: cid },
+      },
     });
+    // a bundler named by metadata receives the account's operations: the user confirms it
+    const dialog = await dialogOf(creating);
+    expect(dialog?.type).toBe('confirmation');
+    const text = dialogText(dialog as NonNullable<typeof dialog>);
+    expect(text).toContain('https://bundler.invalid/***');
+    expect(text).not.toContain('my-bundler-key');
+    await dialog?.ok();
+    const account = ((await creating).response as any).result;
     expect(harness.events.at(-1)?.params.accountNameSuggestion).toBe('Vault');
     const prepared = (
       await harness.submit(
@@ -99,7 +115,9 @@ describe('account metadata on IPFS through the built snap', () => {
         scope,
       )
     ).result;
-    expect(prepared.bundlerUrl).toBe('http://127.0.0.1:2/my-bundler');
+    expect(prepared.bundlerUrl).toBe(
+      'https://bundler.invalid/v1/my-bundler-key',
+    );
   });
 
   describe('bad metadata creates no account and names what failed', () => {
@@ -146,6 +164,21 @@ describe('account metadata on IPFS through the built snap', () => {
       ).toMatch(/chains\.eip155:1\.rpcUrl: unknown field/u);
     });
 
+    it('a loopback bundler URL (never from metadata)', async () => {
+      const cid = await addJson(ipfs, {
+        version: 1,
+        name: 'Local',
+        chains: { 'eip155:1': { bundlerUrl: 'http://127.0.0.1:4337/rpc' } },
+      });
+      const error = await rejection(
+        harness.createAccount({ type: 'eip155:erc4337', metadataCid: cid }),
+      );
+      expect(error.code).toBe(-32602);
+      expect(error.message).toMatch(
+        /chains\.eip155:1\.bundlerUrl: a loopback URL/u,
+      );
+    });
+
     it('a document that is not JSON', async () => {
       const cid = await ipfs.add('name: not json');
       const error = await rejection(
@@ -177,7 +210,7 @@ describe('account metadata on IPFS through the built snap', () => {
 
     it('a wrong API secret (HTTP 403), never echoed', async () => {
       const cid = await addJson(ipfs, { version: 1, name: 'Locked' });
-      await harness.rpc('setIpfsConfig', {
+      await harness.rpcApproved('setIpfsConfig', {
         apiUrl: ipfs.apiUrl,
         apiKey: API_KEY,
         apiKeySecret: 'wrong-password',
@@ -189,7 +222,7 @@ describe('account metadata on IPFS through the built snap', () => {
         expect(error.message).toMatch(/403/u);
         expect(error.message).not.toMatch(/wrong-password|ipfs-key/u);
       } finally {
-        await harness.rpc('setIpfsConfig', {
+        await harness.rpcApproved('setIpfsConfig', {
           apiUrl: ipfs.apiUrl,
           apiKey: API_KEY,
           apiKeySecret: API_SECRET,

@@ -252,7 +252,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       bundlerUrl: bundlerProxy.url,
     };
     harness = await installKeyringSnap();
-    await harness.rpc('setChainConfig', chainConfig);
+    await harness.rpcApproved('setChainConfig', chainConfig);
     account = await harness.createAccount({
       type: 'eip155:erc4337',
       scopes: [devnet.scope],
@@ -408,7 +408,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
 
   it('sends a self-paid operation from the funded account when no paymaster is configured', async () => {
     const { paymasterUrl: _dropped, ...withoutPaymaster } = chainConfig;
-    await harness.rpc('setChainConfig', withoutPaymaster);
+    await harness.rpcApproved('setChainConfig', withoutPaymaster);
     await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [
       account.address,
       '0xde0b6b3a7640000',
@@ -584,7 +584,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
   });
 
   it('for an operation it did not send, asks the chain’s bundlers, then scans the EntryPoint logs of the last 10,000 blocks', async () => {
-    await harness.rpc('setChainConfig', chainConfig);
+    await harness.rpcApproved('setChainConfig', chainConfig);
     // built with the keyring methods as MetaMask drives them, sent to Alto directly: the snap never saw the hash
     const prepared = (
       await harness.submit(

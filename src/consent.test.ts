@@ -1,0 +1,111 @@
+import { describeConsent, metadataConsent, requireConsent } from './consent';
+import type { Change } from './consent';
+
+const SITE = 'https://companion.example';
+const KEY = 'a1b2c3d4e5f60718293a';
+const OTHER = '0x1111111111111111111111111111111111111111';
+
+/**
+ * Every string of a consent dialog, joined.
+ *
+ * @param change - The change.
+ * @returns The dialog's text.
+ */
+const dialogText = (change: Change): string =>
+  JSON.stringify(describeConsent({ origin: SITE, change }));
+
+describe('describeConsent', () => {
+  it('masks every URL of a chain config, shows contracts in full and flags non-canonical ones', () => {
+    const text = dialogText({
+      kind: 'chainConfig',
+      replaces: false,
+      config: {
+        scope: 'eip155:1',
+        rpcUrl: `https://rpc.example.com/v3/${KEY}`,
+        bundlerUrl: `https://bundler.example.com/?apikey=${KEY}`,
+        paymasterUrl: `https://user:${KEY}@pm.example.com`,
+        entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+        accountFactory: OTHER,
+      },
+    });
+    expect(text).not.toContain(KEY);
+    expect(text).toContain(SITE);
+    expect(text).toContain('https://rpc.example.com/***');
+    expect(text).toContain('https://bundler.example.com/***');
+    expect(text).toContain('https://pm.example.com/***');
+    expect(text).toContain(
+      '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789 (canonical EntryPoint v0.6)',
+    );
+    expect(text).toContain(`${OTHER} (NOT the canonical`);
+  });
+
+  it('never shows IPFS credentials; names the account of a deletion and of an export', () => {
+    const ipfs = dialogText({
+      kind: 'ipfsConfig',
+      apiUrl: `https://ipfs.example.com/${KEY}`,
+      credentials: true,
+    });
+    expect(ipfs).not.toContain(KEY);
+    expect(ipfs).toContain('given (not shown)');
+    const exported = describeConsent({
+      origin: SITE,
+      change: { kind: 'exportAccount', name: 'Savings', address: OTHER },
+    });
+    expect(exported.title).toBe(`Send private key to ${SITE}`);
+    expect(exported.intro).toBe(
+      `The private key of account Savings (${OTHER}) will be sent to ${SITE}. Anyone who has it controls the account.`,
+    );
+    expect(
+      dialogText({ kind: 'deleteAccount', name: 'Savings', address: OTHER }),
+    ).toContain(`Savings (${OTHER})`);
+  });
+});
+
+describe('requireConsent', () => {
+  const change: Change = { kind: 'approvalMode', from: 'async', to: 'sync' };
+
+  it('asks a site, not MetaMask or the home page; a refusal is 4001', async () => {
+    const ask = jest.fn().mockResolvedValue(false);
+    await requireConsent(ask, undefined, change);
+    await requireConsent(ask, { origin: 'metamask' }, change);
+    expect(ask).not.toHaveBeenCalled();
+    await expect(
+      requireConsent(ask, { origin: SITE }, change),
+    ).rejects.toMatchObject({ code: 4001 });
+    expect(ask).toHaveBeenCalledWith({ origin: SITE, change });
+    ask.mockResolvedValue(true);
+    expect(await requireConsent(ask, { origin: SITE }, change)).toBeUndefined();
+  });
+
+  it('refuses a site when the platform cannot ask', async () => {
+    await expect(
+      requireConsent(undefined, { origin: SITE }, change),
+    ).rejects.toMatchObject({ code: -32603 });
+  });
+});
+
+describe('metadataConsent', () => {
+  const data = {
+    entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+    accountFactory: '0x9406Cc6185a346906296840746125a0E44976454',
+  };
+
+  it('asks for bundler and paymaster URLs (masked), not for configured contracts alone', () => {
+    expect(
+      metadataConsent({ address: OTHER, trusted: true, data }),
+    ).toBeUndefined();
+    const consent = metadataConsent({
+      address: OTHER,
+      trusted: true,
+      data: {
+        ...data,
+        chains: {
+          'eip155:1': { bundlerUrl: `https://b.example.com/v1/${KEY}` },
+        },
+      },
+    });
+    expect(consent?.text).toContain('https://b.example.com/***');
+    expect(consent?.text).toContain(OTHER);
+    expect(consent?.text).not.toContain(KEY);
+  });
+});

@@ -1,0 +1,298 @@
+import { isAddressEqual } from 'viem';
+import type { Hex } from 'viem';
+
+import type { ChainConfig } from './accounts/erc4337';
+import {
+  DEFAULT_ACCOUNT_FACTORY,
+  DEFAULT_ENTRY_POINT,
+} from './accounts/erc4337/constants';
+import { maskUrl } from './chain';
+import { internalError, userRejected } from './errors';
+import { METAMASK_ORIGIN } from './permissions';
+
+/**
+ * Consent for changes a web site asks for. The front doors (onRpcRequest, onKeyringRequest) pass
+ * the caller's origin to the domain as a {@link Requester}; before a site changes settings, deletes
+ * an account or receives a key, the domain asks the user in a dialog (through the injected
+ * platform) that names the site and the change. MetaMask's own calls need no dialog (the wallet
+ * asked the user itself); the snap's home page passes no requester (the user acts in the page).
+ */
+
+/** Who asked for a change: the caller's origin as the snaps platform reports it. */
+export type Requester = {
+  /** `metamask`, or a site's origin such as `https://companion.example`. */
+  origin: string;
+};
+
+/** A change a site asks for, as the consent dialog shows it (URLs are masked when shown). */
+export type Change =
+  | {
+      kind: 'chainConfig';
+      /** The config that will be stored (unmasked here; {@link describeConsent} masks it). */
+      config: ChainConfig;
+      /** Whether it replaces a stored config of the same scope. */
+      replaces: boolean;
+    }
+  | {
+      kind: 'ipfsConfig';
+      /** The IPFS HTTP API URL that will be stored (normalised). */
+      apiUrl: string;
+      /** Whether an API key or secret comes with it (never shown). */
+      credentials: boolean;
+    }
+  | { kind: 'approvalMode'; from: 'sync' | 'async'; to: 'sync' | 'async' }
+  | { kind: 'deleteAccount'; name: string; address: string }
+  | { kind: 'exportAccount'; name: string; address: string };
+
+/** What the platform is asked to confirm: the site and its change. */
+export type Consent = {
+  /** The requesting site's origin. */
+  origin: string;
+  /** What it asks for. */
+  change: Change;
+};
+
+/** Ask the user (snap_dialog); resolves true when the user confirmed. */
+export type ConsentAsker = (consent: Consent) => Promise<boolean>;
+
+/** One line of a consent dialog: a label and a plain-text value. */
+export type ConsentRow = {
+  /** What the line describes. */
+  label: string;
+  /** Its value: a masked URL, a full address, a word. */
+  value: string;
+};
+
+/** A consent dialog in plain text, as the UI component renders it. */
+export type ConsentText = {
+  /** The dialog's heading: what approving does. */
+  title: string;
+  /** One sentence naming the site and the change. */
+  intro: string;
+  /** The change's details. */
+  rows: ConsentRow[];
+  /** Warnings (contracts other than the canonical ones, a key leaving the snap). */
+  warnings: string[];
+};
+
+/**
+ * Whether a change asked by `requester` needs the user's consent: it comes from a site (any
+ * origin but MetaMask's own).
+ *
+ * @param requester - The caller, or undefined for the snap's home page.
+ * @returns True for a site.
+ */
+export function isSite(requester: Requester | undefined): boolean {
+  return requester !== undefined && requester.origin !== METAMASK_ORIGIN;
+}
+
+/**
+ * Ask the user to confirm a change a site requested; nothing is asked for MetaMask or the home
+ * page.
+ *
+ * @param ask - The platform's consent dialog, if it has one.
+ * @param requester - The caller, or undefined for the snap's home page.
+ * @param change - What would change.
+ * @throws JsonRpcError 4001 when the user declines; -32603 when a site asks and the platform
+ * cannot show the dialog (nothing changes).
+ */
+export async function requireConsent(
+  ask: ConsentAsker | undefined,
+  requester: Requester | undefined,
+  change: Change,
+): Promise<void> {
+  if (!requester || !isSite(requester)) {
+    return;
+  }
+  if (!ask) {
+    throw internalError(
+      'This platform cannot ask for the user’s consent: nothing was changed',
+    );
+  }
+  if (!(await ask({ origin: requester.origin, change }))) {
+    throw userRejected(`The user declined the ${change.kind} change`);
+  }
+}
+
+/**
+ * A contract address in full, flagged when it is not the canonical v0.6 deployment.
+ *
+ * @param address - The address (20-byte hex).
+ * @param canonical - The canonical deployment's address.
+ * @param what - The contract's name, for the warning.
+ * @param warnings - Where a warning is added.
+ * @returns The address as shown.
+ */
+function contract(
+  address: string,
+  canonical: string,
+  what: string,
+  warnings: string[],
+): string {
+  if (isAddressEqual(address as Hex, canonical as Hex)) {
+    return `${address} (canonical ${what})`;
+  }
+  warnings.push(
+    `The ${what} ${address} is NOT the canonical ${what} (${canonical}). It controls the address and funds of new smart accounts on this chain: approve only if you trust it.`,
+  );
+  return `${address} (NOT the canonical ${what})`;
+}
+
+/**
+ * The plain text of a consent dialog. URLs are masked (`maskUrl`: only scheme, host and port
+ * shown, so an API key never is), addresses shown in full.
+ *
+ * @param consent - The site and its change.
+ * @param consent.origin - The requesting site's origin.
+ * @param consent.change - What it asks for.
+ * @returns Title, one-sentence intro, detail rows and warnings.
+ */
+export function describeConsent({ origin, change }: Consent): ConsentText {
+  const warnings: string[] = [];
+  switch (change.kind) {
+    case 'chainConfig': {
+      const { config } = change;
+      return {
+        title: 'Change chain settings',
+        intro: `${origin} asks to ${change.replaces ? 'replace' : 'set'} the settings of chain ${config.scope}. Requests, user operations and smart account addresses on this chain will use them.`,
+        rows: [
+          { label: 'Chain', value: config.scope },
+          { label: 'RPC URL', value: maskUrl(config.rpcUrl) },
+          {
+            label: 'Bundler URL',
+            value: config.bundlerUrl ? maskUrl(config.bundlerUrl) : 'none',
+          },
+          {
+            label: 'Paymaster URL',
+            value: config.paymasterUrl ? maskUrl(config.paymasterUrl) : 'none',
+          },
+          {
+            label: 'EntryPoint',
+            value: contract(
+              config.entryPoint,
+              DEFAULT_ENTRY_POINT,
+              'EntryPoint v0.6',
+              warnings,
+            ),
+          },
+          {
+            label: 'Account factory',
+            value: contract(
+              config.accountFactory,
+              DEFAULT_ACCOUNT_FACTORY,
+              'SimpleAccountFactory v0.6',
+              warnings,
+            ),
+          },
+        ],
+        warnings,
+      };
+    }
+    case 'ipfsConfig':
+      return {
+        title: 'Change the IPFS API',
+        intro: `${origin} asks to set the IPFS HTTP API the snap reads account metadata from.`,
+        rows: [
+          { label: 'IPFS API URL', value: maskUrl(change.apiUrl) },
+          {
+            label: 'API key',
+            value: change.credentials ? 'given (not shown)' : 'none',
+          },
+        ],
+        warnings,
+      };
+    case 'approvalMode':
+      return {
+        title: 'Change the approval mode',
+        intro: `${origin} asks to change how signing requests are approved, from ${change.from} to ${change.to}.`,
+        rows: [
+          { label: 'Now', value: change.from },
+          { label: 'After', value: change.to },
+        ],
+        warnings:
+          change.to === 'sync'
+            ? [
+                'In sync mode, requests MetaMask passes to this snap are signed at once, without a second approval in the home page or the companion site.',
+              ]
+            : [],
+      };
+    case 'deleteAccount':
+      return {
+        title: 'Delete account',
+        intro: `${origin} asks to delete the account ${change.name} (${change.address}) from this snap. Its key is erased here; without a copy of the key (or, for a derived key, your Secret Recovery Phrase) its funds are out of reach.`,
+        rows: [
+          { label: 'Account', value: change.name },
+          { label: 'Address', value: change.address },
+        ],
+        warnings,
+      };
+    case 'exportAccount':
+    default:
+      return {
+        title: `Send private key to ${origin}`,
+        intro: `The private key of account ${change.name} (${change.address}) will be sent to ${origin}. Anyone who has it controls the account.`,
+        rows: [
+          { label: 'Sent to', value: origin },
+          { label: 'Account', value: change.name },
+          { label: 'Address', value: change.address },
+        ],
+        warnings: [
+          'Approve only if you asked this site for the key and trust it to keep it. It is not shown here: it is sent to the site.',
+        ],
+      };
+  }
+}
+
+/** A smart account worked out from metadata, as {@link metadataConsent} reads it. */
+type MetadataAccount = {
+  /** The counterfactual address. */
+  address: string;
+  /** Whether its EntryPoint and factory are the chain config's or the canonical ones. */
+  trusted: boolean;
+  /** Its EntryPoint, factory and per-chain services from the metadata. */
+  data: {
+    entryPoint: string;
+    accountFactory: string;
+    chains?: Record<string, { bundlerUrl?: string; paymasterUrl?: string }>;
+  };
+};
+
+/**
+ * The confirmation a smart account created from IPFS metadata needs, if any: when the metadata
+ * names contracts other than the configured or canonical ones (they choose the address), or
+ * bundler or paymaster URLs (they receive the account's user operations). URLs are masked.
+ *
+ * @param account - The resolved account.
+ * @returns `{ title, text }` of the dialog, or undefined when the metadata names neither.
+ */
+export function metadataConsent(
+  account: MetadataAccount,
+): { title: string; text: string } | undefined {
+  const services = Object.entries(account.data.chains ?? {}).map(
+    ([scope, { bundlerUrl, paymasterUrl }]) =>
+      `On ${scope} it sends user operations to the bundler ${bundlerUrl ? maskUrl(bundlerUrl) : 'of the chain config'} and uses the paymaster ${paymasterUrl ? maskUrl(paymasterUrl) : 'of the chain config'}.`,
+  );
+  if (account.trusted && services.length === 0) {
+    return undefined;
+  }
+  const contracts = account.trusted
+    ? []
+    : [
+        `The account metadata asks for the factory ${account.data.accountFactory} and EntryPoint ${account.data.entryPoint}, which are not the ones configured for this chain. They give the address ${account.address}.`,
+      ];
+  return {
+    title: account.trusted
+      ? 'Bundler or paymaster from account metadata'
+      : 'Unknown account factory',
+    text: [
+      ...contracts,
+      ...(services.length > 0
+        ? [
+            `The account metadata chooses services for ${account.address}.`,
+            ...services,
+          ]
+        : []),
+      'Create the account only if you trust whoever published this metadata.',
+    ].join(' '),
+  };
+}
