@@ -7,17 +7,23 @@
 const shared = {
   resolver: '<rootDir>/jest.resolver.js',
   transformIgnorePatterns: [],
+  // @swc/jest strips types without checking them (tsc --noEmit in pretest does that); ES2022 keeps
+  // class fields as fields (a lower target turns `static name = ...` into an assignment that throws).
   transform: {
     '^.+\\.(ts|tsx|js|mjs)$': [
-      'ts-jest',
+      '@swc/jest',
       {
-        tsconfig: {
-          allowJs: true,
-          target: 'ES2022',
-          isolatedModules: true,
-          jsx: 'react-jsx',
-          jsxImportSource: '@metamask/snaps-sdk',
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', tsx: true },
+          transform: {
+            react: {
+              runtime: 'automatic',
+              importSource: '@metamask/snaps-sdk',
+            },
+          },
         },
+        module: { type: 'commonjs' },
       },
     ],
   },
