@@ -441,7 +441,7 @@ describe('EOA accounts through the built snap', () => {
     await expectError(
       harness.createAccount({ privateKey }),
       -32602,
-      /an account with this address exists already/u,
+      /this key already backs account 0x/u,
     );
     await harness.keyring('keyring_deleteAccount', { id: imported.id });
   });
