@@ -17,6 +17,7 @@ const KEY =
 const DERIVED = [
   '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e',
   '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356',
+  '0x2e3ac7a2d1bd2b8b4b1ae4e4d5a2e6e45f0e1a1a3e6a1f1f6a8b0b3e2f6c4d1a',
 ];
 const SCOPE_A = 'eip155:31337';
 const SCOPE_B = 'eip155:31338';
@@ -163,6 +164,27 @@ describe('one key, one account', () => {
       ownerKey,
     );
     expect(await snap.listAccounts()).toHaveLength(2);
+  });
+
+  it('skips, per scheme, a derivation index whose key backs an account of the other type', async () => {
+    // this platform derives DERIVED[index] whatever the scheme: owner index 0 repeats the EOA's key
+    const snap = keyring();
+    await snap.createAccount();
+    await snap.createAccount({ type: 'eip155:erc4337', scopes: [SCOPE_A] });
+    await snap.createAccount();
+    expect(
+      snap.describeAccounts().map((summary) => summary.keySource),
+    ).toStrictEqual([
+      { derivationIndex: 0, derivationScheme: 'eoa' },
+      { derivationIndex: 1, derivationScheme: 'erc4337-owner' },
+      { derivationIndex: 2, derivationScheme: 'eoa' },
+    ]);
+    const keys = await Promise.all(
+      (await snap.listAccounts()).map(
+        async (account) => (await snap.exportAccount(account.id)).privateKey,
+      ),
+    );
+    expect(keys).toStrictEqual(DERIVED);
   });
 
   it('lets only one of two concurrent creations with one key through (checked in the state queue)', async () => {
