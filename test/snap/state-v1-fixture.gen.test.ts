@@ -74,6 +74,10 @@ describe('state v1 fixture (generator)', () => {
             devnet.scope,
           )
         ).result;
+        // a later build writes a later schema: never overwrite the version-1 fixture with it
+        if ((last as { version?: unknown } | null)?.version !== 1) {
+          throw new Error('this build does not write schema version 1');
+        }
         const fixture = {
           generatedBy:
             'test/snap/state-v1-fixture.gen.test.ts at commit 7a32df5 (schema version 1), snaps-jest default SRP',
