@@ -99,7 +99,11 @@ describe('KeyringSnap (Node, fake platform)', () => {
     ]);
     expect(a.address).toBe(privateKeyToAddress(KEYS[0] as `0x${string}`));
     expect(b.address).toBe(privateKeyToAddress(KEYS[1] as `0x${string}`));
-    expect(saved.at(-1)?.nextDerivationIndex).toBe(2);
+    expect(saved.at(-1)?.nextDerivationIndex).toStrictEqual({
+      legacy: 0,
+      eoa: 2,
+      'erc4337-owner': 0,
+    });
   });
 
   it('never puts the key in the account, the events or an error', async () => {

@@ -47,6 +47,7 @@ import {
   validate,
 } from './errors';
 import { importKey } from './keys';
+import type { DerivationScheme } from './keys';
 import { MetadataReader } from './metadata';
 import { CreateAccountOptionsStruct } from './options';
 import type { CreateAccountOptions } from './options';
@@ -75,9 +76,10 @@ export type KeyringPlatform = {
   confirm: (title: string, text: string) => Promise<boolean>;
   /** Ask the user to confirm a change a site asks for (snap_dialog); without it a site changes nothing. */
   confirmConsent?: ConsentAsker;
-  /** Derive the key of index `index` (snap_getEntropy). */
+  /** Derive the key of index `index` in salt scheme `scheme` (snap_getEntropy, see derivationSalt). */
   deriveKey: (
     index: number,
+    scheme: DerivationScheme,
   ) => Promise<{ privateKey: string; address: string }>;
   /** Show the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. Without it nothing is sent. */
   confirmSend?: (summary: SendSummary) => Promise<boolean>;
@@ -103,8 +105,10 @@ export type AccountSummary = {
   account: KeyringAccount;
   /** The name shown for the account. */
   name: string;
-  /** Where the key comes from: a derivation index (snap_getEntropy), or an imported key. */
-  keySource: { derivationIndex: number } | { imported: true };
+  /** Where the key comes from: a derivation index and its salt scheme (snap_getEntropy), or an imported key. */
+  keySource:
+    | { derivationIndex: number; derivationScheme: DerivationScheme }
+    | { imported: true };
 };
 
 const ReceiptParamsStruct = object({
@@ -118,7 +122,7 @@ const SendParamsStruct = object({
   intents: size(array(), 1, 32),
 });
 
-/** How many derivation indexes createAccount tries past ones whose address an imported key holds. */
+/** How many derivation indexes of a scheme createAccount tries past ones whose key backs an account already (imported). */
 const DERIVATION_SKIP_LIMIT = 16;
 
 /**
@@ -139,8 +143,8 @@ export class KeyringSnap implements Keyring {
 
   readonly #redirect: ApprovalRedirect;
 
-  /** Derivation indexes taken by creations still running (not yet saved). */
-  readonly #reserved = new Set<number>();
+  /** Derivation indexes taken by creations still running (not yet saved), as `<scheme>:<index>`. */
+  readonly #reserved = new Set<string>();
 
   /**
    * @param parts - What the keyring works with.
@@ -194,7 +198,10 @@ export class KeyringSnap implements Keyring {
       keySource:
         record.derivationIndex === undefined
           ? { imported: true as const }
-          : { derivationIndex: record.derivationIndex },
+          : {
+              derivationIndex: record.derivationIndex,
+              derivationScheme: record.derivationScheme ?? 'legacy',
+            },
     }));
   }
 
@@ -211,8 +218,11 @@ export class KeyringSnap implements Keyring {
 
   /**
    * Create an account. Options: `{ type?: "eip155:eoa" | "eip155:erc4337", privateKey?, scopes?, metadataCid?, name? }`.
-   * Without `privateKey` the key is derived from snap_getEntropy with the next free index;
-   * `privateKey` (32-byte hex) imports a key and is never kept in the account's options.
+   * Without `privateKey` the key is derived from snap_getEntropy with the next free index of the
+   * account type's own salt scheme (`eoa` or `erc4337-owner`); `privateKey` (32-byte hex) imports
+   * a key and is never kept in the account's options. One key, one account: a key that backs an
+   * account already (an EOA's key or a smart account's owner key) is refused, whatever the type
+   * of either account.
    * Metadata and the smart account's address are read before the state queue, so a slow server
    * delays only this creation. A smart account whose metadata names an EntryPoint or factory other
    * than the chain config's (or the canonical ones), or bundler or paymaster URLs, is created only
@@ -220,7 +230,8 @@ export class KeyringSnap implements Keyring {
    *
    * @param options - Creation options.
    * @returns The new account, after state is saved and `notify:accountCreated` accepted.
-   * @throws JsonRpcError -32602 on malformed options or a duplicate address, 4001 when the user
+   * @throws JsonRpcError -32602 on malformed options, a duplicate address or a key that backs an
+   * account already (`this key already backs account <address>`), 4001 when the user
    * declines, -32001 when a chain or IPFS config is missing.
    */
   async createAccount(
@@ -241,11 +252,14 @@ export class KeyringSnap implements Keyring {
       parsed.metadataCid === undefined
         ? undefined
         : await this.#metadata.read(parsed.metadataCid);
+    const scheme: DerivationScheme = smart ? 'erc4337-owner' : 'eoa';
     const { key, derivationIndex } =
       parsed.privateKey === undefined
-        ? await this.#reserveDerivedKey()
+        ? await this.#reserveDerivedKey(scheme)
         : { key: importKey(parsed.privateKey), derivationIndex: undefined };
     try {
+      // before any network call or dialog; checked again in the state queue
+      this.#assertUnique(key);
       const resolved = smart
         ? await this.#resolveSmartAccount(
             key,
@@ -268,15 +282,17 @@ export class KeyringSnap implements Keyring {
         account,
         name: '',
         privateKey: key.privateKey,
-        ...(derivationIndex === undefined ? {} : { derivationIndex }),
+        ...(derivationIndex === undefined
+          ? {}
+          : { derivationIndex, derivationScheme: scheme }),
         ...(resolved ? { smartAccount: resolved.data } : {}),
       };
       return await this.#store.run(async () => {
-        this.#assertUnique(account.address);
+        this.#assertUnique(key, account.address);
         const draft = this.#store.draft();
         if (derivationIndex !== undefined) {
-          draft.nextDerivationIndex = Math.max(
-            draft.nextDerivationIndex,
+          draft.nextDerivationIndex[scheme] = Math.max(
+            draft.nextDerivationIndex[scheme],
             derivationIndex + 1,
           );
         }
@@ -295,7 +311,7 @@ export class KeyringSnap implements Keyring {
       });
     } finally {
       if (derivationIndex !== undefined) {
-        this.#reserved.delete(derivationIndex);
+        this.#reserved.delete(`${scheme}:${derivationIndex}`);
       }
     }
   }
@@ -780,27 +796,30 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Take the first derivation index from the saved next index that no running creation holds and
-   * whose address no account holds (an imported key may), and derive its key.
+   * Take the first derivation index of `scheme` from its saved next index that no running creation
+   * holds and whose key backs no account (an imported key may), and derive its key.
    *
+   * @param scheme - The salt scheme (`eoa` or `erc4337-owner`).
    * @returns The key and its derivation index, which stays reserved until the caller releases it.
    * @throws JsonRpcError -32602 if the next DERIVATION_SKIP_LIMIT keys are all imported already.
    */
-  async #reserveDerivedKey(): Promise<{ key: Key; derivationIndex: number }> {
-    let candidate = this.#store.current.nextDerivationIndex;
+  async #reserveDerivedKey(
+    scheme: DerivationScheme,
+  ): Promise<{ key: Key; derivationIndex: number }> {
+    let candidate = this.#store.current.nextDerivationIndex[scheme];
     for (
       let tries = 0;
       tries < DERIVATION_SKIP_LIMIT;
       tries += 1, candidate += 1
     ) {
-      while (this.#reserved.has(candidate)) {
+      while (this.#reserved.has(`${scheme}:${candidate}`)) {
         candidate += 1;
       }
-      const key = await this.#deriveReserved(candidate);
-      if (!this.#holds(key.address)) {
+      const key = await this.#deriveReserved(candidate, scheme);
+      if (!this.#backed(key) && !this.#holds(key.address)) {
         return { key, derivationIndex: candidate };
       }
-      this.#reserved.delete(candidate);
+      this.#reserved.delete(`${scheme}:${candidate}`);
     }
     throw invalidParams(
       `The next ${DERIVATION_SKIP_LIMIT} derived keys are all imported already`,
@@ -808,16 +827,17 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Reserve derivation index `index` and derive its key; the reservation is released if the
-   * derivation fails.
+   * Reserve derivation index `index` of `scheme` and derive its key; the reservation is released
+   * if the derivation fails.
    *
-   * @param index - The derivation index (snap_getEntropy salt).
+   * @param index - The derivation index.
+   * @param scheme - Its salt scheme (see derivationSalt).
    * @returns The derived key.
    */
-  async #deriveReserved(index: number): Promise<Key> {
-    this.#reserved.add(index);
-    return this.#platform.deriveKey(index).catch((error: unknown) => {
-      this.#reserved.delete(index);
+  async #deriveReserved(index: number, scheme: DerivationScheme): Promise<Key> {
+    this.#reserved.add(`${scheme}:${index}`);
+    return this.#platform.deriveKey(index, scheme).catch((error: unknown) => {
+      this.#reserved.delete(`${scheme}:${index}`);
       throw error;
     });
   }
@@ -835,13 +855,33 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Refuse an address an account holds already.
+   * The account `key` backs already: the EOA whose key it is, or the smart account it owns.
    *
-   * @param address - A 0x-prefixed hex address.
-   * @throws JsonRpcError -32602 if an account has this address.
+   * @param key - A key pair (the private key is lower-case hex, as stored).
+   * @returns That account's record, or undefined.
    */
-  #assertUnique(address: string): void {
-    if (this.#holds(address)) {
+  #backed(key: Key): AccountRecord | undefined {
+    return Object.values(this.#store.current.accounts).find(
+      (entry) => entry.privateKey === key.privateKey.toLowerCase(),
+    );
+  }
+
+  /**
+   * One key, one account: refuse a key that backs an account already (as an EOA or as a smart
+   * account's owner, either way round), and an address an account holds already.
+   *
+   * @param key - The new account's key.
+   * @param address - The new account's address, once known.
+   * @throws JsonRpcError -32602 naming the existing account's address (never the key).
+   */
+  #assertUnique(key: Key, address?: string): void {
+    const backed = this.#backed(key);
+    if (backed) {
+      throw invalidParams(
+        `Invalid createAccount options: this key already backs account ${backed.account.address}; one key backs one account`,
+      );
+    }
+    if (address !== undefined && this.#holds(address)) {
       throw invalidParams(
         'Invalid createAccount options: an account with this address exists already',
       );

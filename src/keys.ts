@@ -9,31 +9,54 @@ const SECP256K1_N = BigInt(
 );
 
 /**
- * The snap_getEntropy salt for account index `index`. Changing it changes every
- * derived address: it is part of the snap's public contract.
- *
- * @param index - Account index, 0-based.
- * @returns The salt string.
+ * How a derived key's snap_getEntropy salt is built. `legacy`: one sequence for every account type
+ * (schema version 1, `keyring-snap:account:<index>`), kept only so that accounts created then keep
+ * their keys; no new account uses it, since with one sequence a reinstall that creates accounts in
+ * another order gives a smart account's owner the key of another install's EOA. `eoa` and
+ * `erc4337-owner`: one sequence per account type, so an EOA key can never be a smart-account owner
+ * key.
  */
-export function derivationSalt(index: number): string {
-  return `keyring-snap:account:${index}`;
+export type DerivationScheme = 'legacy' | 'eoa' | 'erc4337-owner';
+
+/** The schemes new accounts are derived with, one per account type. */
+export const DERIVATION_SCHEMES = ['eoa', 'erc4337-owner'] as const;
+
+/**
+ * The snap_getEntropy salt of account index `index` in `scheme`. Changing it changes every derived
+ * address: it is part of the snap's public contract (a reinstall on the same Secret Recovery
+ * Phrase derives the same keys from the same salts).
+ *
+ * @param index - Account index in the scheme's own sequence, 0-based.
+ * @param scheme - The salt scheme.
+ * @returns The salt string: `keyring-snap:account:<index>` (legacy), `keyring-snap:eoa:<index>`
+ * or `keyring-snap:erc4337-owner:<index>`.
+ */
+export function derivationSalt(
+  index: number,
+  scheme: DerivationScheme,
+): string {
+  return scheme === 'legacy'
+    ? `keyring-snap:account:${index}`
+    : `keyring-snap:${scheme}:${index}`;
 }
 
 /**
- * Derive the private key of account `index` from the user's Secret Recovery
- * Phrase through snap_getEntropy (version 1, a salt per index). The same SRP
- * gives the same keys in the same order after a reinstall.
+ * Derive the private key of account `index` of `scheme` from the user's Secret Recovery Phrase
+ * through snap_getEntropy (SIP-6, version 1, the salt of {@link derivationSalt}). The same SRP
+ * gives the same key for the same index and scheme after a reinstall.
  *
- * @param index - Account index, 0-based.
+ * @param index - Account index in the scheme's sequence, 0-based.
+ * @param scheme - The salt scheme (`eoa` or `erc4337-owner` for new accounts).
  * @returns 32-byte private key, 0x-prefixed hex, and its address.
  * @throws Error if the entropy is not a valid secp256k1 key (probability ~2^-128).
  */
 export async function deriveKey(
   index: number,
+  scheme: DerivationScheme,
 ): Promise<{ privateKey: string; address: string }> {
   const entropy = await snap.request({
     method: 'snap_getEntropy',
-    params: { version: 1, salt: derivationSalt(index) },
+    params: { version: 1, salt: derivationSalt(index, scheme) },
   });
   return keyPair(entropy);
 }

@@ -7,13 +7,24 @@ import type {
   SentUserOperation,
   SmartAccountData,
 } from './accounts/erc4337/types';
+import type { DerivationScheme } from './keys';
 import type { IpfsConfig } from './metadata';
 import { assertKeyringState } from './stateSchema';
 
-export type { ChainConfig, IpfsConfig, SentUserOperation, SmartAccountData };
+export type {
+  ChainConfig,
+  DerivationScheme,
+  IpfsConfig,
+  SentUserOperation,
+  SmartAccountData,
+};
 
-/** Version of the persisted schema; bump it and add a step to `migrate` on every change. */
-export const STATE_VERSION = 1;
+/**
+ * Version of the persisted schema; bump it and add a step to `migrate` on every change.
+ * 2: derived accounts record their salt scheme (`derivationScheme`), and the next derivation index
+ * is kept per scheme.
+ */
+export const STATE_VERSION = 2;
 
 /** One account: its public KeyringAccount and its key (never leaves this state). */
 export type AccountRecord = {
@@ -25,6 +36,8 @@ export type AccountRecord = {
   privateKey: string;
   /** Index used with snap_getEntropy when the key was derived, else absent (imported). */
   derivationIndex?: number;
+  /** The salt scheme of that index (see derivationSalt); present exactly when derivationIndex is. */
+  derivationScheme?: DerivationScheme;
   /** ERC-4337 v0.6 data (factory, EntryPoint, per-chain settings) of a smart account; absent for an EOA. */
   smartAccount?: SmartAccountData;
 };
@@ -35,8 +48,11 @@ export type KeyringState = {
   version: typeof STATE_VERSION;
   /** Accounts by id (a UUID). */
   accounts: Record<string, AccountRecord>;
-  /** Next snap_getEntropy index for a derived key; never reused after a delete. */
-  nextDerivationIndex: number;
+  /**
+   * Next snap_getEntropy index of each salt scheme; never reused after a delete. `legacy` is what
+   * schema version 1 reached (no new account uses that scheme).
+   */
+  nextDerivationIndex: Record<DerivationScheme, number>;
   /** Keyring requests parked in async approval mode, by request id. */
   pendingRequests: Record<string, KeyringRequest>;
   /** `sync`: sign when MetaMask submits; `async`: park the request for the companion dapp. */
@@ -58,7 +74,7 @@ export function defaultState(): KeyringState {
   return {
     version: STATE_VERSION,
     accounts: {},
-    nextDerivationIndex: 0,
+    nextDerivationIndex: { legacy: 0, eoa: 0, 'erc4337-owner': 0 },
     pendingRequests: {},
     approvalMode: 'sync',
     chains: {},
@@ -79,11 +95,12 @@ export function migrate(stored: Record<string, Json> | null): KeyringState {
   if (stored === null || Object.keys(stored).length === 0) {
     return defaultState();
   }
-  const { version } = stored;
+  const current = stored.version === 1 ? fromVersion1(stored) : stored;
+  const { version } = current;
   if (version === STATE_VERSION) {
     return assertKeyringState({
       ...defaultState(),
-      ...(stored as unknown as KeyringState),
+      ...(current as unknown as KeyringState),
     });
   }
   const named =
@@ -93,6 +110,45 @@ export function migrate(stored: Record<string, Json> | null): KeyringState {
   throw rpcErrors.internal({
     message: `Stored state has ${named}, this snap reads ${STATE_VERSION}`,
   });
+}
+
+/**
+ * Schema version 1 to 2: every derived account is marked with the salt scheme it was derived with
+ * (`legacy`, one sequence for all account types), so it keeps its key; the single next index
+ * becomes the legacy scheme's, and the per-type schemes new accounts use start at 0. Anything
+ * malformed is passed on as it is, for the schema check to name.
+ *
+ * @param stored - A state of schema version 1.
+ * @returns The same state at schema version 2.
+ */
+function fromVersion1(stored: Record<string, Json>): Record<string, Json> {
+  const { accounts } = stored;
+  const migrated =
+    accounts !== null &&
+    typeof accounts === 'object' &&
+    !Array.isArray(accounts)
+      ? Object.fromEntries(
+          Object.entries(accounts).map(([id, record]) => [
+            id,
+            record !== null &&
+            typeof record === 'object' &&
+            !Array.isArray(record) &&
+            record.derivationIndex !== undefined
+              ? { ...record, derivationScheme: 'legacy' }
+              : record,
+          ]),
+        )
+      : accounts;
+  return {
+    ...stored,
+    version: 2,
+    ...(accounts === undefined ? {} : { accounts: migrated }),
+    nextDerivationIndex: {
+      legacy: stored.nextDerivationIndex ?? 0,
+      eoa: 0,
+      'erc4337-owner': 0,
+    },
+  };
 }
 
 /**

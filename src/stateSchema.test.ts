@@ -145,7 +145,7 @@ function expectCleanRefusal(error: unknown, secrets: string[]): void {
     expect.objectContaining({
       code: -32603,
       message: expect.stringMatching(
-        /^Stored state (is invalid( at [^:]+)?: .{1,220}|has (no valid schema version|schema version -?\d+), this snap reads 1)$/u,
+        /^Stored state (is invalid( at [^:]+)?: .{1,220}|has (no valid schema version|schema version -?\d+), this snap reads 2)$/u,
       ),
     }),
   );
@@ -175,6 +175,11 @@ describe('stored state is validated when loaded', () => {
       'a negative derivation index',
       { nextDerivationIndex: -1 },
       /^Stored state is invalid at nextDerivationIndex: /u,
+    ],
+    [
+      'a negative derivation index of a scheme',
+      { nextDerivationIndex: { legacy: 0, eoa: -1, 'erc4337-owner': 0 } },
+      /^Stored state is invalid at nextDerivationIndex\.eoa: /u,
     ],
     [
       'chains holding a string',

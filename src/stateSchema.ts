@@ -24,7 +24,7 @@ import type { KeyringState } from './state';
 import { AddressStruct, ChainScopeStruct } from './structs';
 
 /**
- * The persisted state's schema (STATE_VERSION 1), checked every time state is loaded: a state
+ * The persisted state's schema (STATE_VERSION 2), checked every time state is loaded: a state
  * written by another build, edited or damaged is refused with one clear error instead of failing
  * later, on every request, with a TypeError.
  */
@@ -65,13 +65,26 @@ const SmartAccountDataStruct = object({
   chains: exactOptional(record(ChainScopeStruct, ServiceUrlsStruct)),
 });
 
-const AccountRecordStruct = object({
-  account: KeyringAccountStruct,
-  name: exactOptional(string()),
-  privateKey: PrivateKeyStruct,
-  derivationIndex: exactOptional(min(integer(), 0)),
-  smartAccount: exactOptional(SmartAccountDataStruct),
-});
+const DerivationSchemeStruct = enums(['legacy', 'eoa', 'erc4337-owner']);
+
+const AccountRecordStruct = refine(
+  object({
+    account: KeyringAccountStruct,
+    name: exactOptional(string()),
+    privateKey: PrivateKeyStruct,
+    derivationIndex: exactOptional(min(integer(), 0)),
+    derivationScheme: exactOptional(DerivationSchemeStruct),
+    smartAccount: exactOptional(SmartAccountDataStruct),
+  }),
+  'derivation',
+  (entry) =>
+    (entry.derivationIndex === undefined) ===
+    (entry.derivationScheme === undefined)
+      ? true
+      : 'expected derivationIndex and derivationScheme together',
+);
+
+const DerivationIndexStruct = min(integer(), 0);
 
 const SentUserOperationStruct = object({
   userOpHash: define<string>('userOpHash', (value) =>
@@ -118,12 +131,16 @@ function keyedBy<Entry>(
 
 /** The whole persisted state. */
 export const KeyringStateStruct = object({
-  version: literal(1),
+  version: literal(2),
   accounts: keyedBy(
     record(string(), AccountRecordStruct),
     (entry) => entry.account.id,
   ),
-  nextDerivationIndex: min(integer(), 0),
+  nextDerivationIndex: object({
+    legacy: DerivationIndexStruct,
+    eoa: DerivationIndexStruct,
+    'erc4337-owner': DerivationIndexStruct,
+  }),
   pendingRequests: keyedBy(
     record(string(), KeyringRequestStruct),
     (request) => request.id,

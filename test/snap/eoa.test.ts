@@ -527,7 +527,7 @@ describe('EOA accounts through the built snap', () => {
     await expectError(
       harness.createAccount({ privateKey }),
       -32602,
-      /an account with this address exists already/u,
+      /this key already backs account 0x/u,
     );
     await harness.keyringApproved('keyring_deleteAccount', { id: imported.id });
   });
