@@ -167,7 +167,7 @@ export const onRpcRequest: OnRpcRequestHandler = async ({
 }) => {
   assertAllowed(origin, request.method);
   try {
-    return await handleSnapRpc(await getDomain(), request);
+    return await handleSnapRpc(await getDomain(), request, origin);
   } catch (error) {
     throw scrub(toRpcError(error), await domain?.catch(() => undefined));
   }

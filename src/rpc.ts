@@ -12,12 +12,14 @@ import { SnapRpcMethod } from './permissions';
  * @param domain.keyring - The keyring (createAccount, userOperationReceipt, sendUserOperation...).
  * @param domain.settings - Chain, IPFS and approval settings.
  * @param request - `{ method, params }`.
+ * @param origin - The caller's origin as MetaMask reported it (shown in sendUserOperation's dialog).
  * @returns The method's result.
  * @throws JsonRpcError -32601 for an unknown method; the domain's errors otherwise.
  */
 export async function handleSnapRpc(
   { keyring, settings }: Domain,
   request: JsonRpcRequest,
+  origin: string,
 ): Promise<Json> {
   switch (request.method) {
     case SnapRpcMethod.SetChainConfig:
@@ -33,7 +35,7 @@ export async function handleSnapRpc(
     case SnapRpcMethod.SetApprovalMode:
       return settings.setApprovalMode(request.params);
     case SnapRpcMethod.SendUserOperation:
-      return keyring.sendUserOperation(request.params);
+      return keyring.sendUserOperation(request.params, origin);
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }
