@@ -50,7 +50,7 @@ describe('call-data decoder', () => {
     const lines = describeCallData(data);
     expect(value(lines, 'Call')).toBe('ERC-20 transfer');
     expect(lines).toContainEqual({
-      label: 'to',
+      label: 'recipient',
       text: ATTACKER,
       address: ATTACKER,
     });
@@ -96,7 +96,7 @@ describe('call-data decoder', () => {
       }),
     );
     expect(value(lines, 'from')).toBe(OWNER);
-    expect(value(lines, 'to')).toBe(ATTACKER);
+    expect(value(lines, 'recipient')).toBe(ATTACKER);
     expect(
       value(lines, 'amount (ERC-20, token base units) or token id (ERC-721)'),
     ).toBe('5');
@@ -131,7 +131,7 @@ describe('call-data decoder', () => {
         args: [OWNER, ATTACKER, 7n],
       }),
     );
-    expect(value(three, 'to')).toBe(ATTACKER);
+    expect(value(three, 'recipient')).toBe(ATTACKER);
     expect(value(three, 'token id (ERC-721)')).toBe('7');
     expect(value(three, 'data')).toBeUndefined();
 

@@ -131,7 +131,7 @@ export function describeCallData(
   switch (name) {
     case 'transfer':
       lines.push(
-        address('to', args[0]),
+        address('recipient', args[0]),
         amount(AMOUNT_LABEL.transfer, args[1]),
       );
       break;
@@ -151,7 +151,7 @@ export function describeCallData(
     case 'transferFrom':
       lines.push(
         address('from', args[0]),
-        address('to', args[1]),
+        address('recipient', args[1]),
         amount(AMOUNT_LABEL.transferFrom, args[2]),
       );
       break;
@@ -169,7 +169,7 @@ export function describeCallData(
       }
       break;
     case 'safeTransferFrom':
-      lines.push(address('from', args[0]), address('to', args[1]));
+      lines.push(address('from', args[0]), address('recipient', args[1]));
       if (args.length === 5) {
         lines.push(
           amount('token id (ERC-1155)', args[2]),
