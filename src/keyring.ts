@@ -111,6 +111,9 @@ export type AccountSummary = {
     | { imported: true };
 };
 
+/** The origin sendUserOperation's dialog names when the snap's home page Send form asked. */
+export const HOME_PAGE_ORIGIN = 'this snap’s home page (Send form)';
+
 const ReceiptParamsStruct = object({
   scope: ChainScopeStruct,
   userOpHash: Bytes32Struct,
@@ -630,6 +633,8 @@ export class KeyringSnap implements Keyring {
    *
    * @param params - `{ account: <account id>, scope: "eip155:<decimal>", intents: [{ to, value?, data? }, ...] }`
    * (1 to 32 intents; value in wei, hex or decimal; data hex bytes).
+   * @param origin - Who asked, shown in the dialog: the site's origin as MetaMask reported it to
+   * onRpcRequest; the default names the snap's own home page (its Send form).
    * @returns `{ userOpHash, entryPoint, sender }`.
    * @throws JsonRpcError 4001 when the user declines (nothing signed or sent); -32602 for bad
    * params or an account that is not a smart account; -32001 for an unknown account or missing
@@ -638,6 +643,7 @@ export class KeyringSnap implements Keyring {
    */
   async sendUserOperation(
     params: unknown,
+    origin = HOME_PAGE_ORIGIN,
   ): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
     const {
       account: id,
@@ -672,7 +678,7 @@ export class KeyringSnap implements Keyring {
         'This platform cannot show the send confirmation: nothing was signed',
       );
     }
-    if (!(await this.#platform.confirmSend(draft.summary))) {
+    if (!(await this.#platform.confirmSend({ ...draft.summary, origin }))) {
       throw userRejected('The user declined to send the user operation');
     }
     const record = this.#record(id); // still there after the dialog

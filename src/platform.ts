@@ -1,12 +1,12 @@
 import { emitSnapKeyringEvent } from '@metamask/keyring-snap-sdk';
 import { Box, Heading, Text as TextLine } from '@metamask/snaps-sdk/jsx';
 
-import { sendConfirmation } from './dialogs/send-confirmation';
 import type { KeyringPlatform } from './keyring';
 import { deriveKey } from './keys';
 import type { StateSaver } from './state';
 import { saveState } from './state';
 import { consentDialog } from './ui/consent';
+import { sendConfirmation } from './ui/SendConfirmation';
 
 /**
  * The snap platform behind the Keyring: snap_manageState, keyring events

@@ -13,7 +13,7 @@ import { SnapRpcMethod } from './permissions';
  * @param domain.keyring - The keyring (createAccount, userOperationReceipt, sendUserOperation...).
  * @param domain.settings - Chain, IPFS and approval settings.
  * @param request - `{ method, params }`.
- * @param origin - The caller's origin, as MetaMask reports it.
+ * @param origin - The caller's origin as MetaMask reported it (named in consent and send dialogs).
  * @returns The method's result.
  * @throws JsonRpcError -32601 for an unknown method; the domain's errors otherwise (4001 when the
  * user declines a site's change).
@@ -38,7 +38,7 @@ export async function handleSnapRpc(
     case SnapRpcMethod.SetApprovalMode:
       return settings.setApprovalMode(request.params, requester);
     case SnapRpcMethod.SendUserOperation:
-      return keyring.sendUserOperation(request.params);
+      return keyring.sendUserOperation(request.params, origin);
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }

@@ -1,6 +1,8 @@
 import {
   bounded,
   defang,
+  displayText,
+  hasHiddenCharacters,
   fieldPath,
   knownName,
   quoteId,
@@ -82,5 +84,45 @@ describe('error text never carries what was sent', () => {
     expect(`${copy.a}`).toBe('[value]');
     // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- what is tested: a template string prints it
     expect(() => `${(copy.a as unknown[])[0]}`).not.toThrow();
+  });
+});
+
+describe('text from outside is shown without hidden characters', () => {
+  it('replaces bidi overrides, isolates and marks, C0/C1 controls and invisible separators with U+FFFD; keeps line feeds and ordinary text', () => {
+    // "Pay ‮0x...dcba‬" would read reversed; every listed code point, built by code, not copied from the module
+    const hidden = [
+      ...Array.from({ length: 0x20 }, (_, code) => code).filter(
+        (code) => code !== 0x0a,
+      ),
+      ...Array.from({ length: 0x21 }, (_, index) => 0x7f + index),
+      0x061c,
+      0x200b,
+      0x200e,
+      0x200f,
+      0x2028,
+      0x2029,
+      0x202a,
+      0x202b,
+      0x202c,
+      0x202d,
+      0x202e,
+      0x2060,
+      0x2066,
+      0x2067,
+      0x2068,
+      0x2069,
+      0xfeff,
+    ];
+    for (const code of hidden) {
+      const text = `a${String.fromCodePoint(code)}b`;
+      expect(displayText(text)).toBe('a\ufffdb');
+      expect(hasHiddenCharacters(text)).toBe(true);
+    }
+    const plain = 'Sign in to example.org\nNonce: 42 — café 日本語 مرحبا 👍🏽';
+    expect(displayText(plain)).toBe(plain);
+    expect(hasHiddenCharacters(plain)).toBe(false);
+    expect(displayText('Pay \u202e0x1234abcd\u202c now')).toBe(
+      'Pay \ufffd0x1234abcd\ufffd now',
+    );
   });
 });

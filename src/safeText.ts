@@ -188,3 +188,37 @@ export function firstFailure(error: {
     : error.message;
   return { path: error.path, type: error.type, value: error.value, message };
 }
+
+/**
+ * Characters that change how the text around them is shown without being seen: C0 controls
+ * except the line feed, DEL, C1 controls (U+0080–U+009F), the Unicode bidirectional marks,
+ * embeddings, overrides and isolates (U+061C, U+200E/U+200F, U+202A–U+202E, U+2066–U+2069, see
+ * Unicode UAX #9 and CVE-2021-42574 "Trojan Source"), and the invisible separators U+200B, U+2028,
+ * U+2029, U+2060 and U+FEFF.
+ */
+const HIDDEN_CHARACTERS =
+  // eslint-disable-next-line no-control-regex -- the point: find control characters in text from outside
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/gu;
+
+/**
+ * Text from outside the snap (a message, an account or metadata name, a typed-data string, a
+ * site's origin) made safe to show: each character of {@link HIDDEN_CHARACTERS} becomes U+FFFD
+ * (`�`), so a right-to-left override cannot reverse what a person reads and a hidden character
+ * leaves a visible mark. Line feeds are kept; nothing else changes.
+ *
+ * @param text - The untrusted text.
+ * @returns The text with those characters replaced.
+ */
+export function displayText(text: string): string {
+  return text.replace(HIDDEN_CHARACTERS, '\ufffd');
+}
+
+/**
+ * Whether text contains a character {@link displayText} replaces.
+ *
+ * @param text - The text.
+ * @returns True when it has one.
+ */
+export function hasHiddenCharacters(text: string): boolean {
+  return new RegExp(HIDDEN_CHARACTERS.source, 'u').test(text);
+}

@@ -20,6 +20,7 @@ import {
 import type { JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import type { AccountSummary } from '../keyring';
+import { displayText } from '../safeText';
 import type { ChainConfig } from '../settings';
 import { summarizeRequest } from './summary';
 
@@ -50,6 +51,9 @@ export const UI = {
   sendScope: 'send-scope',
   sendStatus: 'userop-status',
 } as const;
+
+/** A summary value longer than this (characters) is shown under its label, wrapped, not in a Row. */
+const LONG_VALUE = 100;
 
 /** The chain form's fields, in order, with their labels (`chain-<field>`). */
 export const CHAIN_FIELDS = [
@@ -172,7 +176,7 @@ function renderAccount(
   return (
     <Section key={account.id}>
       <Row label="Name">
-        <Text>{name || 'unnamed'}</Text>
+        <Text>{name ? displayText(name) : 'unnamed'}</Text>
       </Row>
       <Row label="Type">
         <Text>
@@ -488,11 +492,26 @@ function renderRequests(model: HomeModel): JSXElement {
       {model.requests.length === 0 ? <Text>No pending request.</Text> : null}
       {model.requests.map((request) => (
         <Section key={request.id}>
-          {summarizeRequest(request).map((line) => (
-            <Row key={line.label} label={line.label}>
-              <Text>{line.value}</Text>
-            </Row>
-          ))}
+          {summarizeRequest(request).map((line, index) =>
+            line.value.length > LONG_VALUE ? (
+              <Box key={`${index}`}>
+                <Text>{`${line.label}:`}</Text>
+                <Text color={line.warning ? 'error' : 'default'}>
+                  {line.value}
+                </Text>
+              </Box>
+            ) : (
+              <Row
+                key={`${index}`}
+                label={line.label}
+                variant={line.warning ? 'critical' : 'default'}
+              >
+                <Text color={line.warning ? 'error' : 'default'}>
+                  {line.value}
+                </Text>
+              </Row>
+            ),
+          )}
           <Box direction="horizontal" alignment="space-between">
             <Button name={`${UI.requestApprove}:${request.id}`}>Approve</Button>
             <Button

@@ -9,7 +9,7 @@ import {
   EthErc4337AccountStruct,
 } from '@metamask/keyring-api';
 import { is } from '@metamask/superstruct';
-import { recoverMessageAddress, stringToHex } from 'viem';
+import { getAddress, recoverMessageAddress, stringToHex } from 'viem';
 import type { Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
@@ -323,6 +323,70 @@ describe('home page', () => {
       mode: 'sync',
     });
   });
+
+  it('a parked typed-data Permit shows its spender and value in full, a 400-character message shows whole, and the site is named', async () => {
+    await step(async (current) =>
+      current.selectInDropdown('approval-mode', 'async'),
+    );
+    const [account] = await harness.keyring('keyring_listAccounts');
+    const spender = getAddress(`0x${'a7'.repeat(19)}01`);
+    const value = (2n ** 256n - 1n).toString();
+    await harness.submit(account, 'eth_signTypedData_v4', [
+      account.address,
+      JSON.stringify({
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+          ],
+          Permit: [
+            { name: 'owner', type: 'address' },
+            { name: 'spender', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'nonce', type: 'uint256' },
+            { name: 'deadline', type: 'uint256' },
+          ],
+        },
+        domain: { name: 'USD Coin', chainId: 1 },
+        primaryType: 'Permit',
+        message: {
+          owner: account.address,
+          spender,
+          value,
+          nonce: 0,
+          deadline: 1900000000,
+        },
+      }),
+    ]);
+    const tail = `…transfer ownership of vault #42 to ${spender}`;
+    const message = `${'I agree to the terms. '.repeat(20)}${tail}`.slice(-400);
+    expect(message).toHaveLength(400);
+    expect(message.endsWith(tail)).toBe(true);
+    await harness.submit(account, 'personal_sign', [
+      stringToHex(message),
+      account.address,
+    ]);
+    ui = (await harness.snap.onHomePage()).getInterface();
+    const texts = shownTexts(ui.content);
+    expect(texts).toContain('message.spender');
+    expect(texts[texts.indexOf('message.spender') + 1]).toBe(spender);
+    expect(texts[texts.indexOf('message.value') + 1]).toBe(value);
+    expect(texts).toContain(message);
+    expect(
+      texts.filter((text) => text === 'https://dapp.example'),
+    ).toHaveLength(2);
+
+    for (const request of await harness.keyring(
+      'keyring_listRequests',
+      undefined,
+      METAMASK,
+    )) {
+      await step(async (current) =>
+        current.clickElement(`request-reject:${request.id}`),
+      );
+    }
+    await ui.selectInDropdown('approval-mode', 'sync');
+  });
 });
 
 /**
@@ -389,4 +453,26 @@ function inputValue(tree: any, name: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Every text a JSX tree shows, in tree order: text children and row labels.
+ *
+ * @param node - The tree.
+ * @returns The strings.
+ */
+function shownTexts(node: unknown): string[] {
+  if (typeof node === 'string') {
+    return [node];
+  }
+  if (Array.isArray(node)) {
+    return node.flatMap(shownTexts);
+  }
+  if (typeof node !== 'object' || node === null) {
+    return [];
+  }
+  const props =
+    ((node as Record<string, unknown>).props as
+      Record<string, unknown> | undefined) ?? {};
+  return [props.label, props.children].flatMap(shownTexts);
 }

@@ -7,9 +7,11 @@
  */
 import {
   createPublicClient,
+  encodeFunctionData,
   formatEther,
   getAddress,
   http,
+  maxUint256,
   parseAbi,
   parseEther,
 } from 'viem';
@@ -362,8 +364,18 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       getAddress(RECORDERS[1]),
     );
     expect(
-      shown.filter((text) => text === 'function selector 0x00000000'),
+      shown.filter(
+        (text) =>
+          text ===
+          'function 0x00000000 (not decoded: check the full call data)',
+      ),
     ).toHaveLength(2);
+    expect(valueAfter(shown, 'Call data (64 bytes, in full)')).toBe(
+      recordCalldata(1, 111),
+    );
+    expect(shown).toContain(recordCalldata(2, 222));
+    expect(valueAfter(shown, 'Requested by')).toBe(COMPANION);
+    expect(valueAfter(shown, 'Nonce')).toBe('0');
     expect(shown.filter((text) => text === '0 ETH')).toHaveLength(2);
     expect(valueAfter(shown, 'Maximum gas cost')).toBe(
       `${formatEther(prefund(op))} ETH`,
@@ -374,7 +386,10 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(valueAfter(shown, 'Gas paid by paymaster')).toBe(
       devnet.contracts.verifyingPaymaster,
     );
-    expect(JSON.stringify(shown)).not.toMatch(/[0-9a-f]{64}/iu); // no key (nor any 32-byte secret) in the dialog
+    const intentData = new Set<string>(intents.map((intent) => intent.data));
+    expect(
+      JSON.stringify(shown.filter((text) => !intentData.has(text))),
+    ).not.toMatch(/[0-9a-f]{64}/iu); // no key (nor any 32-byte secret) in the dialog: only the intents' own call data, shown in full
 
     // the intents took effect, from the deployed account
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(111n);
@@ -404,6 +419,44 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     });
     expect(chainProxy.stats.rpcCalls).toBe(0);
     sponsored = { userOpHash, fromBlockBefore };
+  });
+
+  it('the dialog decodes an unlimited approve (spender in full, flagged) and names the site, chain, nonce, sponsor and maximum cost', async () => {
+    const spender = getAddress(`0x${'a7'.repeat(19)}01`);
+    const token = getAddress(`0x${'70'.repeat(19)}02`);
+    const approve = encodeFunctionData({
+      abi: parseAbi(['function approve(address, uint256)']),
+      functionName: 'approve',
+      args: [spender, maxUint256],
+    });
+    const nonce = await nonceOf(account.address);
+    devnet.paymaster.resetStats();
+    const { shown, response } = await send(
+      {
+        account: account.id,
+        scope: devnet.scope,
+        intents: [{ to: token, value: '0x0', data: approve }],
+      },
+      'cancel',
+    );
+    expect(response.error).toEqual(expect.objectContaining({ code: 4001 }));
+    expect(valueAfter(shown, 'Requested by')).toBe(COMPANION);
+    expect(valueAfter(shown, 'Chain')).toBe(devnet.scope);
+    expect(valueAfter(shown, 'Nonce')).toBe(nonce.toString());
+    expect(valueAfter(shown, 'Intent 1 of 1: to')).toBe(token);
+    expect(valueAfter(shown, 'Call')).toMatch(/^approve/u);
+    expect(valueAfter(shown, 'spender')).toBe(spender); // the Address component's full address
+    expect(valueAfter(shown, 'Warning')).toContain('UNLIMITED APPROVAL');
+    expect(valueAfter(shown, 'Warning')).toContain(spender);
+    expect(valueAfter(shown, 'Gas paid by paymaster')).toBe(
+      devnet.contracts.verifyingPaymaster,
+    );
+    // the maximum cost from the fields the paymaster service signed (sponsored: verification × 3)
+    const signed = devnet.paymaster.stats.signed.at(-1) as RpcUserOp;
+    expect(valueAfter(shown, 'Maximum gas cost')).toBe(
+      `${formatEther(prefund({ ...signed, paymasterAndData: devnet.contracts.verifyingPaymaster }))} ETH`,
+    );
+    expect(await nonceOf(account.address)).toBe(nonce); // declined: nothing sent
   });
 
   it('sends a self-paid operation from the funded account when no paymaster is configured', async () => {

@@ -23,15 +23,23 @@ import { invalidParams, notFound } from '../../errors';
 
 /** What the confirmation dialog shows about an operation before it is signed. */
 export type SendSummary = {
+  /** Who asked: the requesting site's origin as MetaMask reported it to onRpcRequest, or the home page. */
+  origin: string;
   /** The smart account (sender). */
   account: Hex;
   /** `eip155:<decimal chain id>`. */
   scope: string;
-  /** Each intent: recipient, value in wei, and the 4-byte selector called (null: a plain transfer, no data). */
-  intents: { to: Hex; value: bigint; selector: Hex | null }[];
+  /** The operation's EntryPoint nonce (key << 64 | sequence), in full. */
+  nonce: bigint;
+  /** Each intent: recipient, value in wei, and its full call data (`0x`: a plain transfer). */
+  intents: { to: Hex; value: bigint; data: Hex }[];
   /** Whether this operation deploys the account (initCode is set). */
   deploys: boolean;
-  /** The most the operation can cost in gas, in wei (see {@link maxGasCost}). */
+  /** The gas the EntryPoint v0.6 prefund counts (see {@link maxGasCost}), in gas units. */
+  gas: bigint;
+  /** The operation's maxFeePerGas, in wei per gas. */
+  maxFeePerGas: bigint;
+  /** The most the operation can cost in gas, in wei: `gas × maxFeePerGas` (see {@link maxGasCost}). */
   maxGasCost: bigint;
   /** The paymaster that pays the gas, or null when the account pays it. */
   paymaster: Hex | null;
@@ -45,8 +53,8 @@ export type UserOperationDraft = {
   userOp: EthUserOperation;
   /** Hex number of the latest block when the operation was prepared (receipt searches start there). */
   fromBlock: Hex;
-  /** What the confirmation dialog shows about it. */
-  summary: SendSummary;
+  /** What the confirmation dialog shows about it (the caller adds who asked). */
+  summary: Omit<SendSummary, 'origin'>;
 };
 
 /** How many sent operations the snap remembers (the oldest is dropped first). */
@@ -54,31 +62,41 @@ export const MAX_SENT_USER_OPERATIONS = 64;
 
 const BLOCK_NUMBER_READ: RpcCall = { method: 'eth_blockNumber', params: [] };
 
+/** The fields of a v0.6 operation its gas prefund depends on. */
+type PrefundFields = Pick<
+  EthUserOperation,
+  | 'callGasLimit'
+  | 'verificationGasLimit'
+  | 'preVerificationGas'
+  | 'maxFeePerGas'
+  | 'paymasterAndData'
+>;
+
+/**
+ * The gas a v0.6 operation's prefund counts (EntryPoint v0.6 `_getRequiredPrefund`):
+ * `callGasLimit + verificationGasLimit × (paymaster ? 3 : 1) + preVerificationGas`.
+ *
+ * @param op - The operation (hex quantities).
+ * @returns Gas units.
+ */
+export function prefundGas(op: PrefundFields): bigint {
+  const multiplier = op.paymasterAndData === '0x' ? 1n : 3n;
+  return (
+    BigInt(op.callGasLimit) +
+    BigInt(op.verificationGasLimit) * multiplier +
+    BigInt(op.preVerificationGas)
+  );
+}
+
 /**
  * The most a v0.6 operation can cost in gas, the prefund EntryPoint v0.6 requires
- * (`_getRequiredPrefund`): `(callGasLimit + verificationGasLimit × (paymaster ? 3 : 1) +
- * preVerificationGas) × maxFeePerGas`.
+ * (`_getRequiredPrefund`): {@link prefundGas} × `maxFeePerGas`.
  *
  * @param op - The operation (hex quantities).
  * @returns Wei.
  */
-export function maxGasCost(
-  op: Pick<
-    EthUserOperation,
-    | 'callGasLimit'
-    | 'verificationGasLimit'
-    | 'preVerificationGas'
-    | 'maxFeePerGas'
-    | 'paymasterAndData'
-  >,
-): bigint {
-  const multiplier = op.paymasterAndData === '0x' ? 1n : 3n;
-  return (
-    (BigInt(op.callGasLimit) +
-      BigInt(op.verificationGasLimit) * multiplier +
-      BigInt(op.preVerificationGas)) *
-    BigInt(op.maxFeePerGas)
-  );
+export function maxGasCost(op: PrefundFields): bigint {
+  return prefundGas(op) * BigInt(op.maxFeePerGas);
 }
 
 /**
@@ -197,8 +215,8 @@ export function rememberSent(
  * @param scope - The request's scope, `eip155:<decimal chain id>`.
  * @param intents - The intents it executes.
  * @param feeSource - Where its fees came from.
- * @returns The summary: checksummed addresses, each intent's 4-byte selector, and the most the
- * operation can cost (wei).
+ * @returns The summary: checksummed addresses, the nonce, each intent's full data, the gas and
+ * fee, and the most the operation can cost (wei).
  * @throws JsonRpcError -32602 when paymasterAndData is shorter than an address.
  */
 function summarize(
@@ -206,19 +224,19 @@ function summarize(
   scope: string,
   intents: Intent[],
   feeSource: Fees['source'],
-): SendSummary {
+): Omit<SendSummary, 'origin'> {
   return {
     account: getAddress(userOp.sender),
     scope,
+    nonce: BigInt(userOp.nonce),
     intents: intents.map(({ to, value, data }) => ({
       to: getAddress(to),
       value,
-      selector:
-        data === '0x'
-          ? null
-          : slice(data, 0, Math.min(4, (data.length - 2) / 2)),
+      data,
     })),
     deploys: userOp.initCode !== '0x',
+    gas: prefundGas(userOp),
+    maxFeePerGas: BigInt(userOp.maxFeePerGas),
     maxGasCost: maxGasCost(userOp),
     paymaster: paymasterOf(userOp.paymasterAndData as Hex),
     feeSource,

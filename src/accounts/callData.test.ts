@@ -1,0 +1,233 @@
+import { encodeFunctionData, getAddress, maxUint256, parseAbi } from 'viem';
+import type { Hex } from 'viem';
+
+import { describeCall, describeCallData, hasWarning } from './callData';
+
+// The reference ABIs, written here independently of the decoder's (EIP-20, EIP-721, EIP-1155, SimpleAccount v0.6).
+const ERC20 = parseAbi([
+  'function transfer(address, uint256)',
+  'function approve(address, uint256)',
+  'function transferFrom(address, address, uint256)',
+]);
+const ERC721 = parseAbi([
+  'function setApprovalForAll(address, bool)',
+  'function safeTransferFrom(address, address, uint256)',
+  'function safeTransferFrom(address, address, uint256, bytes)',
+]);
+const ERC1155 = parseAbi([
+  'function safeTransferFrom(address, address, uint256, uint256, bytes)',
+]);
+const ACCOUNT = parseAbi([
+  'function execute(address, uint256, bytes)',
+  'function executeBatch(address[], bytes[])',
+]);
+
+const ATTACKER = getAddress('0xa11ce0000000000000000000000000000000beef');
+const OWNER = getAddress('0x1234567890abcdef1234567890abcdef12345678');
+const TOKEN = getAddress('0x00000000000000000000000000000000000070ce');
+
+/**
+ * The value of the line with a label.
+ *
+ * @param lines - Described lines.
+ * @param label - The label.
+ * @returns The text.
+ */
+function value(
+  lines: { label: string; text: string }[],
+  label: string,
+): string | undefined {
+  return lines.find((line) => line.label === label)?.text;
+}
+
+describe('call-data decoder', () => {
+  it('decodes an ERC-20 transfer with the recipient in full', () => {
+    const data = encodeFunctionData({
+      abi: ERC20,
+      functionName: 'transfer',
+      args: [ATTACKER, 10n ** 24n],
+    });
+    const lines = describeCallData(data);
+    expect(value(lines, 'Call')).toBe('ERC-20 transfer');
+    expect(lines).toContainEqual({
+      label: 'recipient',
+      text: ATTACKER,
+      address: ATTACKER,
+    });
+    expect(value(lines, 'amount (token base units)')).toBe(
+      '1000000000000000000000000',
+    );
+    expect(hasWarning(lines)).toBe(false);
+  });
+
+  it('flags an approve of 2^256-1 and of anything >= 2^255 as unlimited, not a bounded one', () => {
+    for (const amount of [maxUint256, 2n ** 255n]) {
+      const lines = describeCallData(
+        encodeFunctionData({
+          abi: ERC20,
+          functionName: 'approve',
+          args: [ATTACKER, amount],
+        }),
+      );
+      expect(value(lines, 'spender')).toBe(ATTACKER);
+      expect(hasWarning(lines)).toBe(true);
+      expect(value(lines, 'Warning')).toContain('UNLIMITED APPROVAL');
+      expect(value(lines, 'Warning')).toContain(ATTACKER);
+    }
+    const bounded = describeCallData(
+      encodeFunctionData({
+        abi: ERC20,
+        functionName: 'approve',
+        args: [ATTACKER, 2n ** 255n - 1n],
+      }),
+    );
+    expect(hasWarning(bounded)).toBe(false);
+    expect(
+      value(bounded, 'amount (ERC-20, token base units) or token id (ERC-721)'),
+    ).toBe((2n ** 255n - 1n).toString());
+  });
+
+  it('decodes transferFrom', () => {
+    const lines = describeCallData(
+      encodeFunctionData({
+        abi: ERC20,
+        functionName: 'transferFrom',
+        args: [OWNER, ATTACKER, 5n],
+      }),
+    );
+    expect(value(lines, 'from')).toBe(OWNER);
+    expect(value(lines, 'recipient')).toBe(ATTACKER);
+    expect(
+      value(lines, 'amount (ERC-20, token base units) or token id (ERC-721)'),
+    ).toBe('5');
+  });
+
+  it('flags setApprovalForAll(true), not setApprovalForAll(false)', () => {
+    const on = describeCallData(
+      encodeFunctionData({
+        abi: ERC721,
+        functionName: 'setApprovalForAll',
+        args: [ATTACKER, true],
+      }),
+    );
+    expect(value(on, 'operator')).toBe(ATTACKER);
+    expect(value(on, 'approved')).toBe('true');
+    expect(hasWarning(on)).toBe(true);
+    const off = describeCallData(
+      encodeFunctionData({
+        abi: ERC721,
+        functionName: 'setApprovalForAll',
+        args: [ATTACKER, false],
+      }),
+    );
+    expect(hasWarning(off)).toBe(false);
+  });
+
+  it('decodes the three safeTransferFrom overloads (ERC-721 ×2, ERC-1155)', () => {
+    const three = describeCallData(
+      encodeFunctionData({
+        abi: ERC721,
+        functionName: 'safeTransferFrom',
+        args: [OWNER, ATTACKER, 7n],
+      }),
+    );
+    expect(value(three, 'recipient')).toBe(ATTACKER);
+    expect(value(three, 'token id (ERC-721)')).toBe('7');
+    expect(value(three, 'data')).toBeUndefined();
+
+    const four = describeCallData(
+      encodeFunctionData({
+        abi: ERC721,
+        functionName: 'safeTransferFrom',
+        args: [OWNER, ATTACKER, 8n, '0xc0ffee'],
+      }),
+    );
+    expect(value(four, 'token id (ERC-721)')).toBe('8');
+    expect(value(four, 'data')).toBe('0xc0ffee');
+
+    const multi = describeCallData(
+      encodeFunctionData({
+        abi: ERC1155,
+        functionName: 'safeTransferFrom',
+        args: [OWNER, ATTACKER, 9n, 100n, '0x'],
+      }),
+    );
+    expect(value(multi, 'from')).toBe(OWNER);
+    expect(value(multi, 'token id (ERC-1155)')).toBe('9');
+    expect(value(multi, 'amount (ERC-1155)')).toBe('100');
+  });
+
+  it('decodes an approve inside executeBatch inside execute, and flags it', () => {
+    const approve = encodeFunctionData({
+      abi: ERC20,
+      functionName: 'approve',
+      args: [ATTACKER, maxUint256],
+    });
+    const batch = encodeFunctionData({
+      abi: ACCOUNT,
+      functionName: 'executeBatch',
+      args: [[TOKEN], [approve]],
+    });
+    const data = encodeFunctionData({
+      abi: ACCOUNT,
+      functionName: 'execute',
+      args: [OWNER, 0n, batch],
+    });
+    const lines = describeCall({ to: OWNER, value: 0n, data });
+    expect(value(lines, 'To')).toBe(OWNER);
+    expect(value(lines, 'Call')).toMatch(/^execute/u);
+    expect(value(lines, 'Inner call 1: to')).toBe(OWNER);
+    expect(value(lines, 'Inner call 1: Call')).toMatch(/^executeBatch/u);
+    expect(value(lines, 'Inner call 1.1: to')).toBe(TOKEN);
+    expect(value(lines, 'Inner call 1.1: Call')).toMatch(/^approve/u);
+    expect(value(lines, 'Inner call 1.1: spender')).toBe(ATTACKER);
+    expect(value(lines, 'Inner call 1.1: Warning')).toContain(
+      'UNLIMITED APPROVAL',
+    );
+    expect(hasWarning(lines)).toBe(true);
+  });
+
+  it('stops decoding at the nesting bound and shows the rest raw, in full', () => {
+    let data: Hex = encodeFunctionData({
+      abi: ERC20,
+      functionName: 'transfer',
+      args: [ATTACKER, 1n],
+    });
+    for (let level = 0; level < 6; level += 1) {
+      data = encodeFunctionData({
+        abi: ACCOUNT,
+        functionName: 'execute',
+        args: [OWNER, 0n, data],
+      });
+    }
+    const lines = describeCallData(data);
+    const rawLine = lines.find((line) => line.label.includes('Call data'));
+    expect(rawLine?.text.length).toBeGreaterThan(200);
+    expect(data.toLowerCase()).toContain(rawLine?.text.slice(10));
+  });
+
+  it('shows an unknown selector with the FULL call data, and non-standard encodings raw', () => {
+    const data = `0xdeadbeef${'ab'.repeat(300)}` as Hex;
+    const lines = describeCallData(data);
+    expect(value(lines, 'Call')).toBe(
+      'function 0xdeadbeef (not decoded: check the full call data)',
+    );
+    expect(value(lines, 'Call data (304 bytes, in full)')).toBe(data);
+
+    // transfer with dirty high bits in the address word: not what a Solidity 0.8 token reads
+    const transfer = encodeFunctionData({
+      abi: ERC20,
+      functionName: 'transfer',
+      args: [ATTACKER, 1n],
+    });
+    const dirty = `${transfer.slice(0, 10)}ff${transfer.slice(12)}` as Hex;
+    expect(value(describeCallData(dirty), 'Call')).toMatch(/not decoded/u);
+    expect(value(describeCallData('0xa9059cbb'), 'Call')).toMatch(
+      /^function 0xa9059cbb/u,
+    );
+    expect(value(describeCallData('0x12'), 'Call')).toBe(
+      'no function selector (not decoded)',
+    );
+    expect(value(describeCallData('0x'), 'Call')).toBe('plain transfer');
+  });
+});
