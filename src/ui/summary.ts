@@ -5,6 +5,8 @@ import type { Hex } from 'viem';
 import { describeCall, describeCallData } from '../accounts/callData';
 import type { CallLine } from '../accounts/callData';
 import { maxGasCost } from '../accounts/erc4337/send';
+import { normaliseTypedData } from '../accounts/typedData';
+import type { TypedDataVersion } from '../accounts/typedData';
 import { displayText } from '../safeText';
 
 /** One line of a request summary: a label and its value, both plain text. */
@@ -89,8 +91,10 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
       lines.push(...typedDataLines(list[0]));
       break;
     case 'eth_signTypedData_v3':
+      lines.push(...typedDataLines(list[1], 'V3'));
+      break;
     case 'eth_signTypedData_v4':
-      lines.push(...typedDataLines(list[1]));
+      lines.push(...typedDataLines(list[1], 'V4'));
       break;
     case 'eth_signUserOperation':
       lines.push(...userOperationLines(first, request.scope));
@@ -143,13 +147,31 @@ function messageText(message: unknown): string {
 }
 
 /**
- * The lines of an EIP-712 typed-data param.
+ * The lines of an EIP-712 typed-data param. v3/v4 data is shown as it is signed: normalised by
+ * normaliseTypedData (booleans, integers in decimal, undeclared fields left out, as the signer
+ * leaves them out), so the page never shows `"false"` where `false` is signed or a field that is
+ * not signed at all.
  *
  * @param value - The param: an object, or its JSON text (v3/v4), or v1's array of `{ type, name, value }`.
+ * @param version - `V3` or `V4` for typed structs; undefined for v1.
  * @returns Domain fields (`domain.<name>`), the primary type, and message fields (`message.<path>`).
  */
-function typedDataLines(value: unknown): SummaryLine[] {
-  const data = typedData(value);
+function typedDataLines(
+  value: unknown,
+  version?: TypedDataVersion,
+): SummaryLine[] {
+  const parsed = typedData(value);
+  let data = parsed;
+  if (version !== undefined && parsed !== undefined && !Array.isArray(parsed)) {
+    try {
+      data = normaliseTypedData(
+        parsed as Parameters<typeof normaliseTypedData>[0],
+        version,
+      );
+    } catch {
+      data = undefined;
+    }
+  }
   if (data === undefined) {
     return [{ label: 'Typed data', value: 'unreadable' }];
   }
