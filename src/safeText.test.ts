@@ -3,6 +3,7 @@ import {
   defang,
   fieldPath,
   knownName,
+  printable,
   quoteId,
   structMessage,
 } from './safeText';
@@ -82,5 +83,15 @@ describe('error text never carries what was sent', () => {
     expect(`${copy.a}`).toBe('[value]');
     // eslint-disable-next-line @typescript-eslint/restrict-template-expressions -- what is tested: a template string prints it
     expect(() => `${(copy.a as unknown[])[0]}`).not.toThrow();
+  });
+});
+
+describe('printable: server text as it may go back to a caller', () => {
+  it('turns control, format and bidi-override characters into single spaces and cuts to 300 characters', () => {
+    expect(printable('a\u0000b\u202e\u2066c\n\nd\u0085e')).toBe('a b c d e');
+    const cut = printable(`${'\u{1F600}'.repeat(400)}`);
+    expect([...cut]).toHaveLength(300);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(printable('short', 10)).toBe('short');
   });
 });

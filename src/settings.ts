@@ -9,7 +9,7 @@ import type { ChainConfig } from './accounts/erc4337';
 import { toRpcError, validate } from './errors';
 import { parseIpfsConfig } from './metadata';
 import type { IpfsConfig } from './metadata';
-import { redactError } from './secrets';
+import { redactError, rememberCredentials } from './secrets';
 import type { StateStore } from './state';
 
 export type { ChainConfig };
@@ -33,6 +33,23 @@ export class Settings {
    */
   constructor(store: StateStore) {
     this.#store = store;
+    this.#rememberStored();
+  }
+
+  /**
+   * Remember the stored credentials for the session (`rememberCredentials`): errors stay scrubbed
+   * of a key after a concurrent change replaces it.
+   */
+  #rememberStored(): void {
+    const { chains, ipfs } = this.#store.current;
+    rememberCredentials(
+      Object.values(chains).flatMap((config) => [
+        config.rpcUrl,
+        config.bundlerUrl,
+        config.paymasterUrl,
+      ]),
+      [ipfs?.apiKey, ipfs?.apiKeySecret],
+    );
   }
 
   /**
@@ -50,6 +67,11 @@ export class Settings {
       parseChainConfig(params),
       this.#store.current.chains,
     );
+    rememberCredentials([
+      config.rpcUrl,
+      config.bundlerUrl,
+      config.paymasterUrl,
+    ]);
     // not stored yet, so the front door cannot know its key: mask it here
     await verifyChainConfig(config).catch((error: unknown) => {
       throw redactError(toRpcError(error), [config.rpcUrl]);
@@ -59,6 +81,7 @@ export class Settings {
       draft.chains[config.scope] = config;
       await this.#store.commit(draft);
     });
+    this.#rememberStored();
     return maskChainConfig(config);
   }
 
@@ -89,6 +112,7 @@ export class Settings {
    */
   async setIpfsConfig(params: unknown): Promise<{ apiUrl: string }> {
     const config = parseIpfsConfig(params);
+    rememberCredentials([], [config.apiKey, config.apiKeySecret]);
     await this.#store.run(async () => {
       const draft = this.#store.draft();
       draft.ipfs = config;
