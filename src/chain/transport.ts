@@ -7,7 +7,9 @@ import { isRedirect, isRedirectRejection } from '../ipfs/redirect';
  * replies, batches): numeric ids echoed and checked, batches matched by id in
  * any order, a timeout per HTTP attempt, a cap on the bytes of a reply body,
  * bounded retries with exponential backoff and jitter for read-only methods on
- * transport faults, HTTP 429 and 5xx. Errors name the endpoint's origin only.
+ * transport faults, HTTP 429 and 5xx. Redirects are never followed (`redirect:
+ * 'error'`; a 3xx or redirected response is an `http` TransportError naming the
+ * service). Errors name the endpoint's origin only.
  */
 
 /** The part of a `fetch` Response the transport reads: `body` (a byte stream) when present, else `text()`. */

@@ -108,7 +108,10 @@ export async function bundlerReceipt(
  *
  * @param reply - The untrusted result.
  * @param userOpHash - The hash asked for; the receipt must be for it.
- * @returns The receipt with canonical hex quantities, or null when absent or malformed.
+ * @returns The receipt with canonical hex quantities, or null when absent or malformed: another
+ * userOpHash, a sender that is not an address, a transactionHash that is not 32 bytes, a quantity
+ * that is not hex or out of range (nonce and actualGasCost above 2^256 - 1, blockNumber and
+ * actualGasUsed above 2^64 - 1).
  */
 export function parseBundlerReceipt(
   reply: unknown,
