@@ -5,6 +5,7 @@ import {
   hasHiddenCharacters,
   fieldPath,
   knownName,
+  printable,
   quoteId,
   structMessage,
 } from './safeText';
@@ -124,5 +125,15 @@ describe('text from outside is shown without hidden characters', () => {
     expect(displayText('Pay \u202e0x1234abcd\u202c now')).toBe(
       'Pay \ufffd0x1234abcd\ufffd now',
     );
+  });
+});
+
+describe('printable: server text as it may go back to a caller', () => {
+  it('turns control, format and bidi-override characters into single spaces and cuts to 300 characters', () => {
+    expect(printable('a\u0000b\u202e\u2066c\n\nd\u0085e')).toBe('a b c d e');
+    const cut = printable(`${'\u{1F600}'.repeat(400)}`);
+    expect([...cut]).toHaveLength(300);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(printable('short', 10)).toBe('short');
   });
 });

@@ -52,6 +52,25 @@ export function bounded(message: string): string {
 }
 
 /**
+ * Text from a server (a node's, bundler's or paymaster's message, a decoded revert reason) as it
+ * may go back to a caller: control, format and bidirectional-override characters become spaces,
+ * runs of white space one space, and the result is cut to `max` characters (code points, an
+ * ellipsis marking the cut).
+ *
+ * @param text - Untrusted text.
+ * @param max - Largest length kept, in characters (default {@link MAX_MESSAGE_LENGTH}).
+ * @returns The printable text, at most `max` characters.
+ */
+export function printable(text: string, max = MAX_MESSAGE_LENGTH): string {
+  const clean = text
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}]+/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+  const chars = [...clean];
+  return chars.length <= max ? clean : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/**
  * A caller-supplied name (a method) shown only when it is one the snap knows.
  *
  * @param name - The name as received.

@@ -11,7 +11,7 @@ import type { ConsentAsker, Requester } from './consent';
 import { toRpcError, validate } from './errors';
 import { parseIpfsConfig } from './metadata';
 import type { IpfsConfig } from './metadata';
-import { redactError } from './secrets';
+import { redactError, rememberCredentials } from './secrets';
 import type { StateStore } from './state';
 
 export type { ChainConfig };
@@ -41,6 +41,23 @@ export class Settings {
   constructor(store: StateStore, ask?: ConsentAsker) {
     this.#store = store;
     this.#ask = ask;
+    this.#rememberStored();
+  }
+
+  /**
+   * Remember the stored credentials for the session (`rememberCredentials`): errors stay scrubbed
+   * of a key after a concurrent change replaces it.
+   */
+  #rememberStored(): void {
+    const { chains, ipfs } = this.#store.current;
+    rememberCredentials(
+      Object.values(chains).flatMap((config) => [
+        config.rpcUrl,
+        config.bundlerUrl,
+        config.paymasterUrl,
+      ]),
+      [ipfs?.apiKey, ipfs?.apiKeySecret],
+    );
   }
 
   /**
@@ -68,6 +85,11 @@ export class Settings {
       config,
       replaces: this.#store.current.chains[config.scope] !== undefined,
     });
+    rememberCredentials([
+      config.rpcUrl,
+      config.bundlerUrl,
+      config.paymasterUrl,
+    ]);
     // not stored yet, so the front door cannot know its key: mask it here
     await verifyChainConfig(config).catch((error: unknown) => {
       throw redactError(toRpcError(error), [config.rpcUrl]);
@@ -77,6 +99,7 @@ export class Settings {
       draft.chains[config.scope] = config;
       await this.#store.commit(draft);
     });
+    this.#rememberStored();
     return maskChainConfig(config);
   }
 
@@ -119,6 +142,7 @@ export class Settings {
       credentials:
         config.apiKey !== undefined || config.apiKeySecret !== undefined,
     });
+    rememberCredentials([], [config.apiKey, config.apiKeySecret]);
     await this.#store.run(async () => {
       const draft = this.#store.draft();
       draft.ipfs = config;

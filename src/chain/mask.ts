@@ -1,9 +1,10 @@
 /**
  * Secret masking for JSON-RPC endpoint URLs. Providers put the API key in many
  * places: a path segment (`/v3/<key>`, `/v2/<key>`, `/<key>/`, `/eth/<key>`,
- * `/v1/rpc/<key>`), a query parameter (`?apikey=<key>`) or the userinfo
- * (`https://user:<key>@host`). Rather than guess which part is the key, every
- * part after the host is treated as secret:
+ * `/v1/rpc/<key>`), a query parameter (`?apikey=<key>`), the userinfo
+ * (`https://user:<key>@host`) or a host-name label (`https://<key>.rpc.example`).
+ * Rather than guess which part is the key, every part after the host is treated
+ * as secret, and so is every key-like label of the host name:
  *
  * - `maskUrl` (a URL shown back, e.g. a stored config): a "keyed" URL, one with
  *   userinfo, a query, or any path beyond `/`, becomes `<origin>/***`;
@@ -32,17 +33,59 @@ function parse(url: string): URL | undefined {
 }
 
 /**
+ * Whether a host-name label looks like a key rather than a name (`KEY.rpc.example`): at least 20
+ * characters, or at least 8 mixing letters with 3 or more digits. `mainnet`, `eth-sepolia`,
+ * `arb1`, `127` stay readable.
+ *
+ * @param label - One label of a host name.
+ * @returns True when the label is treated as secret.
+ */
+function secretLabel(label: string): boolean {
+  return (
+    label.length >= 20 ||
+    (label.length >= 8 &&
+      /[a-z]/iu.test(label) &&
+      (label.match(/[0-9]/gu) ?? []).length >= 3)
+  );
+}
+
+/**
+ * The labels of a URL's host name that look like keys (see {@link secretLabel}); none for an IP
+ * address literal.
+ *
+ * @param parsed - The parsed URL.
+ * @returns The secret-looking labels.
+ */
+function hostSecrets(parsed: URL): string[] {
+  if (parsed.hostname.startsWith('[')) {
+    return [];
+  }
+  return parsed.hostname.split('.').filter(secretLabel);
+}
+
+/**
  * The scheme, host and port of an endpoint, e.g. `https://mainnet.example.io`
  * (no userinfo, path, query or fragment): the only part of an endpoint that
  * error messages show.
  *
  * @param url - The endpoint URL.
- * @returns `<scheme>://<host>[:port]`, or `(invalid URL)` when `url` is not a URL.
+ * @returns `<scheme>://<host>[:port]`, each key-like host label (see `secretLabel`) replaced by
+ * `***`, or `(invalid URL)` when `url` is not a URL.
  * @example originOf('https://x.io/v3/0123abcd') // 'https://x.io'
+ * @example originOf('https://a1b2c3d4e5f6.rpc.example/') // 'https://***.rpc.example'
  */
 export function originOf(url: string): string {
   const parsed = parse(url);
-  return parsed ? `${parsed.protocol}//${parsed.host}` : '(invalid URL)';
+  if (!parsed) {
+    return '(invalid URL)';
+  }
+  const secret = new Set(hostSecrets(parsed));
+  const hostname = parsed.hostname
+    .split('.')
+    .map((label) => (secret.has(label) ? MASK : label))
+    .join('.');
+  const host = parsed.port ? `${hostname}:${parsed.port}` : hostname;
+  return `${parsed.protocol}//${host}`;
 }
 
 /**
@@ -67,6 +110,7 @@ export function maskUrl(url: string): string {
     parsed.password !== '' ||
     parsed.search !== '' ||
     parsed.hash !== '' ||
+    hostSecrets(parsed).length > 0 ||
     url.includes('?') ||
     (parsed.pathname !== '/' && parsed.pathname !== '');
   return keyed ? `${originOf(url)}/${MASK}` : parsed.toString();
@@ -75,7 +119,8 @@ export function maskUrl(url: string): string {
 /**
  * The parts of `url` that may be secret, for scrubbing free text: the path and
  * query as a whole, every path segment, query name and value, the user name and
- * password (raw and percent-decoded), each at least 6 characters long.
+ * password (raw and percent-decoded), key-like host labels, each at least 6
+ * characters long.
  *
  * @param url - The endpoint URL.
  * @returns The strings to remove, longest first.
@@ -91,6 +136,7 @@ export function secretsOf(url: string): string[] {
     parsed.search.slice(1),
     parsed.username,
     parsed.password,
+    ...hostSecrets(parsed),
     ...parsed.pathname.split('/'),
     ...parsed.search
       .slice(1)
@@ -122,6 +168,14 @@ export function redact(text: string, url: string): string {
   let out = text.split(url).join(originOf(url));
   for (const secret of secretsOf(url)) {
     out = out.split(secret).join(MASK);
+  }
+  const parsed = parse(url);
+  // host names are case-insensitive (and parsed lower case): a key there is masked in any case
+  for (const label of parsed ? hostSecrets(parsed) : []) {
+    out = out.replace(
+      new RegExp(label.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&'), 'giu'),
+      MASK,
+    );
   }
   return out;
 }

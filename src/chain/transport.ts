@@ -1,12 +1,15 @@
 import { fromRpcError, JsonRpcError, TransportError } from './errors';
 import { originOf, redact } from './mask';
+import { isRedirect, isRedirectRejection } from '../ipfs/redirect';
 
 /**
  * JSON-RPC 2.0 over HTTP POST (JSON-RPC 2.0 specification, jsonrpc.org: requests,
  * replies, batches): numeric ids echoed and checked, batches matched by id in
  * any order, a timeout per HTTP attempt, a cap on the bytes of a reply body,
  * bounded retries with exponential backoff and jitter for read-only methods on
- * transport faults, HTTP 429 and 5xx. Errors name the endpoint's origin only.
+ * transport faults, HTTP 429 and 5xx. Redirects are never followed (`redirect:
+ * 'error'`; a 3xx or redirected response is an `http` TransportError naming the
+ * service). Errors name the endpoint's origin only.
  */
 
 /** The part of a `fetch` Response the transport reads: `body` (a byte stream) when present, else `text()`. */
@@ -20,6 +23,8 @@ export type ResponseLike = {
   body?: ReadableStream<Uint8Array> | null;
   /** The response headers. */
   headers?: { get(name: string): string | null };
+  /** Whether the response came through a redirect (WHATWG fetch); such a response is refused. */
+  redirected?: boolean;
 };
 
 /** The subset of the WHATWG `fetch` the transport uses. */
@@ -34,6 +39,8 @@ export type FetchLike = (
     body: string;
     /** Aborts the request on timeout. */
     signal: AbortSignal;
+    /** Always `error`: a redirect rejects the request (WHATWG fetch `RequestRedirect`). */
+    redirect: 'error';
   },
 ) => Promise<ResponseLike>;
 
@@ -56,6 +63,8 @@ export type TransportOptions = {
   retryMaxElapsedMs?: number;
   /** Largest reply body read, in bytes (default 32 MiB); a longer one is a `tooLarge` TransportError. */
   maxReplyBytes?: number;
+  /** What the endpoint is, for messages, e.g. `bundler` (default `JSON-RPC endpoint`). */
+  service?: string;
 };
 
 /** Per-call options of `batchSettled`. */
@@ -266,6 +275,8 @@ export function createTransport(options: TransportOptions): Transport {
   const baseDelay = options.retryDelayMs ?? 200;
   const maxElapsed = options.retryMaxElapsedMs ?? 30_000;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  const service = options.service ?? 'JSON-RPC endpoint';
+  const redirectRefused = `the ${service} answered with a redirect; redirects are not followed`;
   /**
    * The backoff before a retry: the base delay doubled per attempt, with
    * jitter.
@@ -328,7 +339,13 @@ export function createTransport(options: TransportOptions): Transport {
         headers: { 'Content-Type': 'application/json' },
         body,
         signal: controller.signal,
+        // a redirect could lead to http:// or a loopback address: the https-only rule holds for the URL given
+        redirect: 'error',
       });
+      if (isRedirect(response)) {
+        controller.abort();
+        throw fault('http', redirectRefused, { status: response.status });
+      }
       try {
         text = await readCapped(response, maxReplyBytes);
       } catch (error) {
@@ -346,13 +363,9 @@ export function createTransport(options: TransportOptions): Transport {
         if (rpcReply !== undefined) {
           return rpcReply;
         }
-        throw fault(
-          'http',
-          `HTTP ${response.status} from the JSON-RPC endpoint`,
-          {
-            status: response.status,
-          },
-        );
+        throw fault('http', `HTTP ${response.status} from the ${service}`, {
+          status: response.status,
+        });
       }
     } catch (error) {
       if (error instanceof TransportError) {
@@ -360,6 +373,9 @@ export function createTransport(options: TransportOptions): Transport {
       }
       if (controller.signal.aborted) {
         throw fault('timeout', `no reply within ${timeoutMs} ms`);
+      }
+      if (isRedirectRejection(error)) {
+        throw fault('http', redirectRefused);
       }
       const detail = error instanceof Error ? error.message : String(error);
       throw fault('network', `network error: ${detail}`);
@@ -466,9 +482,10 @@ export function createTransport(options: TransportOptions): Transport {
    */
   function rpcError(error: unknown, method: string): JsonRpcError {
     const object: Record<string, unknown> = isObject(error) ? error : {};
+    // redact before cutting, so no cut leaves part of a secret behind (the body is already capped)
     const message =
       typeof object.message === 'string'
-        ? redact(object.message.slice(0, 2000), url)
+        ? redact(object.message, url).slice(0, 2000)
         : object.message;
     return fromRpcError({ ...(error as object), message }, method);
   }

@@ -7,6 +7,7 @@ import {
   ResponseTooLargeError,
   scrub,
 } from './errors';
+import { isRedirect, isRedirectRejection } from './redirect';
 
 /**
  * HTTP transport of the IPFS client (Kubo RPC API, https://docs.ipfs.tech/reference/kubo/rpc/):
@@ -17,10 +18,16 @@ import {
  * `AbortController`, `TextDecoder` and `btoa`: it runs in Node and in the snap.
  */
 
+/** Why a redirect fails the request (an IpfsTransportError). */
+const REDIRECT_REFUSED =
+  'the IPFS API answered with a redirect; redirects are not followed';
+
 /** The part of a `fetch` Response the client reads. */
 export type ResponseLike = {
   /** The HTTP status. */
   status: number;
+  /** Whether the response came through a redirect (WHATWG fetch); such a response is refused. */
+  redirected?: boolean;
   /** The body as a byte stream, or null when the implementation has none. */
   body: ReadableStream<Uint8Array> | null;
   arrayBuffer(): Promise<ArrayBuffer>;
@@ -36,6 +43,8 @@ export type FetchLike = (
     headers: Record<string, string>;
     /** Aborts the request on timeout or deadline. */
     signal: AbortSignal;
+    /** Always `error`: a redirect rejects the request (WHATWG fetch `RequestRedirect`). */
+    redirect: 'error';
   },
 ) => Promise<ResponseLike>;
 
@@ -214,11 +223,18 @@ export async function send(
           method: 'POST',
           headers,
           signal: controller.signal,
+          // a redirect could lead to http:// or a loopback address: never followed
+          redirect: 'error',
         }),
       ),
     );
   } catch (error) {
-    return fail(error);
+    return fail(
+      isRedirectRejection(error) ? new Error(REDIRECT_REFUSED) : error,
+    );
+  }
+  if (isRedirect(response)) {
+    return fail(new Error(REDIRECT_REFUSED));
   }
 
   /**

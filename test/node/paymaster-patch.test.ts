@@ -1,8 +1,10 @@
 /**
  * eth_patchUserOperation (src/accounts/erc4337/paymaster.ts) against the real ERC-7677 paymaster
  * service fixture on anvil with the v0.6 contracts, honest and misbehaving (`tamper`): the patch
- * must keep the paymaster the stub named, never `0x`, and never raise a gas limit beyond the
- * operation's own value + 10% + 10,000 gas (in v0.6 preVerificationGas is paid in full).
+ * must keep the paymaster the stub named, never `0x`, never raise a gas limit beyond the
+ * operation's own value + 10% + 10,000 gas (in v0.6 preVerificationGas is paid in full), never
+ * lower one below the operation's own value (a callGasLimit of 1 would make the included operation
+ * revert and spend its nonce), and never go past the absolute gas caps.
  */
 import type { EthUserOperation } from '@metamask/keyring-api';
 import { numberToHex } from 'viem';
@@ -244,11 +246,11 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
           : result;
     };
 
-    it('is accepted up to the operation’s own value + 10% + 10,000 gas, as a canonical quantity', async () => {
+    it('is accepted from the operation’s own value up to it + 10% + 10,000 gas, as a canonical quantity', async () => {
       withGas(`0x000${cap.toString(16)}`);
       expect((await patch(stub))[field]).toBe(numberToHex(cap));
-      withGas(numberToHex(own / 2n));
-      expect((await patch(stub))[field]).toBe(numberToHex(own / 2n));
+      withGas(numberToHex(own));
+      expect((await patch(stub))[field]).toBe(numberToHex(own));
     });
 
     it.each([
@@ -261,6 +263,21 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
         'ten times the operation’s value',
         (): unknown => numberToHex(own * 10n),
         /above the operation's own value/u,
+      ],
+      [
+        '1 gas (the included operation would revert and spend its nonce)',
+        (): unknown => '0x1',
+        /below the operation's own value \(the estimate\)/u,
+      ],
+      [
+        'half the operation’s value',
+        (): unknown => numberToHex(own / 2n),
+        /below the operation's own value/u,
+      ],
+      [
+        'one gas below the operation’s value',
+        (): unknown => numberToHex(own - 1n),
+        /below the operation's own value/u,
       ],
       ['0', (): unknown => '0x0', /expected a non-zero hex quantity/u],
       ['not hex', (): unknown => 'lots', /expected a non-zero hex quantity/u],
@@ -289,5 +306,59 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
         expect(error?.message).toMatch(message);
       },
     );
+  });
+
+  describe('absolute gas caps (30,000,000 gas per field, 60,000,000 in all), whatever the block gas limit', () => {
+    it('refuses a callGasLimit above 30,000,000 gas even within + 10% of a large own value', async () => {
+      service.options.tamper = (method, result): Record<string, unknown> =>
+        method === 'pm_getPaymasterData'
+          ? { ...result, callGasLimit: numberToHex(30_000_001n) }
+          : result;
+      const error = await patchUserOperation(
+        service.url,
+        { ...op(stub), callGasLimit: numberToHex(29_999_000n) },
+        contracts.entryPoint,
+        31337n,
+      ).then(
+        () => undefined,
+        (caught: Refusal) => caught,
+      );
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toMatch(
+        /at callGasLimit: above the absolute cap of 30000000 gas/u,
+      );
+    });
+
+    it('refuses an operation whose limits add up above 60,000,000 gas (verification counted 3 times with a paymaster)', async () => {
+      const error = await patchUserOperation(
+        service.url,
+        {
+          ...op(stub),
+          callGasLimit: numberToHex(20_000_000n),
+          verificationGasLimit: numberToHex(14_000_000n),
+        },
+        contracts.entryPoint,
+        31337n,
+      ).then(
+        () => undefined,
+        (caught: Refusal) => caught,
+      );
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toMatch(
+        /gas limits: callGasLimit \+ verificationGasLimit x 3 \+ preVerificationGas above the absolute cap of 60000000 gas/u,
+      );
+    });
+
+    it('accepts limits at the per-field cap when the total is within its cap', async () => {
+      const result = await patchUserOperation(
+        service.url,
+        { ...op(stub), callGasLimit: numberToHex(30_000_000n) },
+        contracts.entryPoint,
+        31337n,
+      );
+      expect(result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(
+        contracts.verifyingPaymaster.toLowerCase(),
+      );
+    });
   });
 });

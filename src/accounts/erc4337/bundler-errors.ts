@@ -1,6 +1,7 @@
 import { JsonRpcError } from '@metamask/rpc-errors';
 
 import { JsonRpcError as ChainJsonRpcError, redact } from '../../chain';
+import { MAX_MESSAGE_LENGTH, printable } from '../../safeText';
 
 /**
  * Bundler refusals in words a person understands. Sources: the ERC-4337 bundler JSON-RPC API
@@ -56,13 +57,17 @@ export const ENTRY_POINT_REASONS: Readonly<Record<string, string>> = {
   AA96: 'the signature aggregator is invalid',
 };
 
-/** Longest excerpt of the bundler's own message kept in an error (characters). */
-export const BUNDLER_MESSAGE_LIMIT = 240;
+/**
+ * Longest excerpt of the bundler's own message kept in an error (characters): the snap's limit on
+ * any message (`MAX_MESSAGE_LENGTH`, 300); the whole message is cut to it too.
+ */
+export const BUNDLER_MESSAGE_LIMIT = MAX_MESSAGE_LENGTH;
 
 /**
  * Turn what a bundler call threw into an error a person understands. A JSON-RPC error reply keeps
  * the bundler's code; its message names the `AAxx` reason (when the bundler's message has one) or
- * the ERC-7769 code's meaning, then a bounded, API-key-free excerpt of the bundler's message.
+ * the ERC-7769 code's meaning, then an API-key-free excerpt of the bundler's message (printable
+ * characters only; message and excerpt at most 300 characters each).
  * `data` is `{ reason?: "AAxx", bundlerMessage }`. Anything else (transport faults) is returned
  * unchanged.
  *
@@ -74,10 +79,10 @@ export function bundlerRefusal(error: unknown, bundlerUrl: string): unknown {
   if (!(error instanceof ChainJsonRpcError)) {
     return error;
   }
-  const excerpt = redact(error.message, bundlerUrl)
-    // eslint-disable-next-line no-control-regex -- deliberately matches control characters, to strip them from the bundler's text
-    .replace(/[\u0000-\u001f\u007f]+/gu, ' ')
-    .slice(0, BUNDLER_MESSAGE_LIMIT);
+  const excerpt = printable(
+    redact(error.message, bundlerUrl),
+    BUNDLER_MESSAGE_LIMIT,
+  );
   const reason = /\bAA[0-9]{2}\b/u.exec(error.message)?.[0];
   const meaning =
     (reason ? ENTRY_POINT_REASONS[reason] : undefined) ??
@@ -86,7 +91,7 @@ export function bundlerRefusal(error: unknown, bundlerUrl: string): unknown {
   const message = meaning
     ? `${head}: ${meaning}. Bundler: ${excerpt}`
     : `${head}: ${excerpt}`;
-  return new JsonRpcError(error.code, message, {
+  return new JsonRpcError(error.code, printable(message), {
     ...(reason ? { reason } : {}),
     bundlerMessage: excerpt,
   });

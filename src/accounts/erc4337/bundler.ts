@@ -1,11 +1,12 @@
 import type { EthUserOperation } from '@metamask/keyring-api';
 import { rpcErrors } from '@metamask/rpc-errors';
-import { getAddress, isAddress } from 'viem';
+import { getAddress, isAddress, numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
 import { bundlerRefusal } from './bundler-errors';
 import type { UserOperationReceipt } from './receipt';
 import { createRpcClient } from '../../chain';
+import type { RpcClient } from '../../chain';
 
 /**
  * The ERC-4337 bundler JSON-RPC client (ERC-7769, EntryPoint v0.6 operation shape): send an
@@ -14,7 +15,38 @@ import { createRpcClient } from '../../chain';
  */
 
 const BYTES32 = /^0x[0-9a-fA-F]{64}$/u;
-const QUANTITY = /^0x[0-9a-fA-F]{1,64}$/u;
+const UINT256_MAX = 2n ** 256n - 1n;
+/** Block numbers and gas amounts are uint64 in Ethereum clients. */
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * Largest reply body read from a bundler or paymaster service: 64 KiB (bytes). Their replies are a
+ * hash, a receipt, fees or a paymasterAndData of at most a few KiB; the chain RPC's 32 MiB cap is
+ * for eth_getLogs.
+ */
+export const MAX_SERVICE_REPLY_BYTES = 64 * 1024;
+
+/**
+ * A JSON-RPC client for an ERC-4337 service (bundler or ERC-7677 paymaster): no retries (sending
+ * methods must not be repeated; lookups fall back elsewhere), replies capped at
+ * {@link MAX_SERVICE_REPLY_BYTES}, redirects refused (as every transport does), and messages naming
+ * the service.
+ *
+ * @param url - The service's JSON-RPC URL.
+ * @param service - What it is, for messages: `bundler` or `paymaster service`.
+ * @returns The client.
+ */
+export function serviceClient(
+  url: string,
+  service: 'bundler' | 'paymaster service' = 'bundler',
+): RpcClient {
+  return createRpcClient({
+    url,
+    retries: 0,
+    maxReplyBytes: MAX_SERVICE_REPLY_BYTES,
+    service,
+  });
+}
 
 /**
  * `eth_sendUserOperation [userOp, entryPoint]` (sent once: sending methods are never retried).
@@ -31,7 +63,7 @@ export async function sendToBundler(
   userOp: EthUserOperation,
   entryPoint: Hex,
 ): Promise<Hex> {
-  const client = createRpcClient({ url: bundlerUrl, retries: 0 });
+  const client = serviceClient(bundlerUrl);
   const hash = await client
     .request('eth_sendUserOperation', [userOp, entryPoint])
     .catch((error: unknown) => {
@@ -60,10 +92,10 @@ export async function bundlerReceipt(
   userOpHash: Hex,
 ): Promise<UserOperationReceipt | null> {
   try {
-    const reply = await createRpcClient({
-      url: bundlerUrl,
-      retries: 0,
-    }).request('eth_getUserOperationReceipt', [userOpHash]);
+    const reply = await serviceClient(bundlerUrl).request(
+      'eth_getUserOperationReceipt',
+      [userOpHash],
+    );
     return parseBundlerReceipt(reply, userOpHash);
   } catch {
     return null;
@@ -76,7 +108,10 @@ export async function bundlerReceipt(
  *
  * @param reply - The untrusted result.
  * @param userOpHash - The hash asked for; the receipt must be for it.
- * @returns The receipt with canonical hex quantities, or null when absent or malformed.
+ * @returns The receipt with canonical hex quantities, or null when absent or malformed: another
+ * userOpHash, a sender that is not an address, a transactionHash that is not 32 bytes, a quantity
+ * that is not hex or out of range (nonce and actualGasCost above 2^256 - 1, blockNumber and
+ * actualGasUsed above 2^64 - 1).
  */
 export function parseBundlerReceipt(
   reply: unknown,
@@ -97,7 +132,6 @@ export function parseBundlerReceipt(
   const { transactionHash, blockNumber } = (
     typeof receipt === 'object' && receipt !== null ? receipt : {}
   ) as Record<string, unknown>;
-  const quantities = [nonce, actualGasCost, actualGasUsed, blockNumber];
   if (
     typeof hash !== 'string' ||
     hash.toLowerCase() !== userOpHash.toLowerCase() ||
@@ -105,29 +139,43 @@ export function parseBundlerReceipt(
     !isAddress(sender, { strict: false }) ||
     typeof success !== 'boolean' ||
     typeof transactionHash !== 'string' ||
-    !BYTES32.test(transactionHash) ||
-    !quantities.every(
-      (value) => typeof value === 'string' && QUANTITY.test(value),
-    )
+    !BYTES32.test(transactionHash)
   ) {
     return null;
   }
-  /**
-   * Normalise a hex quantity checked above (no leading zeros, lower case).
-   *
-   * @param value - A hex quantity string.
-   * @returns The same quantity in canonical form.
-   */
-  const toQuantity = (value: unknown): Hex =>
-    `0x${BigInt(value as string).toString(16)}`;
+  const quantities = {
+    nonce: quantity(nonce, UINT256_MAX),
+    actualGasCost: quantity(actualGasCost, UINT256_MAX),
+    actualGasUsed: quantity(actualGasUsed, UINT64_MAX),
+    blockNumber: quantity(blockNumber, UINT64_MAX),
+  };
+  if (Object.values(quantities).some((value) => value === undefined)) {
+    return null;
+  }
   return {
     userOpHash,
     sender: getAddress(sender),
-    nonce: toQuantity(nonce),
+    nonce: quantities.nonce as Hex,
     success,
-    actualGasCost: toQuantity(actualGasCost),
-    actualGasUsed: toQuantity(actualGasUsed),
+    actualGasCost: quantities.actualGasCost as Hex,
+    actualGasUsed: quantities.actualGasUsed as Hex,
     transactionHash: transactionHash.toLowerCase() as Hex,
-    blockNumber: toQuantity(blockNumber),
+    blockNumber: quantities.blockNumber as Hex,
   };
+}
+
+/**
+ * A hex quantity of a bundler's receipt (Ethereum JSON-RPC `uint`: `0x` and 1 to 64 hex digits;
+ * leading zeros tolerated) within `[0, max]`, in canonical form (no leading zeros, lower case).
+ *
+ * @param value - The untrusted value.
+ * @param max - Its largest accepted value.
+ * @returns The canonical quantity, or undefined when it is not a hex quantity or is above `max`.
+ */
+function quantity(value: unknown, max: bigint): Hex | undefined {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/u.test(value)) {
+    return undefined;
+  }
+  const number = BigInt(value);
+  return number <= max ? numberToHex(number) : undefined;
 }

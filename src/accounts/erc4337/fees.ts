@@ -1,6 +1,6 @@
 import { rpcErrors } from '@metamask/rpc-errors';
 
-import { createRpcClient } from '../../chain';
+import { serviceClient } from './bundler';
 import type { RpcCall, Settled } from '../../chain';
 
 /**
@@ -79,10 +79,10 @@ export async function bundlerFees(
   bundlerUrl: string,
 ): Promise<Fees | undefined> {
   try {
-    const reply = await createRpcClient({
-      url: bundlerUrl,
-      retries: 0,
-    }).request('pimlico_getUserOperationGasPrice', []);
+    const reply = await serviceClient(bundlerUrl).request(
+      'pimlico_getUserOperationGasPrice',
+      [],
+    );
     const standard = (
       reply as {
         standard?: { maxFeePerGas?: unknown; maxPriorityFeePerGas?: unknown };

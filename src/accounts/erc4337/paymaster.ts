@@ -5,8 +5,8 @@ import type {
 import { isHex, numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
+import { serviceClient } from './bundler';
 import { checkPaymasterReply, paymasterOf } from './paymasterReply';
-import { createRpcClient } from '../../chain';
 import { invalidParams } from '../../errors';
 
 /**
@@ -39,7 +39,7 @@ async function callPaymaster(
   entryPoint: Hex,
   chainId: bigint,
 ): Promise<Record<string, unknown>> {
-  const client = createRpcClient({ url, retries: 0 });
+  const client = serviceClient(url, 'paymaster service');
   const result = await client.request(method, [
     op,
     entryPoint,

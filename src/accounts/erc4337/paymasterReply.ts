@@ -4,13 +4,16 @@ import type {
 } from '@metamask/keyring-api';
 import { numberToHex } from 'viem';
 
+import { assertAbsoluteGasCaps } from './opBounds';
 import { invalidParams } from '../../errors';
 
 /**
  * Checks on what an ERC-7677 paymaster service answers to `pm_getPaymasterData` before it goes
  * into an EntryPoint v0.6 operation the user signs. The service is untrusted: it could name
- * another paymaster (or none, `0x`, and the user pays), or raise the gas limits; in v0.6
- * `preVerificationGas` is paid in full whatever is used, so a raised value is money taken.
+ * another paymaster (or none, `0x`, and the user pays), or raise the gas limits (in v0.6
+ * `preVerificationGas` is paid in full whatever is used, so a raised value is money taken), or
+ * lower them (a callGasLimit of 1 makes the included operation revert and spends its nonce). A gas
+ * limit may change only within [the operation's own value, own + 10% + 10,000 gas].
  */
 
 /** Gas a service may add to each of the operation's own limits: 10% plus this many gas. */
@@ -62,7 +65,9 @@ export function paymasterOf(
  * changed, as a canonical hex quantity.
  * @throws JsonRpcError -32602 naming the field: a paymasterAndData that is `0x`, malformed, longer
  * than MAX_PAYMASTER_AND_DATA_BYTES or names another paymaster; a gas limit that is not a hex
- * quantity, is 0, or is above the operation's own value + 10% + 10,000 gas.
+ * quantity, is 0, is below the operation's own value (a callGasLimit of 1 would make the included
+ * operation revert and spend its nonce) or above it + 10% + 10,000 gas; gas limits of the patched
+ * operation above ABSOLUTE_GAS_CAPS (30,000,000 gas per field, 60,000,000 in all).
  */
 export function checkPaymasterReply(
   reply: unknown,
@@ -106,6 +111,13 @@ export function checkPaymasterReply(
       );
     }
     const own = BigInt(op[field]);
+    if (BigInt(value) < own) {
+      // below the account's own estimate the operation may run out of gas once included: it
+      // reverts (or fails validation) and the nonce and the gas are spent
+      throw invalidParams(
+        `Invalid ${where} ${field}: below the operation's own value (the estimate)`,
+      );
+    }
     if (
       BigInt(value) >
       own + (own * PATCH_GAS_MARGIN.percent) / 100n + PATCH_GAS_MARGIN.extra
@@ -117,5 +129,6 @@ export function checkPaymasterReply(
     // keyring-api's EthUint256Struct wants canonical quantities: no leading zeros
     patch[field] = numberToHex(BigInt(value));
   }
+  assertAbsoluteGasCaps({ ...op, ...patch }, where);
   return patch;
 }
