@@ -45,16 +45,25 @@ function line(request: KeyringRequest, label: string): string | undefined {
 }
 
 describe('parked request summary', () => {
-  it('shows every field of a typed-data Permit (spender and value in full), nested fields by path', () => {
+  it('shows every signed field of a typed-data Permit (spender and value in full), nested fields by path, as signed', () => {
     const typed = {
       types: {
-        EIP712Domain: [{ name: 'name', type: 'string' }],
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
         Permit: [
           { name: 'owner', type: 'address' },
           { name: 'spender', type: 'address' },
           { name: 'value', type: 'uint256' },
           { name: 'nonce', type: 'uint256' },
           { name: 'deadline', type: 'uint256' },
+          { name: 'terms', type: 'Terms' },
+        ],
+        Terms: [
+          { name: 'delegate', type: 'address' },
+          { name: 'revocable', type: 'bool' },
         ],
       },
       domain: {
@@ -67,8 +76,9 @@ describe('parked request summary', () => {
         owner: OWNER,
         spender: SPENDER,
         value: maxUint256.toString(),
-        nonce: 0,
+        nonce: '0x10',
         deadline: 1_900_000_000,
+        terms: { delegate: SPENDER, revocable: 'false' },
         extra: { nested: ['a', { deep: SPENDER }] },
       },
     };
@@ -80,7 +90,12 @@ describe('parked request summary', () => {
     expect(line(request, 'message.value')).toBe(maxUint256.toString());
     expect(line(request, 'message.owner')).toBe(OWNER);
     expect(line(request, 'message.deadline')).toBe('1900000000');
-    expect(line(request, 'message.extra.nested.1.deep')).toBe(SPENDER);
+    expect(line(request, 'message.terms.delegate')).toBe(SPENDER);
+    expect(line(request, 'message.terms.revocable')).toBe('false');
+    // shown as it is signed: the hex quantity 0x10 is the integer 16
+    expect(line(request, 'message.nonce')).toBe('16');
+    // an undeclared field is not signed, so it is not shown as if it were
+    expect(line(request, 'message.extra.nested.1.deep')).toBeUndefined();
     expect(line(request, 'domain.verifyingContract')).toBe(TOKEN);
     expect(line(request, 'domain.name')).toBe('USD\ufffdCoin');
     expect(line(request, 'Primary type')).toBe('Permit');
@@ -90,10 +105,14 @@ describe('parked request summary', () => {
     const message = Object.fromEntries(
       Array.from({ length: 500 }, (_, index) => [`f${index}`, index]),
     );
+    const types = {
+      EIP712Domain: [],
+      Big: Object.keys(message).map((name) => ({ name, type: 'uint256' })),
+    };
     const lines = summarizeRequest(
       parked('eth_signTypedData_v4', [
         OWNER,
-        { domain: {}, primaryType: 'Big', message },
+        { types, domain: {}, primaryType: 'Big', message },
       ]),
     );
     expect(lines.length).toBeLessThan(210);
