@@ -34,6 +34,7 @@ export {
   hexToBytes,
   isObject,
   isStrictHexString,
+  isValidHexAddress,
   numberToBytes,
   numberToHex,
   remove0x,
