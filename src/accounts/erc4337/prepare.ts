@@ -1,8 +1,13 @@
 import type { EthBaseUserOperation } from '@metamask/keyring-api';
 import {
-  decodeFunctionResult,
+  concat,
+  encodeAbiParameters,
   encodeFunctionData,
+  getAddress,
+  getContractAddress,
+  isAddressEqual,
   numberToHex,
+  pad,
   toHex,
 } from 'viem';
 import type { Hex } from 'viem';
@@ -14,9 +19,11 @@ import {
   entryPointAbi,
   ERC1967_PROXY_RUNTIME_CODE,
   factoryAbi,
+  simpleAccountAbi,
   VERIFICATION_GAS_BASE,
 } from './constants';
 import { getPaymasterStubData } from './paymaster';
+import { ERC1967_PROXY_CREATION_CODE } from './proxyCode';
 import { encodeCallData, encodeInitCode, preVerificationGas } from './userop';
 import type { Intent } from './userop';
 import type { JsonRpcError, RpcCall, RpcClient, Settled } from '../../chain';
@@ -29,7 +36,7 @@ import {
   readHexData,
   readUintWord,
 } from '../../chain';
-import { invalidParams, notFound } from '../../errors';
+import { internalError, invalidParams, notFound } from '../../errors';
 
 /**
  * What the network side of a smart account needs: never a key. `client` is the
@@ -60,22 +67,69 @@ export type SmartAccountChain = {
 const FEE_PLACEHOLDER = '0xffffffffffffffff';
 
 /**
- * The counterfactual address of the SimpleAccount of `owner` (CREATE2, computed by the
- * factory's own `getAddress(owner, salt)`), and the factory's implementation, read in one
- * batched round trip.
+ * The CREATE2 address (EIP-1014) SimpleAccountFactory v0.6 deploys the account of `owner` to,
+ * computed without asking anyone: `createAccount(owner, salt)` runs
+ * `new ERC1967Proxy{salt: bytes32(salt)}(implementation, abi.encodeCall(SimpleAccount.initialize, (owner)))`,
+ * so the address is `keccak256(0xff ++ factory ++ salt ++ keccak256(proxyCreationCode ++
+ * abi.encode(implementation, initialize(owner))))[12:]`.
+ *
+ * @param accountFactory - SimpleAccountFactory v0.6 address (the CREATE2 deployer).
+ * @param implementation - The factory's `accountImplementation()` (immutable on the factory).
+ * @param owner - Owner EOA.
+ * @param salt - `createAccount` salt (uint256; the snap uses {@link ACCOUNT_SALT}).
+ * @returns The checksummed account address.
+ */
+export function counterfactualAddress(
+  accountFactory: Hex,
+  implementation: Hex,
+  owner: Hex,
+  salt: bigint = ACCOUNT_SALT,
+): Hex {
+  const initialize = encodeFunctionData({
+    abi: simpleAccountAbi,
+    functionName: 'initialize',
+    args: [owner],
+  });
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: accountFactory,
+    salt: pad(toHex(salt), { size: 32 }),
+    bytecode: concat([
+      ERC1967_PROXY_CREATION_CODE,
+      encodeAbiParameters(
+        [{ type: 'address' }, { type: 'bytes' }],
+        [implementation, initialize],
+      ),
+    ]),
+  });
+}
+
+/**
+ * The counterfactual address of the SimpleAccount of `owner`, computed here (CREATE2, see
+ * {@link counterfactualAddress}) from the factory's immutable `accountImplementation()`, and
+ * checked against the factory's own `getAddress(owner, salt)`; all three reads (factory code,
+ * implementation, getAddress) in one batched round trip.
+ *
+ * Why computed: the address is kept for the account's life and receives its deposits, so it must
+ * not be whatever the RPC says. An RPC that lies about the implementation can at worst make the
+ * snap compute an address no one can deploy to (only the factory deploys there, and only with its
+ * real implementation), never one the liar controls; a lie about getAddress is caught by the
+ * comparison.
  *
  * @param client - The chain's RPC adapter.
  * @param accountFactory - SimpleAccountFactory v0.6 address.
  * @param owner - Owner EOA.
- * @returns `{ address, implementation }`.
- * @throws JsonRpcError -32602 when no factory is deployed there.
+ * @returns `{ address, implementation }`, both checksummed.
+ * @throws JsonRpcError -32602 when no factory is deployed there; -32603 when the RPC's getAddress
+ * answer disagrees with the computed address (naming the factory, never the answer);
+ * TransportError (malformed) when a reply is not a 32-byte address word.
  */
 export async function computeAccountAddress(
   client: RpcClient,
   accountFactory: Hex,
   owner: Hex,
 ): Promise<{ address: Hex; implementation: Hex }> {
-  const [code, address, implementation] = await client.batch([
+  const [code, answered, implementationWord] = await client.batch([
     { method: 'eth_getCode', params: [accountFactory, 'latest'] },
     {
       method: 'eth_call',
@@ -110,18 +164,38 @@ export async function computeAccountAddress(
       `No SimpleAccountFactory is deployed at ${accountFactory} on this chain`,
     );
   }
-  return {
-    address: decodeFunctionResult({
-      abi: factoryAbi,
-      functionName: 'getAddress',
-      data: address as Hex,
-    }),
-    implementation: decodeFunctionResult({
-      abi: factoryAbi,
-      functionName: 'accountImplementation',
-      data: implementation as Hex,
-    }),
-  };
+  const implementation = readAddressWord(
+    implementationWord,
+    'SimpleAccountFactory.accountImplementation',
+    client.origin,
+  );
+  const address = counterfactualAddress(accountFactory, implementation, owner);
+  const factoryAnswer = readAddressWord(
+    answered,
+    'SimpleAccountFactory.getAddress',
+    client.origin,
+  );
+  if (!isAddressEqual(factoryAnswer, address)) {
+    throw internalError(
+      `The chain's RPC answers SimpleAccountFactory ${accountFactory}.getAddress with an address that disagrees with the CREATE2 address computed from the factory's implementation: the account was not created (the RPC may be lying; check rpcUrl with setChainConfig)`,
+    );
+  }
+  return { address, implementation };
+}
+
+/**
+ * An ABI-encoded `address` return value (one 32-byte word, the top 12 bytes zero).
+ *
+ * @param value - The eth_call result as received.
+ * @param what - What was read, for the error.
+ * @param origin - The endpoint's origin, for the error.
+ * @returns The checksummed address.
+ * @throws TransportError (malformed) when it is not one word or not an address.
+ */
+function readAddressWord(value: unknown, what: string, origin?: string): Hex {
+  return getAddress(
+    toHex(readUintWord(value, what, 2n ** 160n - 1n, origin), { size: 20 }),
+  );
 }
 
 /**
