@@ -35,6 +35,7 @@ import {
   readGasEstimate,
   readHexData,
   readUintWord,
+  TransportError,
 } from '../../chain';
 import { internalError, invalidParams, notFound } from '../../errors';
 
@@ -200,7 +201,8 @@ function readAddressWord(value: unknown, what: string, origin?: string): Hex {
 
 /**
  * eth_prepareUserOperation (keyring-api `EthBaseUserOperation`, EntryPoint v0.6 shape).
- * All chain reads go in ONE batched round trip: `eth_getCode(sender)`, `EntryPoint.getNonce(sender, 0)`,
+ * All chain reads go in ONE batched round trip: `eth_getCode(sender)`, `EntryPoint.getNonce(sender, 0)`
+ * (nonce key 0; sendUserOperation uses a fresh key per send, see `draftUserOperation`),
  * `eth_estimateGas` of the call from the EntryPoint to the sender, `eth_estimateGas` of
  * `factory.createAccount(owner, salt)`, and the latest block, whose gas limit caps the estimates.
  *
@@ -224,21 +226,35 @@ export async function prepareUserOperation(
   return (await prepareUserOperationWith(chain, intents, [])).prepared;
 }
 
+/** Largest ERC-4337 nonce key: EntryPoint v0.6 `getNonce(sender, uint192 key)`. */
+export const MAX_NONCE_KEY = 2n ** 192n - 1n;
+
+/** Sequence numbers per nonce key: the sequence is the low 64 bits of the nonce. */
+const NONCE_SEQUENCES = 2n ** 64n;
+
 /**
  * {@link prepareUserOperation} with `extra` read-only calls sent in the same batched round trip as
- * its own reads (sendUserOperation adds the fee reads and `eth_blockNumber`).
+ * its own reads (sendUserOperation adds the fee reads and `eth_blockNumber`), and a nonce key.
  *
  * @param chain - The chain side of the account.
  * @param intents - `{ to, value (wei), data }` each.
  * @param extra - Further read-only calls for the same batch.
+ * @param nonceKey - ERC-4337 nonce key (192 bits; default 0): the nonce is EntryPoint v0.6
+ * `getNonce(sender, nonceKey)`, i.e. `nonceKey << 64 | sequence`.
  * @returns `{ prepared, extra }`: the prepared operation and each extra call settled, in order.
- * @throws As prepareUserOperation; the extra calls' errors are settled, never thrown.
+ * @throws As prepareUserOperation; TransportError (malformed) when the EntryPoint's nonce is not
+ * one of `nonceKey` (other high 192 bits, or a sequence of 2^64 or more); RangeError for a key
+ * above 192 bits. The extra calls' errors are settled, never thrown.
  */
 export async function prepareUserOperationWith(
   chain: SmartAccountChain,
   intents: Intent[],
   extra: readonly RpcCall[],
+  nonceKey = 0n,
 ): Promise<{ prepared: EthBaseUserOperation; extra: Settled[] }> {
+  if (nonceKey < 0n || nonceKey > MAX_NONCE_KEY) {
+    throw new RangeError('The nonce key is not a uint192');
+  }
   const { client, entryPoint, accountFactory, owner, sender, bundlerUrl } =
     chain;
   if (!bundlerUrl) {
@@ -279,7 +295,7 @@ export async function prepareUserOperationWith(
           data: encodeFunctionData({
             abi: entryPointAbi,
             functionName: 'getNonce',
-            args: [sender, 0n],
+            args: [sender, nonceKey],
           }),
         },
         'latest',
@@ -300,16 +316,24 @@ export async function prepareUserOperationWith(
     { method: 'eth_getBlockByNumber', params: ['latest', false] },
     ...extra,
   ])) as [Settled, Settled, Settled, Settled, Settled, ...Settled[]];
-  // Provider numbers are untrusted: hex checked, gas within [21,000, 10x the block gas limit], nonce key 0 below 2^64.
+  // Provider numbers are untrusted: hex checked, gas within [21,000, 10x the block gas limit], the
+  // nonce of `nonceKey` with a sequence below 2^64.
   const gasCap = gasCapOf(readBlockGasLimit(unwrap(latest), client.origin));
   const deployed =
     readHexData(unwrap(code), 'eth_getCode', client.origin) !== '0x';
   const nonce = readUintWord(
     unwrap(nonceData),
     'EntryPoint.getNonce',
-    2n ** 64n - 1n,
+    (nonceKey + 1n) * NONCE_SEQUENCES - 1n,
     client.origin,
   );
+  if (nonce / NONCE_SEQUENCES !== nonceKey) {
+    throw new TransportError(
+      'malformed',
+      `EntryPoint.getNonce: the provider returned a nonce of another key (${client.origin})`,
+      { url: client.origin },
+    );
+  }
   const callGasLimit = callEstimate.ok
     ? readGasEstimate(
         callEstimate.result,
