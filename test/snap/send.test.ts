@@ -392,7 +392,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(receipt).toEqual({
       userOpHash,
       sender: account.address,
-      nonce: '0x0',
+      nonce: `0x${BigInt(op.nonce).toString(16)}`, // a fresh random nonce key per send, sequence 0
       success: true,
       actualGasCost: altoSays.actualGasCost,
       actualGasUsed: altoSays.actualGasUsed,
