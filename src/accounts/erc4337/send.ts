@@ -117,7 +117,8 @@ export const DEPLOYING_SEND_TTL_MS = 5 * 60_000;
  * The smart accounts with an operation that deploys them (initCode set) in flight: drafted and not
  * failed, and not yet seen deployed on the chain, for at most {@link DEPLOYING_SEND_TTL_MS} (after
  * that an operation the bundler dropped no longer blocks the account). In memory only: the snap's
- * concurrent requests share it; a restart forgets it, and the bundler then refuses the duplicate.
+ * concurrent requests share it; after a restart a duplicate deploying operation is no longer caught
+ * here (the bundler refuses it, or drops it from the bundle: AA10 sender already constructed).
  */
 export class DeployingSends {
   readonly #until = new Map<string, number>();
