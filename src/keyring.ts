@@ -29,6 +29,7 @@ import {
 } from './accounts';
 import { newSmartAccount, resolveSmartAccount } from './accounts/erc4337';
 import {
+  DeployingSends,
   draftUserOperation,
   lookupUserOperationReceipt,
   rememberSent,
@@ -148,6 +149,9 @@ export class KeyringSnap implements Keyring {
 
   /** Derivation indexes taken by creations still running (not yet saved), as `<scheme>:<index>`. */
   readonly #reserved = new Set<string>();
+
+  /** Smart accounts with a deploying operation in flight (sendUserOperation refuses a second one). */
+  readonly #deploying = new DeployingSends();
 
   /**
    * @param parts - What the keyring works with.
@@ -668,34 +672,44 @@ export class KeyringSnap implements Keyring {
         'Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)',
       );
     }
+    // A fresh random nonce key per send (see randomNonceKey): concurrent sends never share a nonce.
     const draft = await draftUserOperation(
       prepare.chain,
       scope,
       prepare.task.intents,
     );
-    if (!this.#platform.confirmSend) {
-      throw internalError(
-        'This platform cannot show the send confirmation: nothing was signed',
-      );
-    }
-    if (!(await this.#platform.confirmSend({ ...draft.summary, origin }))) {
-      throw userRejected('The user declined to send the user operation');
-    }
-    const record = this.#record(id); // still there after the dialog
-    const signing = parseAccountRequest(
-      record,
-      ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]),
-      this.#settings.chainConfig(scope),
-    );
-    const signature = (await signAccountTask(
-      record.privateKey,
-      signing,
-    )) as string;
     const { chain } = prepare;
-    const hash = await submitUserOperation(chain, {
-      ...draft.userOp,
-      signature,
-    });
+    this.#deploying.note(chain.sender, draft.summary.deploys);
+    let hash: Hex;
+    try {
+      if (!this.#platform.confirmSend) {
+        throw internalError(
+          'This platform cannot show the send confirmation: nothing was signed',
+        );
+      }
+      if (!(await this.#platform.confirmSend({ ...draft.summary, origin }))) {
+        throw userRejected('The user declined to send the user operation');
+      }
+      const record = this.#record(id); // still there after the dialog
+      const signing = parseAccountRequest(
+        record,
+        ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]),
+        this.#settings.chainConfig(scope),
+      );
+      const signature = (await signAccountTask(
+        record.privateKey,
+        signing,
+      )) as string;
+      hash = await submitUserOperation(chain, {
+        ...draft.userOp,
+        signature,
+      });
+    } catch (error) {
+      if (draft.summary.deploys) {
+        this.#deploying.release(chain.sender);
+      }
+      throw error;
+    }
     const entry = {
       userOpHash: hash.toLowerCase(),
       scope,

@@ -8,7 +8,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
-import { deployErc4337 } from '../../devnet/erc4337';
+import { deployErc4337, ERC4337_ABI } from '../../devnet/erc4337';
 import type { Erc4337Deployment } from '../../devnet/erc4337';
 import { sendAndMine } from '../../devnet/json-rpc';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
@@ -22,6 +22,7 @@ import type { SmartAccountChain } from '../../src/accounts/erc4337/prepare';
 import {
   computeAccountAddress,
   prepareUserOperation,
+  prepareUserOperationWith,
 } from '../../src/accounts/erc4337/prepare';
 import { createRpcClient } from '../../src/chain';
 
@@ -69,6 +70,30 @@ describe('prepareUserOperation on anvil with EntryPoint v0.6', () => {
   });
 
   let undeployedCallGas: bigint;
+
+  it('reads the nonce of the key asked (2D nonce) and refuses a nonce of another key', async () => {
+    const key = 2n ** 191n + 5n;
+    const prepared = await prepareUserOperationWith(chain, intents, [], key);
+    expect(BigInt(prepared.prepared.nonce)).toBe(key * 2n ** 64n);
+    const getNonce = encodeFunctionData({
+      abi: ERC4337_ABI.entryPoint,
+      functionName: 'getNonce',
+      args: [OWNER, 0n],
+    }).slice(0, 10);
+    proxy.inject({
+      type: 'result',
+      method: 'eth_call',
+      selector: getNonce,
+      result: numberToHex((key - 1n) * 2n ** 64n + 3n, { size: 32 }),
+    });
+    await expect(
+      prepareUserOperationWith(chain, intents, [], key),
+    ).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /^EntryPoint\.getNonce: the provider returned a nonce of another key/u,
+      ),
+    });
+  });
 
   it('reads the chain in one round trip for a not-yet-deployed account', async () => {
     proxy.resetStats();

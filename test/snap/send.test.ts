@@ -407,7 +407,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(receipt).toEqual({
       userOpHash,
       sender: account.address,
-      nonce: '0x0',
+      nonce: `0x${BigInt(op.nonce).toString(16)}`, // a fresh random nonce key per send, sequence 0
       success: true,
       actualGasCost: altoSays.actualGasCost,
       actualGasUsed: altoSays.actualGasUsed,
@@ -805,5 +805,83 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(JSON.stringify(ui.content)).toContain(
       `succeeded in block ${BigInt(altoSays.receipt.blockNumber).toString()}`,
     );
+  });
+
+  it('two sends of one account with both dialogs open before either is confirmed: both land, with different nonces', async () => {
+    // Self-paid: the sample VerifyingPaymaster v0.6 signs over its own per-sender counter
+    // (`senderNonce`), so only one of two sponsored operations drafted at once could validate.
+    const { paymasterUrl: _dropped, ...withoutPaymaster } = chainConfig;
+    await harness.rpc('setChainConfig', withoutPaymaster);
+    await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [
+      account.address,
+      '0xde0b6b3a7640000',
+    ]); // 1 ETH
+    /**
+     * Start sendUserOperation as the companion dapp, recording `value` in the recorder's `slot`.
+     *
+     * @param slot - The recorder slot.
+     * @param value - The value recorded.
+     * @returns The pending request.
+     */
+    const request = (slot: number, value: number): any =>
+      harness.snap.request({
+        origin: COMPANION,
+        method: 'sendUserOperation',
+        params: {
+          account: account.id,
+          scope: devnet.scope,
+          intents: [
+            {
+              to: RECORDERS[0],
+              value: '0x0',
+              data: recordCalldata(slot, value),
+            },
+          ],
+        },
+      });
+    const first = request(21, 2100);
+    const firstUi: any = await first.getInterface();
+    const second = request(22, 2200);
+    // The simulation shows one dialog at a time: wait (30 s at most) until the second's is shown,
+    // so both operations were drafted, nonce read, before either is signed.
+    let secondUi: any = firstUi;
+    for (let attempt = 0; attempt < 300 && secondUi.id === firstUi.id;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      secondUi = await second.getInterface();
+      attempt += 1;
+    }
+    expect(secondUi.id).not.toBe(firstUi.id);
+    // One confirmation resolves every dialog the simulation holds; the second call finds none left.
+    await secondUi.ok();
+    await firstUi.ok();
+    const responses = (await Promise.all([first, second])).map(
+      ({ response }: any) => response,
+    );
+    expect(responses.map((response) => response.error)).toStrictEqual([
+      undefined,
+      undefined,
+    ]);
+    const hashes = responses.map(({ result }) => result.userOpHash as Hex);
+    const receipts = await Promise.all(hashes.map(altoReceipt));
+    expect(receipts.map((receipt) => receipt.success)).toStrictEqual([
+      true,
+      true,
+    ]);
+    expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 21)).toBe(2100n);
+    expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 22)).toBe(2200n);
+    // The EntryPoint's own UserOperationEvents: both succeeded, with different nonces.
+    const events = await client.getContractEvents({
+      address: devnet.contracts.entryPoint,
+      abi: ERC4337_ABI.entryPoint,
+      eventName: 'UserOperationEvent',
+      args: { sender: account.address },
+      fromBlock: 0n,
+    });
+    const [eventA, eventB] = hashes.map((hash) =>
+      events.find((event) => event.args.userOpHash === hash),
+    );
+    expect(eventA?.args.success).toBe(true);
+    expect(eventB?.args.success).toBe(true);
+    expect(eventA?.args.nonce).not.toBe(eventB?.args.nonce);
   });
 });

@@ -24,6 +24,7 @@ export const factoryAbi = parseAbi([
 export const simpleAccountAbi = parseAbi([
   'function execute(address dest, uint256 value, bytes func)',
   'function executeBatch(address[] dest, bytes[] func)',
+  'function initialize(address anOwner)',
 ]);
 
 export const entryPointAbi = parseAbi([

@@ -18,7 +18,10 @@ import { invalidParams, notFound } from '../../errors';
 
 /** A smart account worked out before it is stored: where it lives and what the keyring keeps. */
 export type ResolvedSmartAccount = {
-  /** The counterfactual address (CREATE2, the factory's `getAddress(owner, salt)`), the same on every scope. */
+  /**
+   * The counterfactual address, computed by the snap (CREATE2 of the factory, its implementation
+   * and the owner; the factory's `getAddress(owner, salt)` must agree), the same on every scope.
+   */
   address: Hex;
   /** CAIP-2 chains of the account, `eip155:<decimal chain id>`. */
   scopes: string[];
@@ -35,8 +38,10 @@ export type ResolvedSmartAccount = {
 /**
  * Work out a new SimpleAccount v0.6 of `owner` on `scopes` (network only, no key): each scope's
  * chain config merged with the account's overrides (`resolveChainSettings`); the counterfactual
- * address from the factory's own CREATE2 `getAddress(owner, 0)` on every scope's chain (one batched
- * round trip each, in parallel), required to be the same everywhere.
+ * address computed locally (CREATE2, EIP-1014) from the factory's immutable implementation on every
+ * scope's chain and checked against the factory's `getAddress(owner, 0)` there (one batched round
+ * trip each, in parallel, see `computeAccountAddress`), required to be the same everywhere. The
+ * implementation read is kept in the account's data for life (`implementations`).
  *
  * @param owner - The owner EOA's address.
  * @param scopes - CAIP-2 chains of the account (non-empty), `eip155:<decimal chain id>`.
@@ -44,7 +49,8 @@ export type ResolvedSmartAccount = {
  * @param overrides - The account's per-chain settings (from its IPFS metadata), by scope.
  * @returns The resolved account; `trusted` tells whether its contracts need the user's confirmation.
  * @throws JsonRpcError -32001 for a chain without config, -32602 when the chains disagree or no
- * factory is deployed; the chain adapter's errors when a chain cannot be read.
+ * factory is deployed, -32603 when a chain's RPC answers a `getAddress` that disagrees with the
+ * computed address (nothing is stored then); the chain adapter's errors when a chain cannot be read.
  */
 export async function resolveSmartAccount(
   owner: Hex,

@@ -24,6 +24,7 @@ export {
   RECENT_RECEIPT_BLOCKS,
 } from './receipt';
 export {
+  DeployingSends,
   draftUserOperation,
   rememberSent,
   submitUserOperation,

@@ -1,8 +1,13 @@
 import type { EthBaseUserOperation } from '@metamask/keyring-api';
 import {
-  decodeFunctionResult,
+  concat,
+  encodeAbiParameters,
   encodeFunctionData,
+  getAddress,
+  getContractAddress,
+  isAddressEqual,
   numberToHex,
+  pad,
   toHex,
 } from 'viem';
 import type { Hex } from 'viem';
@@ -14,9 +19,11 @@ import {
   entryPointAbi,
   ERC1967_PROXY_RUNTIME_CODE,
   factoryAbi,
+  simpleAccountAbi,
   VERIFICATION_GAS_BASE,
 } from './constants';
 import { getPaymasterStubData } from './paymaster';
+import { ERC1967_PROXY_CREATION_CODE } from './proxyCode';
 import { encodeCallData, encodeInitCode, preVerificationGas } from './userop';
 import type { Intent } from './userop';
 import type { JsonRpcError, RpcCall, RpcClient, Settled } from '../../chain';
@@ -28,8 +35,9 @@ import {
   readGasEstimate,
   readHexData,
   readUintWord,
+  TransportError,
 } from '../../chain';
-import { invalidParams, notFound } from '../../errors';
+import { internalError, invalidParams, notFound } from '../../errors';
 
 /**
  * What the network side of a smart account needs: never a key. `client` is the
@@ -60,22 +68,69 @@ export type SmartAccountChain = {
 const FEE_PLACEHOLDER = '0xffffffffffffffff';
 
 /**
- * The counterfactual address of the SimpleAccount of `owner` (CREATE2, computed by the
- * factory's own `getAddress(owner, salt)`), and the factory's implementation, read in one
- * batched round trip.
+ * The CREATE2 address (EIP-1014) SimpleAccountFactory v0.6 deploys the account of `owner` to,
+ * computed without asking anyone: `createAccount(owner, salt)` runs
+ * `new ERC1967Proxy{salt: bytes32(salt)}(implementation, abi.encodeCall(SimpleAccount.initialize, (owner)))`,
+ * so the address is `keccak256(0xff ++ factory ++ salt ++ keccak256(proxyCreationCode ++
+ * abi.encode(implementation, initialize(owner))))[12:]`.
+ *
+ * @param accountFactory - SimpleAccountFactory v0.6 address (the CREATE2 deployer).
+ * @param implementation - The factory's `accountImplementation()` (immutable on the factory).
+ * @param owner - Owner EOA.
+ * @param salt - `createAccount` salt (uint256; the snap uses {@link ACCOUNT_SALT}).
+ * @returns The checksummed account address.
+ */
+export function counterfactualAddress(
+  accountFactory: Hex,
+  implementation: Hex,
+  owner: Hex,
+  salt: bigint = ACCOUNT_SALT,
+): Hex {
+  const initialize = encodeFunctionData({
+    abi: simpleAccountAbi,
+    functionName: 'initialize',
+    args: [owner],
+  });
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: accountFactory,
+    salt: pad(toHex(salt), { size: 32 }),
+    bytecode: concat([
+      ERC1967_PROXY_CREATION_CODE,
+      encodeAbiParameters(
+        [{ type: 'address' }, { type: 'bytes' }],
+        [implementation, initialize],
+      ),
+    ]),
+  });
+}
+
+/**
+ * The counterfactual address of the SimpleAccount of `owner`, computed here (CREATE2, see
+ * {@link counterfactualAddress}) from the factory's immutable `accountImplementation()`, and
+ * checked against the factory's own `getAddress(owner, salt)`; all three reads (factory code,
+ * implementation, getAddress) in one batched round trip.
+ *
+ * Why computed: the address is kept for the account's life and receives its deposits, so it must
+ * not be whatever the RPC says. An RPC that lies about the implementation can at worst make the
+ * snap compute an address no one can deploy to (only the factory deploys there, and only with its
+ * real implementation), never one the liar controls; a lie about getAddress is caught by the
+ * comparison.
  *
  * @param client - The chain's RPC adapter.
  * @param accountFactory - SimpleAccountFactory v0.6 address.
  * @param owner - Owner EOA.
- * @returns `{ address, implementation }`.
- * @throws JsonRpcError -32602 when no factory is deployed there.
+ * @returns `{ address, implementation }`, both checksummed.
+ * @throws JsonRpcError -32602 when no factory is deployed there; -32603 when the RPC's getAddress
+ * answer disagrees with the computed address (naming the factory, never the answer);
+ * TransportError (malformed) when a reply is not a 32-byte address word.
  */
 export async function computeAccountAddress(
   client: RpcClient,
   accountFactory: Hex,
   owner: Hex,
 ): Promise<{ address: Hex; implementation: Hex }> {
-  const [code, address, implementation] = await client.batch([
+  const [code, answered, implementationWord] = await client.batch([
     { method: 'eth_getCode', params: [accountFactory, 'latest'] },
     {
       method: 'eth_call',
@@ -110,23 +165,44 @@ export async function computeAccountAddress(
       `No SimpleAccountFactory is deployed at ${accountFactory} on this chain`,
     );
   }
-  return {
-    address: decodeFunctionResult({
-      abi: factoryAbi,
-      functionName: 'getAddress',
-      data: address as Hex,
-    }),
-    implementation: decodeFunctionResult({
-      abi: factoryAbi,
-      functionName: 'accountImplementation',
-      data: implementation as Hex,
-    }),
-  };
+  const implementation = readAddressWord(
+    implementationWord,
+    'SimpleAccountFactory.accountImplementation',
+    client.origin,
+  );
+  const address = counterfactualAddress(accountFactory, implementation, owner);
+  const factoryAnswer = readAddressWord(
+    answered,
+    'SimpleAccountFactory.getAddress',
+    client.origin,
+  );
+  if (!isAddressEqual(factoryAnswer, address)) {
+    throw internalError(
+      `The chain's RPC answers SimpleAccountFactory ${accountFactory}.getAddress with an address that disagrees with the CREATE2 address computed from the factory's implementation: the account was not created (the RPC may be lying; check rpcUrl with setChainConfig)`,
+    );
+  }
+  return { address, implementation };
+}
+
+/**
+ * An ABI-encoded `address` return value (one 32-byte word, the top 12 bytes zero).
+ *
+ * @param value - The eth_call result as received.
+ * @param what - What was read, for the error.
+ * @param origin - The endpoint's origin, for the error.
+ * @returns The checksummed address.
+ * @throws TransportError (malformed) when it is not one word or not an address.
+ */
+function readAddressWord(value: unknown, what: string, origin?: string): Hex {
+  return getAddress(
+    toHex(readUintWord(value, what, 2n ** 160n - 1n, origin), { size: 20 }),
+  );
 }
 
 /**
  * eth_prepareUserOperation (keyring-api `EthBaseUserOperation`, EntryPoint v0.6 shape).
- * All chain reads go in ONE batched round trip: `eth_getCode(sender)`, `EntryPoint.getNonce(sender, 0)`,
+ * All chain reads go in ONE batched round trip: `eth_getCode(sender)`, `EntryPoint.getNonce(sender, 0)`
+ * (nonce key 0; sendUserOperation uses a fresh key per send, see `draftUserOperation`),
  * `eth_estimateGas` of the call from the EntryPoint to the sender, `eth_estimateGas` of
  * `factory.createAccount(owner, salt)`, and the latest block, whose gas limit caps the estimates.
  *
@@ -150,21 +226,35 @@ export async function prepareUserOperation(
   return (await prepareUserOperationWith(chain, intents, [])).prepared;
 }
 
+/** Largest ERC-4337 nonce key: EntryPoint v0.6 `getNonce(sender, uint192 key)`. */
+export const MAX_NONCE_KEY = 2n ** 192n - 1n;
+
+/** Sequence numbers per nonce key: the sequence is the low 64 bits of the nonce. */
+const NONCE_SEQUENCES = 2n ** 64n;
+
 /**
  * {@link prepareUserOperation} with `extra` read-only calls sent in the same batched round trip as
- * its own reads (sendUserOperation adds the fee reads and `eth_blockNumber`).
+ * its own reads (sendUserOperation adds the fee reads and `eth_blockNumber`), and a nonce key.
  *
  * @param chain - The chain side of the account.
  * @param intents - `{ to, value (wei), data }` each.
  * @param extra - Further read-only calls for the same batch.
+ * @param nonceKey - ERC-4337 nonce key (192 bits; default 0): the nonce is EntryPoint v0.6
+ * `getNonce(sender, nonceKey)`, i.e. `nonceKey << 64 | sequence`.
  * @returns `{ prepared, extra }`: the prepared operation and each extra call settled, in order.
- * @throws As prepareUserOperation; the extra calls' errors are settled, never thrown.
+ * @throws As prepareUserOperation; TransportError (malformed) when the EntryPoint's nonce is not
+ * one of `nonceKey` (other high 192 bits, or a sequence of 2^64 or more); RangeError for a key
+ * above 192 bits. The extra calls' errors are settled, never thrown.
  */
 export async function prepareUserOperationWith(
   chain: SmartAccountChain,
   intents: Intent[],
   extra: readonly RpcCall[],
+  nonceKey = 0n,
 ): Promise<{ prepared: EthBaseUserOperation; extra: Settled[] }> {
+  if (nonceKey < 0n || nonceKey > MAX_NONCE_KEY) {
+    throw new RangeError('The nonce key is not a uint192');
+  }
   const { client, entryPoint, accountFactory, owner, sender, bundlerUrl } =
     chain;
   if (!bundlerUrl) {
@@ -205,7 +295,7 @@ export async function prepareUserOperationWith(
           data: encodeFunctionData({
             abi: entryPointAbi,
             functionName: 'getNonce',
-            args: [sender, 0n],
+            args: [sender, nonceKey],
           }),
         },
         'latest',
@@ -226,16 +316,24 @@ export async function prepareUserOperationWith(
     { method: 'eth_getBlockByNumber', params: ['latest', false] },
     ...extra,
   ])) as [Settled, Settled, Settled, Settled, Settled, ...Settled[]];
-  // Provider numbers are untrusted: hex checked, gas within [21,000, 10x the block gas limit], nonce key 0 below 2^64.
+  // Provider numbers are untrusted: hex checked, gas within [21,000, 10x the block gas limit], the
+  // nonce of `nonceKey` with a sequence below 2^64.
   const gasCap = gasCapOf(readBlockGasLimit(unwrap(latest), client.origin));
   const deployed =
     readHexData(unwrap(code), 'eth_getCode', client.origin) !== '0x';
   const nonce = readUintWord(
     unwrap(nonceData),
     'EntryPoint.getNonce',
-    2n ** 64n - 1n,
+    (nonceKey + 1n) * NONCE_SEQUENCES - 1n,
     client.origin,
   );
+  if (nonce / NONCE_SEQUENCES !== nonceKey) {
+    throw new TransportError(
+      'malformed',
+      `EntryPoint.getNonce: the provider returned a nonce of another key (${client.origin})`,
+      { url: client.origin },
+    );
+  }
   const callGasLimit = callEstimate.ok
     ? readGasEstimate(
         callEstimate.result,

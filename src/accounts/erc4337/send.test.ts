@@ -1,5 +1,12 @@
 import { parseBundlerReceipt } from './bundler';
-import { maxGasCost, MAX_SENT_USER_OPERATIONS, rememberSent } from './send';
+import {
+  DEPLOYING_SEND_TTL_MS,
+  DeployingSends,
+  maxGasCost,
+  MAX_SENT_USER_OPERATIONS,
+  randomNonceKey,
+  rememberSent,
+} from './send';
 import type { SentUserOperation } from './types';
 
 const HASH = `0x${'ab'.repeat(32)}` as const;
@@ -102,5 +109,49 @@ describe('parseBundlerReceipt (an untrusted eth_getUserOperationReceipt result)'
       parseBundlerReceipt({ ...reply, sender: '0x1234' }, HASH),
     ).toBeNull();
     expect(parseBundlerReceipt(null, HASH)).toBeNull();
+  });
+});
+
+describe('randomNonceKey (ERC-4337 192-bit nonce key per send)', () => {
+  it('gives distinct keys within uint192', () => {
+    const keys = Array.from({ length: 64 }, () => randomNonceKey());
+    expect(new Set(keys).size).toBe(64);
+    for (const key of keys) {
+      expect(key >= 0n && key < 2n ** 192n).toBe(true);
+    }
+    // 64 keys of 192 random bits: some key uses its top byte.
+    expect(keys.some((key) => key >= 2n ** 184n)).toBe(true);
+  });
+});
+
+describe('DeployingSends', () => {
+  const SENDER = '0x3333333333333333333333333333333333333333';
+
+  it('refuses a second deploying send of one account while the first is in flight (-32002)', () => {
+    const sends = new DeployingSends(() => 1_000);
+    sends.note(SENDER, true);
+    expect(() => sends.note(SENDER, true)).toThrow(
+      expect.objectContaining({ code: -32002 }),
+    );
+    // other accounts are not blocked
+    expect(() =>
+      sends.note('0x4444444444444444444444444444444444444444', true),
+    ).not.toThrow();
+  });
+
+  it('frees the account when the send failed, once it is seen deployed, or after the TTL', () => {
+    let now = 0;
+    const sends = new DeployingSends(() => now);
+    sends.note(SENDER, true);
+    sends.release(SENDER);
+    expect(() => sends.note(SENDER, true)).not.toThrow();
+    sends.note(SENDER, false); // a later draft found the account deployed
+    expect(() => sends.note(SENDER, true)).not.toThrow();
+    now += DEPLOYING_SEND_TTL_MS - 1;
+    expect(() => sends.note(SENDER, true)).toThrow(
+      expect.objectContaining({ code: -32002 }),
+    );
+    now += 1;
+    expect(() => sends.note(SENDER, true)).not.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 import type { EthUserOperation } from '@metamask/keyring-api';
 import { rpcErrors } from '@metamask/rpc-errors';
-import { getAddress, numberToHex, slice } from 'viem';
+import { bytesToBigInt, getAddress, numberToHex, slice } from 'viem';
 import type { Hex } from 'viem';
 
 import { sendToBundler } from './bundler';
@@ -29,7 +29,10 @@ export type SendSummary = {
   account: Hex;
   /** `eip155:<decimal chain id>`. */
   scope: string;
-  /** The operation's EntryPoint nonce (key << 64 | sequence), in full. */
+  /**
+   * The full EntryPoint v0.6 nonce the operation is signed with (`key << 64 | sequence`, see
+   * {@link randomNonceKey}): exactly the signed operation's `nonce`, shown in full.
+   */
   nonce: bigint;
   /** Each intent: recipient, value in wei, and its full call data (`0x`: a plain transfer). */
   intents: { to: Hex; value: bigint; data: Hex }[];
@@ -100,27 +103,113 @@ export function maxGasCost(op: PrefundFields): bigint {
 }
 
 /**
+ * A fresh ERC-4337 nonce key for one sendUserOperation: 192 random bits from
+ * `crypto.getRandomValues` (Web Crypto, present in Node 20 and in the snap's SES realm).
+ *
+ * Why a key per send (ERC-4337 "semi-abstracted nonce": EntryPoint v0.6 keeps one sequence per
+ * `(sender, uint192 key)`, `nonce = key << 64 | sequence`, and SimpleAccount v0.6 accepts any key)
+ * rather than key 0 and a per-account queue: with one sequence, two sends of one account drafted
+ * before the first is mined read the same nonce, and the bundler refuses the second (AA25) or, when
+ * its fees are higher, silently REPLACES the first. A queue would have to hold the second send until
+ * the first is mined, not merely accepted by the bundler, because the chain's nonce only moves then:
+ * the snap would track pending operations across requests and restarts. A fresh random key per send
+ * needs no state and no waiting: each operation has its own sequence (0 on a new key), so both land,
+ * in either order. Costs: about 400 gas of calldata for the non-zero nonce bytes, the nonce is a
+ * large number (the dialog shows it in full), and sends are not ordered with each other (the
+ * snap's sends are independent). Two sends that both deploy the account cannot both land
+ * (the second's initCode fails, AA10): {@link DeployingSends} refuses the second before signing.
+ *
+ * @returns A key in [0, 2^192 - 1].
+ */
+export function randomNonceKey(): bigint {
+  return bytesToBigInt(globalThis.crypto.getRandomValues(new Uint8Array(24)));
+}
+
+/** How long a sent operation that deploys an account blocks another deploying send of it (ms). */
+export const DEPLOYING_SEND_TTL_MS = 5 * 60_000;
+
+/**
+ * The smart accounts with an operation that deploys them (initCode set) in flight: drafted and not
+ * failed, and not yet seen deployed on the chain, for at most {@link DEPLOYING_SEND_TTL_MS} (after
+ * that an operation the bundler dropped no longer blocks the account). In memory only: the snap's
+ * concurrent requests share it; after a restart a duplicate deploying operation is no longer caught
+ * here (the bundler refuses it, or drops it from the bundle: AA10 sender already constructed).
+ */
+export class DeployingSends {
+  readonly #until = new Map<string, number>();
+
+  readonly #now: () => number;
+
+  /**
+   * @param now - The clock, in milliseconds (tests inject one).
+   */
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /**
+   * Note a drafted operation of `sender`: one that deploys it claims the account, one that does
+   * not (the account is deployed) clears any claim.
+   *
+   * @param sender - The smart account.
+   * @param deploys - Whether the drafted operation carries initCode.
+   * @throws JsonRpcError -32002 (resource unavailable) when it deploys and another operation that
+   * deploys the account is in flight: nothing is signed or sent.
+   */
+  note(sender: Hex, deploys: boolean): void {
+    const key = sender.toLowerCase();
+    if (!deploys) {
+      this.#until.delete(key);
+      return;
+    }
+    if ((this.#until.get(key) ?? 0) > this.#now()) {
+      throw rpcErrors.resourceUnavailable({
+        message:
+          'Another operation that deploys this smart account is pending: wait for its receipt, then send again (nothing was signed)',
+      });
+    }
+    this.#until.set(key, this.#now() + DEPLOYING_SEND_TTL_MS);
+  }
+
+  /**
+   * Drop the claim of `sender` (its deploying operation was declined or refused).
+   *
+   * @param sender - The smart account.
+   */
+  release(sender: Hex): void {
+    this.#until.delete(sender.toLowerCase());
+  }
+}
+
+/**
  * Draft an operation for `intents`, in this order: prepare (eth_prepareUserOperation's code) with
  * the fee reads and `eth_blockNumber` in the same batched chain round trip, the bundler's fee
  * method asked in parallel; then the paymaster (eth_patchUserOperation's code,
- * `pm_getPaymasterData`) with the final gas limits and fees.
+ * `pm_getPaymasterData`) with the final gas limits and fees. The nonce is
+ * `EntryPoint.getNonce(sender, nonceKey)` of a fresh random key (see {@link randomNonceKey}), so
+ * concurrent sends of one account never share a nonce.
  *
  * @param chain - The account's chain side (from routing).
  * @param scope - The request's scope.
  * @param intents - Parsed intents (`to`, `value` in wei, `data`).
- * @returns The draft: the unsigned operation, the starting block for receipts, and the summary.
+ * @param nonceKey - ERC-4337 nonce key (uint192); default a fresh random one.
+ * @returns The draft: the unsigned operation, the starting block for receipts, and the summary
+ * (with the operation's full nonce).
  * @throws prepare's and patch's errors; the chain's fee read errors when the bundler has no fee method.
  */
 export async function draftUserOperation(
   chain: SmartAccountChain,
   scope: string,
   intents: Intent[],
+  nonceKey: bigint = randomNonceKey(),
 ): Promise<UserOperationDraft> {
   const [{ prepared, extra }, fromBundler] = await Promise.all([
-    prepareUserOperationWith(chain, intents, [
-      ...CHAIN_FEE_READS,
-      BLOCK_NUMBER_READ,
-    ]),
+    prepareUserOperationWith(
+      chain,
+      intents,
+      [...CHAIN_FEE_READS, BLOCK_NUMBER_READ],
+      nonceKey,
+    ),
     chain.bundlerUrl
       ? bundlerFees(chain.bundlerUrl)
       : Promise.resolve(undefined),
