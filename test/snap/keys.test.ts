@@ -25,7 +25,10 @@ describe('one key, one account (built snap)', () => {
   beforeAll(async () => {
     rpc = await startFakeFactoryRpc();
     harness = await installKeyringSnap();
-    await harness.rpc('setChainConfig', { scope: SCOPE, rpcUrl: rpc.url });
+    await harness.rpcApproved('setChainConfig', {
+      scope: SCOPE,
+      rpcUrl: rpc.url,
+    });
   });
 
   afterAll(async () => {

@@ -44,7 +44,7 @@ describe('the snap never follows a redirect', () => {
   it('setChainConfig with an rpcUrl answering 307 to a working anvil fails (-32002 naming the redirect, not the key)', async () => {
     const harness = await installKeyringSnap();
     const error = await rejection(
-      harness.rpc('setChainConfig', {
+      harness.rpcApproved('setChainConfig', {
         scope: 'eip155:31337',
         rpcUrl: `${redirector}/v3/${KEY}`,
       }),
@@ -57,7 +57,7 @@ describe('the snap never follows a redirect', () => {
     expect(hits).toBeGreaterThan(0);
     expect(await harness.rpc('getChainConfigs')).toStrictEqual([]);
     // the node itself is fine: the same config straight at anvil is stored
-    await harness.rpc('setChainConfig', {
+    await harness.rpcApproved('setChainConfig', {
       scope: 'eip155:31337',
       rpcUrl: anvil.url,
     });

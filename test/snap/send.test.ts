@@ -375,7 +375,9 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     );
     expect(shown).toContain(recordCalldata(2, 222));
     expect(valueAfter(shown, 'Requested by')).toBe(COMPANION);
-    expect(valueAfter(shown, 'Nonce')).toBe('0');
+    // the dialog shows the full nonce that was signed: a fresh 192-bit key, sequence 0 of that key
+    expect(valueAfter(shown, 'Nonce')).toBe(BigInt(op.nonce).toString());
+    expect(BigInt(op.nonce) % 2n ** 64n).toBe(0n);
     expect(shown.filter((text) => text === '0 ETH')).toHaveLength(2);
     expect(valueAfter(shown, 'Maximum gas cost')).toBe(
       `${formatEther(prefund(op))} ETH`,
@@ -442,7 +444,10 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(response.error).toEqual(expect.objectContaining({ code: 4001 }));
     expect(valueAfter(shown, 'Requested by')).toBe(COMPANION);
     expect(valueAfter(shown, 'Chain')).toBe(devnet.scope);
-    expect(valueAfter(shown, 'Nonce')).toBe(nonce.toString());
+    // a fresh nonce key per send: the shown nonce is that key's first sequence number, in full
+    const shownNonce = BigInt(valueAfter(shown, 'Nonce') ?? 'x');
+    expect(shownNonce % 2n ** 64n).toBe(0n);
+    expect(shownNonce / 2n ** 64n).not.toBe(nonce / 2n ** 64n);
     expect(valueAfter(shown, 'Intent 1 of 1: to')).toBe(token);
     expect(valueAfter(shown, 'Call')).toMatch(/^approve/u);
     expect(valueAfter(shown, 'spender')).toBe(spender); // the Address component's full address
@@ -811,7 +816,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     // Self-paid: the sample VerifyingPaymaster v0.6 signs over its own per-sender counter
     // (`senderNonce`), so only one of two sponsored operations drafted at once could validate.
     const { paymasterUrl: _dropped, ...withoutPaymaster } = chainConfig;
-    await harness.rpc('setChainConfig', withoutPaymaster);
+    await harness.rpcApproved('setChainConfig', withoutPaymaster);
     await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [
       account.address,
       '0xde0b6b3a7640000',
