@@ -256,7 +256,7 @@ async function smartAccountFlow(
   };
   const cid = await addJson(ipfs, metadata);
   console.log(`    ${cid}: ${JSON.stringify(metadata)}`);
-  await snap.rpc('setIpfsConfig', {
+  await snap.rpcConfirmed('setIpfsConfig', {
     apiUrl: ipfs.apiUrl,
     apiKey: 'demo-key',
     apiKeySecret: 'demo-secret',
@@ -267,7 +267,7 @@ async function smartAccountFlow(
   );
   const { bundlerUrl: _bundlerFromMetadataOnly, ...chainConfig } =
     devnet.chainConfig;
-  const stored = await snap.rpc('setChainConfig', chainConfig);
+  const stored = await snap.rpcConfirmed('setChainConfig', chainConfig);
   console.log(
     `    entryPoint ${stored.entryPoint}, accountFactory ${stored.accountFactory}`,
   );

@@ -77,7 +77,7 @@ export async function benchErc4337(
   try {
     await installRecorder(devnet.rpcUrl, RECORDERS[0]);
     const { paymasterUrl: _paymaster, ...config } = devnet.chainConfig;
-    await snap.rpc('setChainConfig', { ...config, rpcUrl: proxy.url });
+    await snap.rpcConfirmed('setChainConfig', { ...config, rpcUrl: proxy.url });
     const account = await snap.keyring('keyring_createAccount', {
       options: {
         type: 'eip155:erc4337',

@@ -24,6 +24,15 @@ export type SimulatedSnap = {
     params?: Record<string, Json> | Json[],
     origin?: string,
   ) => Promise<any>;
+  /**
+   * Call a snap RPC method that asks the person first (a site's settings change opens a consent
+   * dialog naming the site and the change), and confirm that dialog as the person would.
+   */
+  rpcConfirmed: (
+    method: string,
+    params?: Record<string, Json> | Json[],
+    origin?: string,
+  ) => Promise<any>;
   /** Open the home page (onHomePage) as MetaMask shows it; returns its interface (content and actions). */
   homePage: () => Promise<any>;
   /** Stop the snap and its file server. */
@@ -201,6 +210,23 @@ export async function startSimulatedSnap(
       unwrap(
         await snap.request({ origin: from, method, ...withParams(params) }),
       ),
+    rpcConfirmed: async (method, params, from = origin): Promise<any> => {
+      const pending = snap.request({
+        origin: from,
+        method,
+        ...withParams(params),
+      });
+      // The dialog, or nothing when the request ends without one (getInterface alone would wait).
+      const dialog = await Promise.race([
+        pending.getInterface().then(
+          (ui) => ui as unknown as { ok: () => Promise<void> },
+          () => undefined,
+        ),
+        pending.then(() => undefined),
+      ]);
+      await dialog?.ok();
+      return unwrap(await pending);
+    },
     homePage: async (): Promise<any> =>
       (await snap.onHomePage()).getInterface(),
     close: async (): Promise<void> => {
