@@ -390,8 +390,13 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     );
     const intentData = new Set<string>(intents.map((intent) => intent.data));
     expect(
-      JSON.stringify(shown.filter((text) => !intentData.has(text))),
-    ).not.toMatch(/[0-9a-f]{64}/iu); // no key (nor any 32-byte secret) in the dialog: only the intents' own call data, shown in full
+      JSON.stringify(
+        shown.filter(
+          (text) =>
+            !intentData.has(text) && text !== valueAfter(shown, 'Nonce'),
+        ),
+      ),
+    ).not.toMatch(/[0-9a-f]{64}/iu); // no key (nor any 32-byte secret) in the dialog: only the intents' own call data and the full decimal nonce
 
     // the intents took effect, from the deployed account
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(111n);
