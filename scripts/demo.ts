@@ -249,11 +249,9 @@ async function smartAccountFlow(
   say(
     'The dapp publishes account metadata on IPFS (embedded helia node behind the IPFS HTTP API)',
   );
-  const metadata = {
-    version: 1,
-    name: 'Demo Vault',
-    chains: { [devnet.scope]: { bundlerUrl: devnet.bundlerUrl } },
-  };
+  // The local bundler listens on loopback, which metadata may never name (a published document
+  // must not point the snap at the user's own machine): the chain config below names it instead.
+  const metadata = { version: 1, name: 'Demo Vault' };
   const cid = await addJson(ipfs, metadata);
   console.log(`    ${cid}: ${JSON.stringify(metadata)}`);
   await snap.rpcConfirmed('setIpfsConfig', {
@@ -263,11 +261,9 @@ async function smartAccountFlow(
   });
 
   say(
-    `It configures the chain (setChainConfig ${devnet.scope}: RPC, EntryPoint v0.6, SimpleAccountFactory, ERC-7677 paymaster; no bundler)`,
+    `It configures the chain (setChainConfig ${devnet.scope}: RPC, EntryPoint v0.6, SimpleAccountFactory, Alto, ERC-7677 paymaster), confirmed in the dialog that names the site`,
   );
-  const { bundlerUrl: _bundlerFromMetadataOnly, ...chainConfig } =
-    devnet.chainConfig;
-  const stored = await snap.rpcConfirmed('setChainConfig', chainConfig);
+  const stored = await snap.rpcConfirmed('setChainConfig', devnet.chainConfig);
   console.log(
     `    entryPoint ${stored.entryPoint}, accountFactory ${stored.accountFactory}`,
   );
@@ -313,7 +309,7 @@ async function smartAccountFlow(
     `    nonce ${prepared.nonce}, initCode ${prepared.initCode.slice(0, 42)}…, gas ${JSON.stringify(prepared.gasLimits)}`,
   );
   check(
-    'the bundler (Alto) comes from the account metadata',
+    'the bundler (Alto) comes from the chain config',
     prepared.bundlerUrl === devnet.bundlerUrl,
   );
   const block = await client.getBlock();
