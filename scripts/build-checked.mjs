@@ -1,6 +1,6 @@
 /**
  * Build the snap and check that the committed snap.manifest.json was already up to date:
- * `node scripts/check-manifest.mjs`. `mm-snap build` rewrites the manifest's shasum to match the
+ * `node scripts/build-checked.mjs`. `mm-snap build` rewrites the manifest's shasum to match the
  * bundle it just built, so a test that compares the two after a build can never fail; this script
  * compares the manifest from before the build with the one after it instead.
  * With CI set (CI runs `npm test` on a clean clone), a stale manifest fails the run; on a developer's
