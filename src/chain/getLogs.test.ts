@@ -91,12 +91,11 @@ describe('getLogs against an in-memory provider (10,000 results and 10 eth_getLo
         expect(same(logs, expected)).toBe(true);
         expect(stats.roundTrips).toBeLessThanOrEqual(bound(expected.length));
         expect(stats.batchRefusals).toBe(0);
-        if (name !== 'adjacent') {
-          // calls: at most 2 per round trip plus one fan-out of 10
-          expect(stats.getLogsCalls).toBeLessThanOrEqual(
-            2 * stats.roundTrips + 10,
-          );
-        }
+        // calls: at most 2 per round trip plus one fan-out of 10 (not a goal on the hostile layout)
+        expect(
+          name === 'adjacent' ||
+            stats.getLogsCalls <= 2 * stats.roundTrips + 10,
+        ).toBe(true);
       }
     },
   );

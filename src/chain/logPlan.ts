@@ -64,6 +64,7 @@ const width = (interval: Pick<Interval, 'from' | 'to'>): bigint =>
  *
  * @param interval - The interval.
  * @param count - Pieces wanted (at least 1; at most its width).
+ * @param sized - Mark the pieces as cut by the heavy-block rule (default false).
  * @returns The pieces, in block order.
  */
 export function splitEven(
@@ -159,6 +160,12 @@ type Need = {
  */
 function piecesNeeded(interval: Interval, context: PlanContext): Need {
   const blocks = width(interval);
+  /**
+   * A number of pieces, at most one per block.
+   *
+   * @param count - Pieces wanted.
+   * @returns `count`, or the interval's width when smaller.
+   */
   const clamp = (count: number): number =>
     blocks < BigInt(count) ? Number(blocks) : count;
   const density = context.density(interval.lane) ?? interval.estimate;
