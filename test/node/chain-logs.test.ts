@@ -275,9 +275,15 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 2500)); // the proxy records the delayed calls when it serves them
     const sent = ranges();
-    // the whole range once (timed out), then narrowed into the 10 pieces, each sent once
+    // the whole range once (timed out; the proxy records it last, when it serves it), then
+    // narrowed into the 10 pieces, each sent once
     expect(sent).toHaveLength(11);
-    expect(sent[0]).toBe(`${toQuantity(seed.fromBlock)}..${toQuantity(last)}`);
+    expect(
+      sent.filter(
+        (entry) =>
+          entry === `${toQuantity(seed.fromBlock)}..${toQuantity(last)}`,
+      ),
+    ).toHaveLength(1);
     for (const range of first) {
       expect(sent.filter((entry) => entry === range)).toHaveLength(1);
     }
@@ -761,7 +767,7 @@ describe('chain adapter: eth_getLogs costs what it must (calls and round trips, 
     delays.forEach((ms, i) => expect(ms).toBeGreaterThanOrEqual(100 * 2 ** i));
   });
 
-  it('hTTP 429 with Retry-After: the retry waits at least that long (fake clock), then the same batch succeeds', async () => {
+  it('an HTTP 429 with Retry-After: the retry waits at least that long (fake clock), then the same batch succeeds', async () => {
     Object.assign(proxy.options, { rateLimitHttp: 2, retryAfterSeconds: 7 });
     const delays: number[] = [];
     const logs = await createRpcClient({
