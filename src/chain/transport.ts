@@ -135,7 +135,7 @@ export const READ_ONLY_METHODS: ReadonlySet<string> = new Set([
 export type Transport = {
   /** The endpoint's origin (scheme, host, port), the only part of it messages show. */
   origin: string;
-  /** Retry bounds, for callers that retry on their own (rate-limited eth_getLogs). */
+  /** Retry bounds (rate limits and transport faults are retried inside the transport). */
   retry: {
     /** Retries after the first attempt. */
     retries: number;
