@@ -23,7 +23,17 @@ const RESULTS = path.join(ROOT, 'bench/results.json');
  * (snap.manifest.json, its bundle, package.json), resolved.
  * @throws If `--anchor` has no folder after it.
  */
-function parseArgs(argv: string[]): { anchor?: string } {
+function parseArgs(argv: string[]): {
+  anchor?: string;
+  only?: 'logs';
+} {
+  const only = argv.indexOf('--only');
+  if (only !== -1) {
+    if (argv[only + 1] !== 'logs') {
+      throw new Error('--only takes `logs` (the getLogs section alone)');
+    }
+    return { only: 'logs' };
+  }
   const index = argv.indexOf('--anchor');
   if (index === -1) {
     return {};
@@ -91,7 +101,8 @@ function buildWithReport(): void {
 }
 
 /**
- * `npm run bench [-- --anchor <folder>]`: build figures, printed and written to bench/results.json
+ * `npm run bench [-- --anchor <folder>]` (or `npm run bench -- --only logs` for the getLogs
+ * section alone, about a minute): build figures, printed and written to bench/results.json
  * with the machine and versions. Sections: bundle size and its largest packages; evaluation of
  * the bundle in SES; cold start; signing latency through the simulation beside the floor and the
  * libraries alone (and beside the anchor snap when given); the snap's own work per request in SES
@@ -99,7 +110,21 @@ function buildWithReport(): void {
  * signUserOperation latency. Medians after warm-up; nothing here is a test.
  */
 async function main(): Promise<void> {
-  const { anchor } = parseArgs(process.argv.slice(2));
+  const { anchor, only } = parseArgs(process.argv.slice(2));
+  if (only === 'logs') {
+    // `npm run bench -- --only logs`: the getLogs section alone, written into bench/results.json's `chain`.
+    const chain = await benchChain();
+    const previous = JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ ...previous, chain }, null, 2)}\n`,
+    );
+    console.log(`\nchain section written to ${path.relative(ROOT, RESULTS)}`);
+    return;
+  }
   buildWithReport();
   const started = new Date();
   const targets: BenchTarget[] = [
@@ -148,7 +173,7 @@ async function main(): Promise<void> {
   results.coldStart = await benchColdStart(targets);
   results.latency = await benchLatency(targets);
   results.sesLatency = await benchSesLatency(targets);
-  results.chain = (await benchChain()) ?? 'printed only';
+  results.chain = await benchChain();
   results.erc4337 = await benchErc4337();
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);

@@ -31,27 +31,64 @@ const same = (actual: RpcLog[], expected: RpcLog[]): boolean =>
   actual.length === expected.length &&
   actual.every((log, i) => JSON.stringify(log) === JSON.stringify(expected[i]));
 
+/** One getLogs measurement: a layout, how the range was given, what it cost. */
+export type LogsRow = {
+  /** The layout (seeded, uniform, uneven, sparse, adjacent). */
+  layout: string;
+  /** Blocks in the range. */
+  blocks: number;
+  /** Logs in the range (N). */
+  logs: number;
+  /** The provider's range hint (`none`, `data`, `message`), or `tags` for earliest..latest without one. */
+  hint: string;
+  /** HTTP requests sent. */
+  requests: number;
+  /** Sequential round trips. */
+  roundTrips: number;
+  /** eth_getLogs calls the provider received (each member of a batch counts). */
+  calls: number;
+  /** The ideal: ceil(N / 10,000), the fewest calls (and round trips) that can hold N logs. */
+  ideal: number;
+  /** -32005 refusals. */
+  refusals: number;
+  /** Whether the result equals anvil's direct answer. */
+  exact: boolean;
+  /** Wall time, ms. */
+  wallMs: number;
+};
+
 /**
  * Benchmark of the chain adapter behind the provider-limits proxy (not a timed
  * test). For each log layout (the project's seeded one, and uniform, uneven,
- * sparse from LAYOUTS), on its own anvil (anvil mines slower as its chain
+ * sparse, adjacent from LAYOUTS), on its own anvil (anvil mines slower as its chain
  * grows), with the proxy enforcing 10,000 results and 10 eth_getLogs calls per
  * batch and adding 50 ms per round trip, getLogs over the whole range (hex
  * bounds) with the provider giving no range hint, a hint in `data`, and a hint
  * in the message; then `earliest`..`latest` without hints (`tags`).
- * Prints HTTP requests, sequential round trips (vs the bound ceil(N/10,000) + 2),
- * eth_getLogs calls, -32005 refusals, whether the result equals anvil's direct
- * answer, and wall time. Then a batch of 4 reads (must be 1 round trip).
+ * Prints HTTP requests, sequential round trips and eth_getLogs calls (the provider
+ * bills and rate-limits each call) beside the ideal ceil(N/10,000) and the goals
+ * (round trips <= ideal + 2, calls <= 2 x round trips + 10), -32005 refusals,
+ * whether the result equals anvil's direct answer, and wall time. Then a batch of
+ * 4 reads (must be 1 round trip).
  * Everything it starts is stopped by PID before it returns.
+ *
+ * @returns The rows printed.
  */
-export async function benchChain(): Promise<void> {
+export async function benchChain(): Promise<LogsRow[]> {
   console.log(
-    `## chain: eth_getLogs over four layouts (limits proxy: 10,000 results and 10 eth_getLogs per batch, +${LATENCY_MS} ms per round trip)`,
+    `## chain: eth_getLogs over five layouts (limits proxy: 10,000 results and 10 eth_getLogs per batch, +${LATENCY_MS} ms per round trip)`,
   );
   console.log(
-    'layout   blocks  logs    hint     requests  round trips (bound)  getLogs calls  -32005  exact  wall ms',
+    'layout    blocks  logs    hint     requests  round trips  calls  ideal  goals (rt<=ideal+2, calls<=2rt+10)  -32005  exact  wall ms',
   );
-  for (const name of ['seeded', 'uniform', 'uneven', 'sparse'] as const) {
+  const rows: LogsRow[] = [];
+  for (const name of [
+    'seeded',
+    'uniform',
+    'uneven',
+    'sparse',
+    'adjacent',
+  ] as const) {
     const anvil = await startAnvil();
     const proxy = await startLimitsProxy({
       upstream: anvil.url,
@@ -89,22 +126,37 @@ export async function benchChain(): Promise<void> {
                 toBlock: toQuantity(seed.toBlock),
               },
         );
-        const wallMs = Date.now() - started;
-        const bound = Math.ceil(seed.totalLogs / 10_000) + 2;
+        const row: LogsRow = {
+          layout: name,
+          blocks: Number(seed.toBlock - seed.fromBlock + 1n),
+          logs: seed.totalLogs,
+          hint: tags ? 'tags' : hint,
+          requests: wire.stats.requests,
+          roundTrips: wire.stats.roundTrips,
+          calls: proxy.stats.methods.eth_getLogs ?? 0,
+          ideal: Math.ceil(seed.totalLogs / 10_000),
+          refusals: proxy.stats.limitErrors,
+          exact: same(logs, expected),
+          wallMs: Date.now() - started,
+        };
+        rows.push(row);
+        const goals = `${row.roundTrips <= row.ideal + 2 ? 'rt ok' : 'RT OVER'}, ${
+          row.calls <= 2 * row.roundTrips + 10 ? 'calls ok' : 'CALLS OVER'
+        }`;
         console.log(
           [
-            name.padEnd(8),
-            String(seed.toBlock - seed.fromBlock + 1n).padStart(6),
-            String(seed.totalLogs).padStart(6),
-            `  ${(tags ? 'tags' : hint).padEnd(8)}`,
-            String(wire.stats.requests).padStart(8),
-            `${String(wire.stats.roundTrips).padStart(12)} (${bound})`.padEnd(
-              21,
-            ),
-            String(proxy.stats.methods.eth_getLogs ?? 0).padStart(13),
-            String(proxy.stats.limitErrors).padStart(7),
-            `  ${same(logs, expected) ? 'yes' : 'NO'}  `,
-            String(wallMs).padStart(7),
+            name.padEnd(9),
+            String(row.blocks).padStart(6),
+            String(row.logs).padStart(6),
+            `  ${row.hint.padEnd(8)}`,
+            String(row.requests).padStart(8),
+            String(row.roundTrips).padStart(12),
+            String(row.calls).padStart(6),
+            String(row.ideal).padStart(6),
+            `  ${goals.padEnd(34)}`,
+            String(row.refusals).padStart(6),
+            `  ${row.exact ? 'yes' : 'NO'}  `,
+            String(row.wallMs).padStart(7),
           ].join(' '),
         );
       }
@@ -139,4 +191,5 @@ export async function benchChain(): Promise<void> {
     await proxy.close();
     await anvil.stop();
   }
+  return rows;
 }

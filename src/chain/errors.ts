@@ -210,6 +210,66 @@ export class LimitExceededError extends JsonRpcError {
 }
 
 /**
+ * -32005 (reason `rate`) or HTTP 429: the provider rate-limited the caller
+ * (Infura: "project ID request rate exceeded"; Alchemy / others: "rate limit
+ * exceeded: too many requests", or HTTP 429 with `Retry-After`, RFC 9110
+ * §10.2.3). Thrown once the transport's bounded retries (exponential backoff
+ * with jitter, never less than the `Retry-After` asked for) are used up. The
+ * message names the endpoint's origin only, never its path, query or key, and
+ * not the provider's own text (kept in `cause`).
+ */
+export class RateLimitedError extends LimitExceededError {
+  /** The endpoint's origin (scheme, host, port). */
+  readonly url: string;
+
+  /** HTTP attempts made for the rate-limited call(s), in all. */
+  readonly attempts: number;
+
+  /** 429 when the limit came as HTTP 429; undefined for a JSON-RPC -32005. */
+  readonly status?: number;
+
+  /** The last `Retry-After` the provider asked for, in milliseconds, if any. */
+  readonly retryAfterMs?: number;
+
+  /**
+   * @param origin - The endpoint's origin (from `originOf`), the only part of it named.
+   * @param options - Attempts, HTTP status, Retry-After, method and cause.
+   * @param options.attempts - HTTP attempts made in all.
+   * @param options.status - 429 for an HTTP rate limit.
+   * @param options.retryAfterMs - The provider's last Retry-After, in milliseconds.
+   * @param options.method - The JSON-RPC method (or `batch`).
+   * @param options.cause - The provider's refusal.
+   */
+  constructor(
+    origin: string,
+    options: {
+      /** HTTP attempts made in all. */
+      attempts: number;
+      /** 429 for an HTTP rate limit. */
+      status?: number;
+      /** The provider's last Retry-After, in milliseconds. */
+      retryAfterMs?: number;
+      /** The JSON-RPC method (or `batch`). */
+      method?: string;
+      /** The provider's refusal. */
+      cause?: unknown;
+    },
+  ) {
+    super(
+      `${options.method ?? 'request'}: rate limited by ${origin} (${
+        options.status === 429 ? 'HTTP 429' : '-32005'
+      }) after ${options.attempts} attempts; try again later`,
+      { method: options.method, reason: 'rate', cause: options.cause },
+    );
+    this.name = 'RateLimitedError';
+    this.url = origin;
+    this.attempts = options.attempts;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/**
  * The provider reported logs as `removed: true` (a chain reorganisation undid
  * them), or gave two different hashes for the same block number while the
  * query was split: the results mix two views of the chain. Nothing is returned;

@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 
 import { createRpcClient } from './client';
-import { LimitExceededError } from './errors';
+import { LimitExceededError, RateLimitedError } from './errors';
 import type { RpcLog } from './types';
 import type { LogLayout } from '../../devnet/seed-logs';
 import { LAYOUTS } from '../../devnet/seed-logs';
@@ -80,7 +80,7 @@ async function run(
 }
 
 describe('getLogs against an in-memory provider (10,000 results and 10 eth_getLogs per batch)', () => {
-  it.each(['uniform', 'uneven', 'sparse'] as const)(
+  it.each(['uniform', 'uneven', 'sparse', 'adjacent'] as const)(
     '%s layout: exact, within ceil(N/10,000) + 2 round trips, with or without a hint',
     async (name) => {
       for (const hint of ['none', 'data', 'message'] as const) {
@@ -91,7 +91,25 @@ describe('getLogs against an in-memory provider (10,000 results and 10 eth_getLo
         expect(same(logs, expected)).toBe(true);
         expect(stats.roundTrips).toBeLessThanOrEqual(bound(expected.length));
         expect(stats.batchRefusals).toBe(0);
+        // calls: at most 2 per round trip plus one fan-out of 10 (not a goal on the hostile layout)
+        expect(
+          name === 'adjacent' ||
+            stats.getLogsCalls <= 2 * stats.roundTrips + 10,
+        ).toBe(true);
       }
+    },
+  );
+
+  it.each([
+    ['empty', [0, 0, 0, 0, 0, 0, 0, 0]],
+    ['9,999 logs', [3000, 0, 6999, 0]],
+  ])(
+    'a range whose answer fits in one reply (%s) costs one call and one round trip',
+    async (_name, counts) => {
+      const { logs, expected, stats } = await run({ counts });
+      expect(same(logs, expected)).toBe(true);
+      expect(stats.getLogsCalls).toBe(1);
+      expect(stats.roundTrips).toBe(1);
     },
   );
 
@@ -160,22 +178,26 @@ describe('getLogs against an in-memory provider (10,000 results and 10 eth_getLo
     expect((error as Error).message).toContain('block 2 (0x2)');
   });
 
-  it('retries a rate-limited range as is, then surfaces the -32005 after the retries', async () => {
-    const counts = countsOf(LAYOUTS.uneven);
-    const retried = await run({ counts, rateLimited: 10 });
+  it('retries a rate-limited call as is (never split, never fanned out), then surfaces RateLimitedError', async () => {
+    const counts = [5, 0, 7, 0, 3];
+    const retried = await run({ counts, rateLimited: 3 });
     expect(same(retried.logs, retried.expected)).toBe(true);
-    // the same 10 single-block ranges, sent twice: never narrowed
-    expect(retried.stats.ranges.slice(0, 10)).toStrictEqual(
-      retried.stats.ranges.slice(10, 20),
+    // the whole range, four times: three rate-limited, then answered
+    expect(retried.stats.getLogsCalls).toBe(4);
+    expect(new Set(retried.stats.ranges.map(String))).toStrictEqual(
+      new Set(['0x0,0x4']),
     );
-    expect(retried.stats.ranges).toHaveLength(20);
 
     const surfaced = await run(
       { counts: [1, 2, 3], rateLimited: 1000 },
       2,
     ).catch((caught: unknown) => caught);
+    expect(surfaced).toBeInstanceOf(RateLimitedError);
     expect(surfaced).toBeInstanceOf(LimitExceededError);
-    expect((surfaced as LimitExceededError).reason).toBe('rate');
+    expect((surfaced as RateLimitedError).reason).toBe('rate');
+    expect((surfaced as RateLimitedError).attempts).toBe(3);
+    expect((surfaced as Error).message).toContain('https://fake.example');
+    expect((surfaced as Error).message).not.toContain('/v3/key');
   });
 
   it('keeps every pending log (null block fields): none merged by a null key, all after the mined ones', async () => {

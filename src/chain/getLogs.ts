@@ -37,8 +37,6 @@ type Start = {
   answered: Map<number, RpcLog[]>;
   /** The intervals still to fetch. */
   pending: Interval[];
-  /** A rate-limit refusal: the next round waits before asking again. */
-  again?: Error;
 };
 
 /**
@@ -50,12 +48,14 @@ type Start = {
  * @param run - The query.
  * @param checked - The validated filter.
  * @param maxBatch - Calls per batch.
+ * @param cap - The provider's result cap.
  * @returns The range and what the whole-range calls gave.
  */
 async function start(
   run: Run,
   checked: CheckedFilter,
   maxBatch: number,
+  cap: number,
 ): Promise<Start> {
   const reads = [
     ...new Set(
@@ -115,21 +115,19 @@ async function start(
   const to = numberOf(checked.toBlock);
   const answered = new Map<number, RpcLog[]>();
   const pending: Interval[] = [];
-  let again: Error | undefined;
   if (from <= to) {
     run.lanes.forEach((_, lane) => {
       const outcome = round.outcomes[lane];
       if (outcome?.kind === 'ok') {
         answered.set(lane, outcome.logs);
       } else if (outcome?.kind === 'narrow') {
-        pending.push(...afterRefusal({ lane, from, to }, outcome.hint));
+        pending.push(...afterRefusal({ lane, from, to }, outcome.hint, cap));
       } else {
-        again = outcome?.error ?? again;
         pending.push({ lane, from, to });
       }
     });
   }
-  return { from, to, answered, pending, again };
+  return { from, to, answered, pending };
 }
 
 /**
@@ -137,30 +135,33 @@ async function start(
  * ordered by (blockNumber, logIndex) and de-duplicated; pages come in ascending
  * block order and together hold every matching log exactly once.
  *
- * How, in as few round trips as the layout allows:
+ * How, in as few round trips as the layout allows and no more calls than it
+ * needs (providers bill and rate-limit each call of a batch):
  * - the filter is validated; one above the 5,000-parameter cap is split into
  *   sub-filters ("lanes") matching disjoint logs;
  * - block tags are read once (one batch); `latest`, `safe`, `finalized` are
  *   pinned to those numbers for every later call, `pending` is always sent as
- *   `pending`. The same batch tries the whole range as given;
+ *   `pending`. The same batch tries the whole range as given; a numeric range
+ *   is tried whole too: a query that fits in one reply costs one call;
  * - each later round trip is one JSON-RPC batch of up to 10 eth_getLogs calls
  *   (each capped on its own by the provider) over sub-ranges planned by
- *   `planRound`: a range never queried is spread over the whole batch, a range
- *   refused is cut into pieces (more where the density seen says so), a range
+ *   `planRound`: only a range the provider refused is fanned out, sized from
+ *   what the refusals and the logs seen taught (see `piecesNeeded`); a range
  *   the provider suggests (`data: { from, to }` or "this block range should
  *   work: [0x…, 0x…]") is asked for as is;
  * - only "more than N results", "query timeout exceeded", a suggested range, or
- *   a client-side timeout narrow a range; any other -32005 (rate limiting) is
- *   retried as is after a pause, within the transport's retry bound, then
- *   surfaced.
+ *   a client-side timeout narrow a range; rate limiting (any other -32005, HTTP
+ *   429) is retried by the transport as the same call, never split, and
+ *   surfaces as RateLimitedError once its bounds are reached.
  *
  * @param transport - The transport.
  * @param filter - `{ address?, fromBlock?, toBlock?, topics?, blockHash? }` (blocks default to latest).
  * @param options - Caps and tuning.
  * @yields Arrays of logs, in block order (empty ones are skipped).
  * @throws InvalidParamsError before sending for an invalid filter, or fromBlock > toBlock;
- * LimitExceededError when one block alone exceeds the provider's limit (naming the block), a blockHash
- * query does, or rate limiting outlasts the retries; RemovedLogsError when the provider reports removed
+ * LimitExceededError when one block alone exceeds the provider's limit (naming the block) or a blockHash
+ * query does; RateLimitedError (a LimitExceededError, reason `rate`) when rate limiting outlasts the
+ * transport's retries; RemovedLogsError when the provider reports removed
  * logs or two hashes for one block; JsonRpcError for other node errors; TransportError for transport
  * faults and malformed replies.
  */
@@ -206,7 +207,7 @@ export async function* getLogsPages(
   let to: bigint;
   let first: Start | undefined;
   if (tagged) {
-    first = await start(run, checked, maxBatch);
+    first = await start(run, checked, maxBatch, cap);
     ({ from, to } = first);
   } else {
     from = checked.fromBlock === 'earliest' ? 0n : BigInt(checked.fromBlock);
@@ -233,16 +234,13 @@ export async function* getLogsPages(
 
   const pages = new LogPages(lanes.length, from, to);
   let pending: Interval[] = lanes.map((_, lane) => ({ lane, from, to }));
-  let again: Error | undefined;
   if (first) {
     first.answered.forEach((logs, lane) =>
       pages.complete({ lane, from, to }, logs),
     );
     pending = first.pending;
-    again = first.again;
     yield* pages.release();
   }
-  let rateRounds = 0;
   let timeoutRounds = 0;
   /**
    * Block order of intervals: by first block, then by lane.
@@ -258,17 +256,6 @@ export async function* getLogsPages(
     return a.lane - b.lane;
   };
   while (pending.length > 0) {
-    if (again) {
-      rateRounds += 1;
-      if (rateRounds > transport.retry.retries) {
-        throw again;
-      }
-      const delay = transport.retry.delayMs(rateRounds);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    } else {
-      rateRounds = 0;
-    }
-    again = undefined;
     const slots =
       maxBatch * Math.max(1, Math.ceil(lanes.length / MAX_LOG_CALLS_PER_BATCH));
     const plan = planRound(pending.sort(order), {
@@ -277,6 +264,8 @@ export async function* getLogsPages(
       cap,
       /** @inheritdoc */
       density: (lane) => pages.density(lane),
+      /** @inheritdoc */
+      heaviest: (lane) => pages.heaviest(lane),
     });
     const round = await sendRound(planned, plan.pieces, maxBatch);
     if (round.tooLarge) {
@@ -290,13 +279,12 @@ export async function* getLogsPages(
         progressed = true;
         pages.complete(piece, outcome.logs);
       } else if (outcome.kind === 'again') {
-        // Rate limited (pause before the next round), or part of a batch above the byte cap (smaller batches now).
-        again = outcome.error instanceof TransportError ? again : outcome.error;
+        // Part of a batch above the byte cap: asked again in smaller batches.
         pending.push(piece);
       } else if (piece.from === piece.to) {
         throw singleBlockError(planned, piece.from, outcome.error);
       } else {
-        pending.push(...afterRefusal(piece, outcome.hint));
+        pending.push(...afterRefusal(piece, outcome.hint, cap));
       }
     }
     // A client-side timeout with nothing returned at all, round after round, is the network, not the range.

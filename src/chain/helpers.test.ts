@@ -188,7 +188,7 @@ describe('chain adapter: pure helpers', () => {
     expect(parseRangeHint('no hint', { from: 'x', to: '0x1' })).toBeUndefined();
   });
 
-  it('plans a first query over the whole batch, cuts refused ranges, asks for a suggested range as is', () => {
+  it('plans a first query as one call, cuts refused ranges, asks for a suggested range as is', () => {
     const context = {
       slots: 10,
       target: 6000,
@@ -197,9 +197,12 @@ describe('chain adapter: pure helpers', () => {
     };
     expect(
       planRound([{ lane: 0, from: 0n, to: 999n }], context).pieces,
+    ).toHaveLength(1);
+    expect(
+      planRound([{ lane: 0, from: 0n, to: 999n, over: true }], context).pieces,
     ).toHaveLength(10);
     expect(
-      planRound([{ lane: 0, from: 0n, to: 3n }], context).pieces,
+      planRound([{ lane: 0, from: 0n, to: 3n, over: true }], context).pieces,
     ).toHaveLength(4);
     const refused = afterRefusal(
       { lane: 0, from: 100n, to: 199n },
@@ -207,7 +210,7 @@ describe('chain adapter: pure helpers', () => {
     );
     expect(refused).toStrictEqual([
       { lane: 0, from: 100n, to: 120n, fits: true },
-      { lane: 0, from: 121n, to: 199n },
+      { lane: 0, from: 121n, to: 199n, estimate: 10_000 / 21 },
     ]);
     expect(
       afterRefusal({ lane: 0, from: 100n, to: 199n }, { from: 100n, to: 199n }),

@@ -11,6 +11,7 @@ export {
   JsonRpcError,
   InvalidParamsError,
   LimitExceededError,
+  RateLimitedError,
   ExecutionRevertedError,
   RemovedLogsError,
   TransportError,

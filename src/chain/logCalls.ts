@@ -41,7 +41,7 @@ export type Outcome =
       /** The refusal. */
       error: Error;
     }
-  /** Refused for another -32005 (rate limiting): same range again, after a pause. */
+  /** Part of a batch whose reply exceeded the byte cap: same range again, in a smaller batch. */
   | {
       /** Discriminant: the same range must be asked again. */
       kind: 'again';
@@ -81,7 +81,8 @@ export type Run = {
  * @param query - The call.
  * @param settled - Its reply.
  * @returns The outcome.
- * @throws The call's error when it is neither a size limit nor a rate limit; TransportError for a malformed result.
+ * @throws The call's error when it is not a size limit (a rate limit reaches here as RateLimitedError once
+ * the transport's retries are spent); TransportError for a malformed result.
  */
 function outcomeOf(run: Run, query: Query, settled: Settled): Outcome {
   if (settled.ok) {
@@ -103,9 +104,10 @@ function outcomeOf(run: Run, query: Query, settled: Settled): Outcome {
   }
   const { error } = settled;
   if (error instanceof LimitExceededError) {
-    return error.reason === 'rate'
-      ? { kind: 'again', error }
-      : { kind: 'narrow', hint: error.hint, error };
+    if (error.reason === 'rate') {
+      throw error;
+    }
+    return { kind: 'narrow', hint: error.hint, error };
   }
   // Some providers refuse a too-wide range with -32602 and a suggested range in the message.
   const hint =

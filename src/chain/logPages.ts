@@ -43,6 +43,9 @@ export class LogPages {
     logs: number;
   }[];
 
+  /** Per lane: the most logs seen in one block. */
+  readonly #heaviest: number[];
+
   /** Ends of completed ranges: where pages are cut. */
   readonly #ends = new Set<bigint>();
 
@@ -58,6 +61,7 @@ export class LogPages {
     this.#to = to;
     this.#done = Array.from({ length: lanes }, () => []);
     this.#seen = Array.from({ length: lanes }, () => ({ blocks: 0, logs: 0 }));
+    this.#heaviest = Array.from({ length: lanes }, () => 0);
   }
 
   /**
@@ -71,9 +75,25 @@ export class LogPages {
     this.#seen[piece.lane].blocks += Number(piece.to - piece.from + 1n);
     this.#seen[piece.lane].logs += logs.length;
     this.#ends.add(piece.to);
+    const perBlock = new Map<string, number>();
     for (const log of logs) {
       this.#held.push(log);
+      const block = String(log.blockNumber);
+      perBlock.set(block, (perBlock.get(block) ?? 0) + 1);
     }
+    for (const count of perBlock.values()) {
+      this.#heaviest[piece.lane] = Math.max(this.#heaviest[piece.lane], count);
+    }
+  }
+
+  /**
+   * The most logs seen in one block of a lane (pending logs count as one block).
+   *
+   * @param lane - The lane.
+   * @returns The count, or undefined before any log was seen there.
+   */
+  heaviest(lane: number): number | undefined {
+    return this.#heaviest[lane] === 0 ? undefined : this.#heaviest[lane];
   }
 
   /**

@@ -18,6 +18,10 @@ export type Interval = {
   over?: boolean;
   /** The provider suggested this interval: expected to fit in one call. */
   fits?: boolean;
+  /** Cut from a refused interval by the heavy-block rule (see `piecesNeeded`): refused again, it is cut finest. */
+  sized?: boolean;
+  /** Logs per block estimated from a provider's suggested range next to it, before anything was fetched. */
+  estimate?: number;
 };
 
 /** One eth_getLogs call to make. */
@@ -28,6 +32,8 @@ export type Piece = {
   from: bigint;
   /** Last block, inclusive. */
   to: bigint;
+  /** Cut from a refused interval by the heavy-block rule. */
+  sized?: boolean;
 };
 
 /** What the planner knows besides the intervals. */
@@ -40,6 +46,8 @@ export type PlanContext = {
   cap: number;
   /** Logs per block seen so far in a lane, or undefined when nothing was fetched there yet. */
   density(lane: number): number | undefined;
+  /** The most logs seen in one block of a lane, or undefined when none was seen. */
+  heaviest?(lane: number): number | undefined;
 };
 
 /**
@@ -56,14 +64,23 @@ const width = (interval: Pick<Interval, 'from' | 'to'>): bigint =>
  *
  * @param interval - The interval.
  * @param count - Pieces wanted (at least 1; at most its width).
+ * @param sized - Mark the pieces as cut by the heavy-block rule (default false).
  * @returns The pieces, in block order.
  */
-export function splitEven(interval: Interval, count: number): Piece[] {
+export function splitEven(
+  interval: Pick<Interval, 'lane' | 'from' | 'to'>,
+  count: number,
+  sized = false,
+): Piece[] {
   const size = (width(interval) + BigInt(count) - 1n) / BigInt(count);
   const pieces: Piece[] = [];
   for (let { from } = interval; from <= interval.to; from += size) {
     const to = from + size - 1n < interval.to ? from + size - 1n : interval.to;
-    pieces.push({ lane: interval.lane, from, to });
+    pieces.push(
+      sized
+        ? { lane: interval.lane, from, to, sized }
+        : { lane: interval.lane, from, to },
+    );
   }
   return pieces;
 }
@@ -77,11 +94,13 @@ export function splitEven(interval: Interval, count: number): Piece[] {
  *
  * @param interval - The refused interval.
  * @param hint - The provider's suggested range, if any.
+ * @param cap - The provider's result cap (logs per call), to estimate the density around a hint.
  * @returns The intervals replacing it, in block order.
  */
 export function afterRefusal(
-  interval: Interval,
+  interval: Interval & Pick<Piece, 'sized'>,
   hint: RangeHint | undefined,
+  cap = 10_000,
 ): Interval[] {
   const { lane, from, to } = interval;
   if (
@@ -90,51 +109,98 @@ export function afterRefusal(
     hint.to > to ||
     hint.to - hint.from >= to - from
   ) {
-    return [{ lane, from, to, over: true }];
+    return [
+      interval.sized
+        ? { lane, from, to, over: true, sized: true }
+        : { lane, from, to, over: true },
+    ];
   }
+  // The suggested range holds up to `cap` logs: about cap / width per block around it.
+  const estimate = cap / Number(width(hint));
   const parts: Interval[] = [];
   if (hint.from > from) {
-    parts.push({ lane, from, to: hint.from - 1n });
+    parts.push({ lane, from, to: hint.from - 1n, estimate });
   }
   parts.push({ lane, from: hint.from, to: hint.to, fits: true });
   if (hint.to < to) {
-    parts.push({ lane, from: hint.to + 1n, to });
+    parts.push({ lane, from: hint.to + 1n, to, estimate });
   }
   return parts;
 }
 
+/** How many calls an interval gets this round, and how. */
+type Need = {
+  /** Calls it needs. */
+  count: number;
+  /** Its pieces are cut by the heavy-block rule. */
+  sized: boolean;
+  /** It may take the round's spare calls (a refused range about which nothing narrower is known). */
+  spread: boolean;
+};
+
 /**
- * Calls an interval needs: 1 when the provider suggested it; for a refused
- * one at least 2, more when the lane's density says so; otherwise enough to
- * hold the expected logs at `target` per call (1 when nothing is known).
+ * The calls an interval needs (the cost model: one call for anything not
+ * known to be too large; a fan-out only for a range the provider refused,
+ * sized from what was learnt):
+ * - suggested by the provider: 1;
+ * - never refused: enough to hold the logs expected at `target` per call
+ *   (density seen in the lane, or estimated from a suggested range next to
+ *   it), 1 when nothing is known;
+ * - refused, nothing seen in the lane yet: 2, and the round's spare calls
+ *   (`spread`);
+ * - refused, logs seen: enough for `max(cap + 1, density × width)` at
+ *   `target` per call; when the heaviest block seen holds a tenth of the cap
+ *   or more (logs come in clusters), at least as many pieces as such blocks
+ *   exceed the cap (a refused range holding 3 blocks of 4,000 is cut in 3);
+ * - refused again after that rule: 2 and the spare calls (cut finest).
  *
  * @param interval - The interval.
- * @param context - Density, target and cap.
- * @returns The number of pieces (never above the interval's width).
+ * @param context - Density, heaviest block, target and cap.
+ * @returns The calls (never above the interval's width) and how to cut.
  */
-function piecesNeeded(interval: Interval, context: PlanContext): number {
+function piecesNeeded(interval: Interval, context: PlanContext): Need {
   const blocks = width(interval);
-  const density = context.density(interval.lane);
-  let expected = density === undefined ? undefined : density * Number(blocks);
-  let needed = 1;
+  /**
+   * A number of pieces, at most one per block.
+   *
+   * @param count - Pieces wanted.
+   * @returns `count`, or the interval's width when smaller.
+   */
+  const clamp = (count: number): number =>
+    blocks < BigInt(count) ? Number(blocks) : count;
+  const density = context.density(interval.lane) ?? interval.estimate;
   if (interval.fits) {
-    needed = 1;
-  } else if (interval.over) {
-    expected = Math.max(context.cap + 1, expected ?? 0);
-    needed = Math.max(2, Math.ceil(expected / context.target));
-  } else if (expected !== undefined) {
-    needed = Math.max(1, Math.ceil(expected / context.target));
+    return { count: 1, sized: false, spread: false };
   }
-  return blocks < BigInt(needed) ? Number(blocks) : needed;
+  if (!interval.over) {
+    const expected = density === undefined ? 0 : density * Number(blocks);
+    return {
+      count: clamp(Math.max(1, Math.ceil(expected / context.target))),
+      sized: false,
+      spread: false,
+    };
+  }
+  const heaviest = context.heaviest?.(interval.lane);
+  if (density === undefined || interval.sized) {
+    return { count: clamp(2), sized: false, spread: true };
+  }
+  const expected = Math.max(context.cap + 1, density * Number(blocks));
+  let count = Math.max(2, Math.ceil(expected / context.target));
+  const clustered = heaviest !== undefined && heaviest * 10 >= context.cap;
+  if (clustered) {
+    count = Math.max(count, Math.ceil((context.cap + 1) / heaviest));
+  }
+  return { count: clamp(count), sized: clustered, spread: false };
 }
 
 /**
  * Plan one round trip: take the pending intervals in block order and give
- * each the calls it needs while slots last (an interval that needs more than
- * the slots left gets its first pieces, the rest stays pending); then spread
- * any slots left over the intervals whose content is unknown (refused, or
- * never seen), so that a refused range is cut finer and a first query over a
- * range is already split across the whole batch.
+ * each the calls it needs (`piecesNeeded`) while slots last (an interval that
+ * needs more than the slots left is cut into the slots left; intervals after
+ * it stay pending); then spread any slots left over the refused intervals about which
+ * nothing narrower is known, so that such a range is cut as finely as one
+ * round allows. A range never refused is never fanned out on speculation: a
+ * query whose answer fits in one reply costs one call.
  *
  * @param pending - Intervals still to fetch, sorted by `from` then lane.
  * @param context - Slots, target, cap and density.
@@ -155,9 +221,7 @@ export function planRound(
     interval: Interval;
     /** Calls it gets. */
     count: number;
-    /** Whether its content is unknown (refused, or never seen). */
-    unknown: boolean;
-  };
+  } & Omit<Need, 'count'>;
   const chosen: Choice[] = [];
   const rest: Interval[] = [];
   let slots = Math.max(1, context.slots);
@@ -166,24 +230,15 @@ export function planRound(
       rest.push(interval);
       continue;
     }
-    const needed = piecesNeeded(interval, context);
-    const unknown =
-      !interval.fits &&
-      (interval.over === true || context.density(interval.lane) === undefined);
-    if (needed <= slots) {
-      chosen.push({ interval, count: needed, unknown });
-      slots -= needed;
+    const need = piecesNeeded(interval, context);
+    if (need.count <= slots) {
+      chosen.push({ interval, ...need });
+      slots -= need.count;
       continue;
     }
-    // Only the first `slots` of the `needed` pieces fit in this round.
-    const size = (width(interval) + BigInt(needed) - 1n) / BigInt(needed);
-    const end = interval.from + size * BigInt(slots) - 1n;
-    chosen.push({
-      interval: { lane: interval.lane, from: interval.from, to: end },
-      count: slots,
-      unknown: false,
-    });
-    rest.push({ lane: interval.lane, from: end + 1n, to: interval.to });
+    // More calls needed than are left this round: the whole interval in the calls left (a
+    // refusal narrows it further), so no part of it waits for a later round untried.
+    chosen.push({ interval, count: slots, sized: need.sized, spread: false });
     slots = 0;
   }
   let spread = true;
@@ -192,7 +247,7 @@ export function planRound(
     for (const choice of chosen) {
       if (
         slots > 0 &&
-        choice.unknown &&
+        choice.spread &&
         BigInt(choice.count) < width(choice.interval)
       ) {
         choice.count += 1;
@@ -203,7 +258,7 @@ export function planRound(
   }
   return {
     pieces: chosen.flatMap((choice) =>
-      splitEven(choice.interval, choice.count),
+      splitEven(choice.interval, choice.count, choice.sized),
     ),
     rest,
   };

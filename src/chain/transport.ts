@@ -1,4 +1,10 @@
-import { fromRpcError, JsonRpcError, TransportError } from './errors';
+import {
+  fromRpcError,
+  JsonRpcError,
+  LimitExceededError,
+  RateLimitedError,
+  TransportError,
+} from './errors';
 import { originOf, redact } from './mask';
 import { isRedirect, isRedirectRejection } from '../ipfs/redirect';
 
@@ -7,9 +13,13 @@ import { isRedirect, isRedirectRejection } from '../ipfs/redirect';
  * replies, batches): numeric ids echoed and checked, batches matched by id in
  * any order, a timeout per HTTP attempt, a cap on the bytes of a reply body,
  * bounded retries with exponential backoff and jitter for read-only methods on
- * transport faults, HTTP 429 and 5xx. Redirects are never followed (`redirect:
- * 'error'`; a 3xx or redirected response is an `http` TransportError naming the
- * service). Errors name the endpoint's origin only.
+ * transport faults, HTTP 429 and 5xx. Rate limits (HTTP 429, honouring
+ * `Retry-After`, RFC 9110 §10.2.3; a JSON-RPC -32005 that is not a result cap)
+ * are retried as the same call (a batch re-sends only its rate-limited members),
+ * within the same retry and time bounds, then surface as RateLimitedError.
+ * Redirects are never followed (`redirect: 'error'`; a 3xx or redirected
+ * response is an `http` TransportError naming the service). Errors name the
+ * endpoint's origin only.
  */
 
 /** The part of a `fetch` Response the transport reads: `body` (a byte stream) when present, else `text()`. */
@@ -65,6 +75,8 @@ export type TransportOptions = {
   maxReplyBytes?: number;
   /** What the endpoint is, for messages, e.g. `bundler` (default `JSON-RPC endpoint`). */
   service?: string;
+  /** How the transport waits between retries (default a `setTimeout` pause); tests pass a fake clock. */
+  sleep?: (ms: number) => Promise<void>;
 };
 
 /** Per-call options of `batchSettled`. */
@@ -132,7 +144,7 @@ export const READ_ONLY_METHODS: ReadonlySet<string> = new Set([
 export type Transport = {
   /** The endpoint's origin (scheme, host, port), the only part of it messages show. */
   origin: string;
-  /** Retry bounds, for callers that retry on their own (rate-limited eth_getLogs). */
+  /** Retry bounds (rate limits and transport faults are retried inside the transport). */
   retry: {
     /** Retries after the first attempt. */
     retries: number;
@@ -181,6 +193,42 @@ const sleep = async (ms: number): Promise<void> =>
  */
 const jitter = (): number =>
   0.5 + globalThis.crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32;
+
+/**
+ * The pause a provider asks for: an HTTP `Retry-After` (delay-seconds or an
+ * HTTP-date, RFC 9110 §10.2.3), or Infura's `data.backoff_seconds` on a
+ * -32005. Untrusted: anything else, negative or non-finite gives undefined.
+ *
+ * @param value - The header value, or the number of seconds.
+ * @returns Milliseconds to wait, or undefined.
+ */
+export function retryAfterMs(
+  value: string | number | null | undefined,
+): number | undefined {
+  if (typeof value === 'number') {
+    return Number.isFinite(value) && value >= 0
+      ? Math.ceil(value * 1000)
+      : undefined;
+  }
+  if (typeof value !== 'string' || value.length > 64) {
+    return undefined;
+  }
+  const text = value.trim();
+  if (/^\d{1,9}$/u.test(text)) {
+    return Number(text) * 1000;
+  }
+  const date = Date.parse(text);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+/**
+ * Whether a call's error is a rate limit (a -32005 that is not a result cap or a query timeout).
+ *
+ * @param error - The call's error.
+ * @returns True for a rate limit.
+ */
+const isRateLimit = (error: unknown): error is LimitExceededError =>
+  error instanceof LimitExceededError && error.reason === 'rate';
 
 /**
  * A 4xx body that is a JSON-RPC error reply (some nodes send -32600/-32602 with
@@ -277,6 +325,9 @@ export function createTransport(options: TransportOptions): Transport {
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   const service = options.service ?? 'JSON-RPC endpoint';
   const redirectRefused = `the ${service} answered with a redirect; redirects are not followed`;
+  const wait = options.sleep ?? sleep;
+  /** The Retry-After of each HTTP 429 fault, in milliseconds. */
+  const retryAfter = new WeakMap<TransportError, number>();
   /**
    * The backoff before a retry: the base delay doubled per attempt, with
    * jitter.
@@ -363,9 +414,21 @@ export function createTransport(options: TransportOptions): Transport {
         if (rpcReply !== undefined) {
           return rpcReply;
         }
-        throw fault('http', `HTTP ${response.status} from the ${service}`, {
-          status: response.status,
-        });
+        const error = fault(
+          'http',
+          `HTTP ${response.status} from the ${service}`,
+          {
+            status: response.status,
+          },
+        );
+        const asked =
+          response.status === 429
+            ? retryAfterMs(response.headers?.get('retry-after'))
+            : undefined;
+        if (asked !== undefined) {
+          retryAfter.set(error, asked);
+        }
+        throw error;
       }
     } catch (error) {
       if (error instanceof TransportError) {
@@ -421,17 +484,29 @@ export function createTransport(options: TransportOptions): Transport {
     retryTimeouts = true,
   ): Promise<unknown> {
     const started = Date.now();
+    let waited = 0;
     for (let attemptNo = 1; ; attemptNo += 1) {
       try {
         return await attempt(body);
       } catch (error) {
-        const delay = delayMs(attemptNo);
+        const asked =
+          error instanceof TransportError ? retryAfter.get(error) : undefined;
+        const delay = Math.max(delayMs(attemptNo), asked ?? 0);
         const canRetry =
           mayRetry &&
           retryable(error, retryTimeouts) &&
           attemptNo <= retries &&
-          Date.now() - started + delay <= maxElapsed;
+          Math.max(Date.now() - started, waited) + delay <= maxElapsed;
         if (!canRetry) {
+          if (error instanceof TransportError && error.status === 429) {
+            throw new RateLimitedError(origin, {
+              attempts: attemptNo,
+              status: 429,
+              retryAfterMs: asked,
+              method: 'request',
+              cause: error,
+            });
+          }
           if (error instanceof TransportError) {
             const suffix = attemptNo > 1 ? ` after ${attemptNo} attempts` : '';
             throw new TransportError(error.kind, `${error.message}${suffix}`, {
@@ -442,8 +517,80 @@ export function createTransport(options: TransportOptions): Transport {
           }
           throw error;
         }
-        await sleep(delay);
+        waited += delay;
+        await wait(delay);
       }
+    }
+  }
+
+  /**
+   * Re-send the rate-limited read-only calls of a settled batch (and only
+   * those: the answered ones are kept) after a backoff, as the same calls,
+   * until none is rate-limited or the retry bounds are reached; those still
+   * rate-limited then settle as RateLimitedError.
+   *
+   * @param calls - The calls.
+   * @param first - Their first settlement.
+   * @param send - Sends some of the calls, settled in order.
+   * @returns The settlement after the retries.
+   */
+  async function retryRateLimited(
+    calls: readonly RpcCall[],
+    first: Settled[],
+    send: (some: RpcCall[]) => Promise<Settled[]>,
+  ): Promise<Settled[]> {
+    const settled = [...first];
+    const started = Date.now();
+    let waited = 0;
+    for (let attemptNo = 1; ; attemptNo += 1) {
+      const limited = settled.flatMap((item, index) =>
+        !item.ok &&
+        isRateLimit(item.error) &&
+        READ_ONLY_METHODS.has(calls[index].method)
+          ? [index]
+          : [],
+      );
+      if (limited.length === 0) {
+        return settled;
+      }
+      const asked = Math.max(
+        0,
+        ...limited.map((index) => {
+          const { error } = settled[index] as { error: JsonRpcError };
+          // Infura's -32005 data: { backoff_seconds }.
+          const backoff =
+            typeof error.data === 'object' && error.data !== null
+              ? (error.data as Record<string, unknown>).backoff_seconds
+              : undefined;
+          return (
+            retryAfterMs(typeof backoff === 'number' ? backoff : undefined) ?? 0
+          );
+        }),
+      );
+      const delay = Math.max(delayMs(attemptNo), asked);
+      if (
+        attemptNo > retries ||
+        Math.max(Date.now() - started, waited) + delay > maxElapsed
+      ) {
+        for (const index of limited) {
+          const { error } = settled[index] as { error: JsonRpcError };
+          settled[index] = {
+            ok: false,
+            error: new RateLimitedError(origin, {
+              attempts: attemptNo,
+              method: calls[index].method,
+              cause: error,
+            }),
+          };
+        }
+        return settled;
+      }
+      waited += delay;
+      await wait(delay);
+      const again = await send(limited.map((index) => calls[index]));
+      limited.forEach((index, i) => {
+        settled[index] = again[i];
+      });
     }
   }
 
@@ -496,23 +643,12 @@ export function createTransport(options: TransportOptions): Transport {
 
     /** @inheritdoc */
     async request(method, params = []): Promise<unknown> {
-      const id = nextId;
-      nextId += 1;
-      const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-      const reply = await post(body, READ_ONLY_METHODS.has(method));
-      if (!isObject(reply)) {
-        throw fault('malformed', `reply to ${method} is not a JSON-RPC object`);
-      }
-      if (reply.id !== id) {
-        if (reply.id === null && isObject(reply.error)) {
-          throw rpcError(reply.error, method);
-        }
-        throw fault(
-          'malformed',
-          `reply to ${method} has id ${JSON.stringify(reply.id)?.slice(0, 40)}, expected ${id}`,
-        );
-      }
-      const settled = settle(reply, method);
+      const first = await requestOnce(method, params);
+      const [settled] = await retryRateLimited(
+        [{ method, params }],
+        [first],
+        async () => [await requestOnce(method, params)],
+      );
       if (!settled.ok) {
         throw settled.error;
       }
@@ -524,60 +660,103 @@ export function createTransport(options: TransportOptions): Transport {
       if (calls.length === 0) {
         return [];
       }
-      const ids = calls.map(() => {
-        const id = nextId;
-        nextId += 1;
-        return id;
-      });
-      const body = JSON.stringify(
-        calls.map((call, index) => ({
-          jsonrpc: '2.0',
-          id: ids[index],
-          method: call.method,
-          params: call.params ?? [],
-        })),
+      const retryTimeouts = batchOptions.retryTimeouts ?? true;
+      return retryRateLimited(
+        calls,
+        await sendBatch(calls, retryTimeouts),
+        async (some) => sendBatch(some, retryTimeouts),
       );
-      const readOnly = calls.every((call) =>
-        READ_ONLY_METHODS.has(call.method),
-      );
-      const reply = await post(
-        body,
-        readOnly,
-        batchOptions.retryTimeouts ?? true,
-      );
-      if (!Array.isArray(reply)) {
-        if (isObject(reply) && isObject(reply.error)) {
-          throw rpcError(reply.error, 'batch');
-        }
-        throw fault('malformed', 'reply to a batch is not an array');
-      }
-      const byId = new Map<number, Reply>();
-      for (const item of reply) {
-        if (
-          !isObject(item) ||
-          typeof item.id !== 'number' ||
-          !ids.includes(item.id)
-        ) {
-          throw fault(
-            'malformed',
-            `batch reply holds an unknown id ${JSON.stringify(isObject(item) ? item.id : item)?.slice(0, 40)}`,
-          );
-        }
-        if (byId.has(item.id)) {
-          throw fault('malformed', `batch reply repeats id ${item.id}`);
-        }
-        byId.set(item.id, item);
-      }
-      return calls.map((call, index) => {
-        const item = byId.get(ids[index]);
-        if (!item) {
-          throw fault(
-            'malformed',
-            `batch reply lacks the reply to ${call.method} (id ${ids[index]})`,
-          );
-        }
-        return settle(item, call.method);
-      });
     },
   };
+
+  /**
+   * One call, one POST (with the transport-fault retries of `post`).
+   *
+   * @param method - The JSON-RPC method.
+   * @param params - Its parameters.
+   * @returns The settled reply.
+   */
+  async function requestOnce(
+    method: string,
+    params: readonly unknown[],
+  ): Promise<Settled> {
+    const id = nextId;
+    nextId += 1;
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const reply = await post(body, READ_ONLY_METHODS.has(method));
+    if (!isObject(reply)) {
+      throw fault('malformed', `reply to ${method} is not a JSON-RPC object`);
+    }
+    if (reply.id !== id) {
+      if (reply.id === null && isObject(reply.error)) {
+        throw rpcError(reply.error, method);
+      }
+      throw fault(
+        'malformed',
+        `reply to ${method} has id ${JSON.stringify(reply.id)?.slice(0, 40)}, expected ${id}`,
+      );
+    }
+    return settle(reply, method);
+  }
+
+  /**
+   * One batch, one POST (with the transport-fault retries of `post`).
+   *
+   * @param calls - The calls (at least one).
+   * @param retryTimeouts - Whether a timeout is retried.
+   * @returns Each call's settlement, in call order.
+   */
+  async function sendBatch(
+    calls: readonly RpcCall[],
+    retryTimeouts: boolean,
+  ): Promise<Settled[]> {
+    const ids = calls.map(() => {
+      const id = nextId;
+      nextId += 1;
+      return id;
+    });
+    const body = JSON.stringify(
+      calls.map((call, index) => ({
+        jsonrpc: '2.0',
+        id: ids[index],
+        method: call.method,
+        params: call.params ?? [],
+      })),
+    );
+    const readOnly = calls.every((call) => READ_ONLY_METHODS.has(call.method));
+    const reply = await post(body, readOnly, retryTimeouts);
+    if (!Array.isArray(reply)) {
+      if (isObject(reply) && isObject(reply.error)) {
+        throw rpcError(reply.error, 'batch');
+      }
+      throw fault('malformed', 'reply to a batch is not an array');
+    }
+    const byId = new Map<number, Reply>();
+    for (const item of reply) {
+      if (
+        !isObject(item) ||
+        typeof item.id !== 'number' ||
+        !ids.includes(item.id)
+      ) {
+        throw fault(
+          'malformed',
+          `batch reply holds an unknown id ${JSON.stringify(isObject(item) ? item.id : item)?.slice(0, 40)}`,
+        );
+      }
+      if (byId.has(item.id)) {
+        throw fault('malformed', `batch reply repeats id ${item.id}`);
+      }
+      byId.set(item.id, item);
+    }
+    return calls.map((call, index) => {
+      const item = byId.get(ids[index]);
+      if (!item) {
+        throw fault(
+          'malformed',
+          `batch reply lacks the reply to ${call.method} (id ${ids[index]})`,
+        );
+      }
+      return settle(item, call.method);
+    });
+  }
 }

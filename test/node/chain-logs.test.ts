@@ -5,8 +5,10 @@ import type { LimitsProxy } from '../../devnet/limits-proxy';
 import { countingFetch } from '../../devnet/round-trips';
 import {
   EMITTERS,
+  LAYOUTS,
   referenceLogs,
   rpc,
+  seedLayout,
   seedLogs,
   TOPICS,
 } from '../../devnet/seed-logs';
@@ -16,6 +18,7 @@ import {
   createRpcClient,
   InvalidParamsError,
   LimitExceededError,
+  RateLimitedError,
   RemovedLogsError,
   TransportError,
 } from '../../src/chain';
@@ -61,6 +64,18 @@ function expectSameLogs(actual: RpcLog[], expected: RpcLog[]): void {
     expected: undefined,
   });
 }
+
+/**
+ * The block range of every eth_getLogs call a proxy received, in order.
+ *
+ * @param from - The proxy.
+ * @returns `fromBlock..toBlock` of each call.
+ */
+const rangesOf = (from: LimitsProxy): string[] =>
+  from.stats.getLogsFilters.map(
+    (sentFilter) =>
+      `${String(sentFilter.fromBlock)}..${String(sentFilter.toBlock)}`,
+  );
 
 describe('chain adapter: eth_getLogs through the limits proxy', () => {
   let anvil: Anvil;
@@ -202,7 +217,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     expect(response.headers.get('keep-alive')).toBeNull();
   });
 
-  it('a rate-limit -32005 is retried as is, never narrowed; past the retries it is surfaced', async () => {
+  it('a rate-limit -32005 is retried as is (the same call, never narrowed); past the retries it is RateLimitedError naming the origin only', async () => {
     const filter = {
       fromBlock: toQuantity(seed.fromBlock),
       toBlock: toQuantity(seed.toBlock),
@@ -214,9 +229,10 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     }).getLogs(filter);
     expectSameLogs(logs, reference);
     const sent = ranges();
-    expect(sent).toHaveLength(30);
-    expect(sent.slice(10, 20)).toStrictEqual(sent.slice(0, 10));
-    expect(sent.slice(20, 30)).toStrictEqual(sent.slice(0, 10));
+    const whole = `${filter.fromBlock}..${filter.toBlock}`;
+    // the whole range three times (twice rate-limited, then refused as too large), then the fan-out
+    expect(sent.slice(0, 3)).toStrictEqual([whole, whole, whole]);
+    expect(sent.slice(3)).not.toContain(whole);
 
     proxy.resetStats();
     proxy.inject({ type: 'rateLimit', method: 'eth_getLogs', times: 50 });
@@ -226,12 +242,15 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
       retryDelayMs: 5,
     })
       .getLogs(filter)
-      .catch((thrown: unknown) => thrown)) as LimitExceededError;
+      .catch((thrown: unknown) => thrown)) as RateLimitedError;
+    expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toBeInstanceOf(LimitExceededError);
     expect(error.reason).toBe('rate');
-    expect(error.message).toBe('project ID request rate exceeded');
+    expect(error.attempts).toBe(3);
+    expect(error.message).toContain(proxy.baseUrl);
+    expect(error.message).not.toContain(proxy.apiKey);
     expect(proxy.stats.httpRequests).toBe(3);
-    expect(new Set(ranges()).size).toBe(10);
+    expect(new Set(ranges())).toStrictEqual(new Set([whole]));
   });
 
   it('a client-side timeout of a getLogs batch narrows its ranges instead of re-sending them', async () => {
@@ -256,10 +275,18 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 2500)); // the proxy records the delayed calls when it serves them
     const sent = ranges();
+    // the whole range once (timed out; the proxy records it last, when it serves it), then
+    // narrowed into the 10 pieces, each sent once
+    expect(sent).toHaveLength(11);
+    expect(
+      sent.filter(
+        (entry) =>
+          entry === `${toQuantity(seed.fromBlock)}..${toQuantity(last)}`,
+      ),
+    ).toHaveLength(1);
     for (const range of first) {
       expect(sent.filter((entry) => entry === range)).toHaveLength(1);
     }
-    expect(sent.length).toBeGreaterThan(20);
   });
 
   it('sends pending as pending (never a number); reads safe and finalized once and pins them', async () => {
@@ -639,3 +666,195 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
     });
   });
 });
+
+/**
+ * Bounds of the cost goal (issue 24): round trips within ceil(N/10,000) + 2, and eth_getLogs calls
+ * (each member of a batch is billed and rate-limited on its own) within 2 per round trip plus one
+ * fan-out of 10.
+ *
+ * @param logs - Logs in the range.
+ * @returns The round-trip bound.
+ */
+const roundTripBound = (logs: number): number => Math.ceil(logs / 10_000) + 2;
+
+describe('chain adapter: eth_getLogs costs what it must (calls and round trips, rate limits)', () => {
+  let anvil: Anvil;
+  let proxy: LimitsProxy;
+  let seed: SeedResult;
+  let reference: RpcLog[];
+  const EMPTY_TOP = 0x950n;
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    await rpc(anvil.url, 'anvil_mine', [toQuantity(EMPTY_TOP)]);
+    // 250 logs in 25 blocks of 10, 90 empty blocks before each: about 2,300 blocks
+    seed = await seedLayout(
+      anvil.url,
+      Array.from({ length: 25 }, () => [90, 10] as const),
+    );
+    reference = await referenceLogs(anvil.url, seed.fromBlock, seed.toBlock);
+    proxy = await startLimitsProxy({ upstream: anvil.url });
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await anvil?.stop();
+  });
+
+  beforeEach(() => {
+    proxy.resetStats();
+    Object.assign(proxy.options, {
+      rateLimitCalls: 0,
+      rateLimitHttp: 0,
+      retryAfterSeconds: 1,
+    });
+  });
+
+  /** No batch the proxy received held more than the provider's 10 eth_getLogs calls. */
+  function expectWithinBatchLimit(): void {
+    expect(proxy.stats.maxLogsPerRequest).toBeLessThanOrEqual(10);
+  }
+
+  afterEach(() => {
+    expectWithinBatchLimit();
+  });
+
+  it('0x10..0x900 over empty blocks: one call, one round trip', async () => {
+    const wire = countingFetch();
+    const logs = await createRpcClient({
+      url: proxy.url,
+      fetch: wire.fetch,
+    }).getLogs({ fromBlock: '0x10', toBlock: '0x900' });
+    expect(logs).toStrictEqual(
+      await rpc(anvil.url, 'eth_getLogs', [
+        { fromBlock: '0x10', toBlock: '0x900' },
+      ]),
+    );
+    expect(proxy.stats.methods.eth_getLogs).toBe(1);
+    expect(wire.stats.roundTrips).toBe(1);
+  });
+
+  it('250 logs to latest over about 2,300 blocks: one call, one round trip; exact', async () => {
+    expect(reference).toHaveLength(250);
+    expect(seed.toBlock - seed.fromBlock + 1n).toBeGreaterThan(2200n);
+    const wire = countingFetch();
+    const logs = await createRpcClient({
+      url: proxy.url,
+      fetch: wire.fetch,
+    }).getLogs({ fromBlock: toQuantity(seed.fromBlock), toBlock: 'latest' });
+    expectSameLogs(logs, reference);
+    expect(proxy.stats.methods.eth_getLogs).toBe(1);
+    expect(wire.stats.roundTrips).toBe(1);
+  });
+
+  it('the first three calls rate-limited (-32005): at most 4 calls, the same call each time, exact logs', async () => {
+    proxy.options.rateLimitCalls = 3;
+    const delays: number[] = [];
+    const logs = await createRpcClient({
+      url: proxy.url,
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+    }).getLogs({ fromBlock: toQuantity(seed.fromBlock), toBlock: 'latest' });
+    expectSameLogs(logs, reference);
+    expect(proxy.stats.rateLimitedCalls).toBe(3);
+    expect(proxy.stats.methods.eth_getLogs).toBeLessThanOrEqual(4);
+    expect(new Set(rangesOf(proxy))).toStrictEqual(
+      new Set([`${toQuantity(seed.fromBlock)}..latest`]),
+    );
+    // exponential backoff: each pause at least the previous one's jitter floor (200 ms x 2^n x 0.5)
+    expect(delays).toHaveLength(3);
+    delays.forEach((ms, i) => expect(ms).toBeGreaterThanOrEqual(100 * 2 ** i));
+  });
+
+  it('an HTTP 429 with Retry-After: the retry waits at least that long (fake clock), then the same batch succeeds', async () => {
+    Object.assign(proxy.options, { rateLimitHttp: 2, retryAfterSeconds: 7 });
+    const delays: number[] = [];
+    const logs = await createRpcClient({
+      url: proxy.url,
+      retryMaxElapsedMs: 60_000,
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+    }).getLogs({
+      fromBlock: toQuantity(seed.fromBlock),
+      toBlock: toQuantity(seed.toBlock),
+    });
+    expectSameLogs(logs, reference);
+    expect(proxy.stats.rateLimitedRequests).toBe(2);
+    expect(proxy.stats.httpRequests).toBe(3);
+    // every request carried the same single call: retried whole, never split
+    expect(proxy.stats.logCallsPerRequest).toStrictEqual([1, 1, 1]);
+    expect(delays).toHaveLength(2);
+    for (const ms of delays) {
+      expect(ms).toBeGreaterThanOrEqual(7000);
+    }
+  });
+
+  it.each([
+    ['HTTP 429', { rateLimitHttp: 50 }, 429],
+    ['-32005', { rateLimitCalls: 50 }, undefined],
+  ] as const)(
+    'retries exhausted (%s): RateLimitedError naming the origin only',
+    async (_name, limits, status) => {
+      Object.assign(proxy.options, limits);
+      const error = (await createRpcClient({
+        url: proxy.url,
+        retries: 2,
+        sleep: async () => undefined,
+      })
+        .getLogs({ fromBlock: '0x10', toBlock: '0x900' })
+        .catch((thrown: unknown) => thrown)) as RateLimitedError;
+      expect(error).toBeInstanceOf(RateLimitedError);
+      expect(error.status).toBe(status);
+      expect(error.attempts).toBe(3);
+      expect(error.url).toBe(proxy.baseUrl);
+      expect(error.message).toContain(proxy.baseUrl);
+      expect(error.message).not.toContain(proxy.apiKey);
+      expect(error.message).not.toContain('/v3/');
+      expect(proxy.stats.httpRequests).toBe(3);
+    },
+  );
+});
+
+describe.each(['uniform', 'uneven', 'sparse'] as const)(
+  'chain adapter: eth_getLogs cost on the %s layout (no range hint)',
+  (name) => {
+    let anvil: Anvil;
+    let proxy: LimitsProxy;
+    let seed: SeedResult;
+
+    beforeAll(async () => {
+      anvil = await startAnvil();
+      seed = await seedLayout(anvil.url, LAYOUTS[name]);
+      proxy = await startLimitsProxy({ upstream: anvil.url });
+    });
+
+    afterAll(async () => {
+      await proxy?.close();
+      await anvil?.stop();
+    });
+
+    it("round trips within ceil(N/10,000) + 2, calls within 2 x round trips + 10, exactly anvil's logs in order", async () => {
+      const wire = countingFetch();
+      const logs = await createRpcClient({
+        url: proxy.url,
+        fetch: wire.fetch,
+      }).getLogs({
+        fromBlock: toQuantity(seed.fromBlock),
+        toBlock: toQuantity(seed.toBlock),
+      });
+      // the reference: anvil directly, one slice of at most 2 blocks at a time (no cap there)
+      expectSameLogs(
+        logs,
+        await referenceLogs(anvil.url, seed.fromBlock, seed.toBlock, {}, 2n),
+      );
+      expect(logs).toHaveLength(seed.totalLogs);
+      const { roundTrips } = wire.stats;
+      const calls = proxy.stats.methods.eth_getLogs;
+      expect(roundTrips).toBeLessThanOrEqual(roundTripBound(seed.totalLogs));
+      expect(calls).toBeLessThanOrEqual(2 * roundTrips + 10);
+      expect(proxy.stats.maxLogsPerRequest).toBeLessThanOrEqual(10);
+    });
+  },
+);

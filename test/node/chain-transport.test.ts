@@ -7,6 +7,7 @@ import {
   createRpcClient,
   JsonRpcError,
   maskUrl,
+  RateLimitedError,
   TransportError,
 } from '../../src/chain';
 
@@ -218,13 +219,15 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     expect(error.url).toBe(proxy.baseUrl);
   });
 
-  it('gives TransportError 429 after retries run out', async () => {
+  it('gives RateLimitedError 429 (origin only) after retries run out', async () => {
     proxy.inject({ type: 'status', status: 429, times: 10 });
     const error = (await client({ retries: 1 })
       .blockNumber()
-      .catch((thrown: unknown) => thrown)) as TransportError;
-    expect(error).toBeInstanceOf(TransportError);
+      .catch((thrown: unknown) => thrown)) as RateLimitedError;
+    expect(error).toBeInstanceOf(RateLimitedError);
     expect(error.status).toBe(429);
+    expect(error.url).toBe(proxy.baseUrl);
+    expect(error.message).not.toContain(SECRET);
     expect(proxy.stats.httpRequests).toBe(2);
   });
 
