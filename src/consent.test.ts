@@ -108,4 +108,22 @@ describe('metadataConsent', () => {
     expect(consent?.text).toContain(OTHER);
     expect(consent?.text).not.toContain(KEY);
   });
+
+  it('names the site that asks, cleaned of hidden characters; the home page names none', () => {
+    const account = {
+      address: OTHER,
+      trusted: true,
+      data: {
+        ...data,
+        chains: { 'eip155:1': { bundlerUrl: 'https://b.example.com/rpc' } },
+      },
+    };
+    expect(metadataConsent(account, SITE)?.text).toContain(
+      `${SITE} asks to create this smart account`,
+    );
+    expect(
+      metadataConsent(account, 'https://evil\u202e.example')?.text,
+    ).not.toContain('\u202e');
+    expect(metadataConsent(account)?.text).not.toContain('asks to create');
+  });
 });

@@ -9,6 +9,7 @@ import {
 import { maskUrl } from './chain';
 import { internalError, userRejected } from './errors';
 import { METAMASK_ORIGIN } from './permissions';
+import { displayText } from './safeText';
 
 /**
  * Consent for changes a web site asks for. The front doors (onRpcRequest, onKeyringRequest) pass
@@ -263,10 +264,13 @@ type MetadataAccount = {
  * bundler or paymaster URLs (they receive the account's user operations). URLs are masked.
  *
  * @param account - The resolved account.
+ * @param origin - The site that asks for the account (as MetaMask reported it), or undefined for
+ * the snap's own home page.
  * @returns `{ title, text }` of the dialog, or undefined when the metadata names neither.
  */
 export function metadataConsent(
   account: MetadataAccount,
+  origin?: string,
 ): { title: string; text: string } | undefined {
   const services = Object.entries(account.data.chains ?? {}).map(
     ([scope, { bundlerUrl, paymasterUrl }]) =>
@@ -285,6 +289,11 @@ export function metadataConsent(
       ? 'Bundler or paymaster from account metadata'
       : 'Unknown account factory',
     text: [
+      ...(origin === undefined
+        ? []
+        : [
+            `${displayText(origin)} asks to create this smart account from account metadata.`,
+          ]),
       ...contracts,
       ...(services.length > 0
         ? [

@@ -78,10 +78,12 @@ function assertAllowed(origin: string, method: string): void {
 }
 
 /**
- * Keyring methods that take the caller after keyring-api's own argument (the account id), so a
- * site's deletion or export is confirmed naming it (see KeyringSnap.deleteAccount, exportAccount).
+ * Keyring methods that take the caller after keyring-api's own argument (the creation options or
+ * the account id), so a site's deletion or export, and a metadata confirmation during creation,
+ * name it (see KeyringSnap.createAccount, deleteAccount, exportAccount).
  */
 const TAKES_REQUESTER: ReadonlySet<PropertyKey> = new Set([
+  'createAccount',
   'deleteAccount',
   'exportAccount',
 ]);

@@ -236,6 +236,7 @@ export class KeyringSnap implements Keyring {
    * after the user confirms a dialog naming them (URLs masked) and the address they give.
    *
    * @param options - Creation options.
+   * @param requester - The caller (from the front door); undefined for the snap's home page (no site is named).
    * @returns The new account, after state is saved and `notify:accountCreated` accepted.
    * @throws JsonRpcError -32602 on malformed options, a duplicate address or a key that backs an
    * account already (`this key already backs account <address>`), 4001 when the user
@@ -243,6 +244,7 @@ export class KeyringSnap implements Keyring {
    */
   async createAccount(
     options: Record<string, Json> = {},
+    requester?: Requester,
   ): Promise<KeyringAccount> {
     const parsed = validate<CreateAccountOptions>(
       options,
@@ -272,6 +274,7 @@ export class KeyringSnap implements Keyring {
             key,
             parsed.scopes,
             metadata?.overrides,
+            requester,
           )
         : undefined;
       const account = resolved
@@ -784,6 +787,8 @@ export class KeyringSnap implements Keyring {
    * @param key - The owner key of the smart account.
    * @param scopes - CAIP-2 chain ids to resolve it on; `undefined` for every configured chain.
    * @param overrides - Factory and EntryPoint from the account metadata, if any.
+   * @param requester - The site that asks (named in the metadata confirmation); undefined for the
+   * home page.
    * @returns The resolved smart account (address, ERC-4337 data, whether the contracts are the
    * configured ones).
    * @throws JsonRpcError 4001 if the user declines a factory, bundler or paymaster the metadata named.
@@ -792,6 +797,7 @@ export class KeyringSnap implements Keyring {
     key: Key,
     scopes: string[] | undefined,
     overrides: ResolvedOverrides,
+    requester?: Requester,
   ): Promise<ResolvedSmartAccount> {
     const chains = this.#settings.allChainConfigs();
     const resolved = await resolveSmartAccount(
@@ -800,7 +806,7 @@ export class KeyringSnap implements Keyring {
       { ...chains },
       overrides,
     );
-    const consent = metadataConsent(resolved);
+    const consent = metadataConsent(resolved, requester?.origin);
     if (consent) {
       const confirmed = await this.#platform.confirm(
         consent.title,

@@ -104,6 +104,7 @@ describe('account metadata on IPFS through the built snap', () => {
     const text = dialogText(dialog as NonNullable<typeof dialog>);
     expect(text).toContain('https://bundler.invalid/***');
     expect(text).not.toContain('my-bundler-key');
+    expect(text).toContain(`${COMPANION} asks to create this smart account`);
     await dialog?.ok();
     const account = ((await creating).response as any).result;
     expect(harness.events.at(-1)?.params.accountNameSuggestion).toBe('Vault');
