@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const resolveFrom = createRequire(import.meta.url);
+const began = Date.now();
 const args = process.argv.slice(2);
 const reportAt = args.indexOf('--report');
 let reportFile;
@@ -79,7 +80,7 @@ for (const row of rows) {
   );
 }
 const sum = rows.reduce((total, row) => total + row.seconds, 0);
-const wall = (Date.now() - report.startTime) / 1000;
+const wall = (Date.now() - began) / 1000;
 console.log(
   `\n${rows.length} suites, ${report.numPassedTests}/${report.numTotalTests} tests passed; sum of suite times ${sum.toFixed(1)} s${
     reportAt === -1 ? `, wall clock ${wall.toFixed(1)} s` : ''
