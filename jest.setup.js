@@ -1,6 +1,8 @@
 const fc = require('fast-check');
 
 const manifest = require('./snap.manifest.json');
+// eslint-disable-next-line import-x/no-unresolved -- a TypeScript module; jest's transform compiles it
+const { fuzzRuns } = require('./test/fixtures/fuzz');
 
 // The snap's build compiles the manifest's companion origins in (snap.config.ts); Node tests that
 // import src/ get the same list from the same manifest.
@@ -9,6 +11,11 @@ process.env.COMPANION_ORIGINS =
 
 // Property tests (fast-check) run with a fixed seed, so CI is repeatable; set FUZZ_SEED to another
 // number to explore other cases, or FUZZ_SEED=random for a fresh one (printed on failure).
-if (process.env.FUZZ_SEED !== 'random') {
-  fc.configureGlobal({ seed: Number(process.env.FUZZ_SEED ?? 20261123) });
-}
+// FUZZ_SCALE (test/fixtures/fuzz.ts) scales fast-check's default of 100 runs; suites that pass
+// their own numRuns scale it with fuzzRuns().
+fc.configureGlobal({
+  numRuns: fuzzRuns(100),
+  ...(process.env.FUZZ_SEED === 'random'
+    ? {}
+    : { seed: Number(process.env.FUZZ_SEED ?? 20261123) }),
+});

@@ -8,6 +8,7 @@
 import * as fc from 'fast-check';
 import path from 'node:path';
 
+import { fuzzRuns } from '../test/fixtures/fuzz';
 import { membersUsed } from '../test/fixtures/package-sources';
 
 /** A noble-style hash function: one-shot, with `create()` for an incremental hash. */
@@ -75,7 +76,7 @@ describe('Keccak adapter (js-sha3) against @noble/hashes', () => {
         expect(toHex(digest)).toBe(toHex(nobleV18.keccak_256(bytes)));
         expect(toHex(digest)).toBe(toHex(nobleV2.keccak_256(bytes)));
       }),
-      { numRuns: 500 },
+      { numRuns: fuzzRuns(500) },
     );
   });
 

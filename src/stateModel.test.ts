@@ -14,6 +14,7 @@ import { createDomain } from './keyring';
 import type { KeyringPlatform } from './keyring';
 import { defaultState } from './state';
 import type { KeyringState, StateSaver } from './state';
+import { fuzzRuns } from '../test/fixtures/fuzz';
 
 /**
  * Test private key number `seed`: 0x1000 + seed, as 32 bytes of hex (a valid secp256k1 key).
@@ -427,7 +428,7 @@ describe('state model: concurrent operations with refused events and failed save
           }
         },
       ),
-      { numRuns: Number(process.env.STATE_MODEL_RUNS ?? 400) },
+      { numRuns: Number(process.env.STATE_MODEL_RUNS ?? fuzzRuns(400)) },
     );
     console.log(`state-model figures: ${JSON.stringify(figures)}`);
   });

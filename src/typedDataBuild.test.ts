@@ -11,6 +11,8 @@ import * as fc from 'fast-check';
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
+import { fuzzRuns } from '../test/fixtures/fuzz';
+
 /** The loader's exports. */
 type Loader = {
   /** Rewrite one file of the package. */
@@ -320,7 +322,7 @@ describe('abi-utils assert rewrite (build/loaders/abi-utils-asserts.js)', () => 
           );
         },
       ),
-      { numRuns: 2000, seed: 712 },
+      { numRuns: fuzzRuns(2000), seed: 712 },
     );
   });
 
@@ -357,7 +359,7 @@ describe('abi-utils assert rewrite (build/loaders/abi-utils-asserts.js)', () => 
           outcome(() => plain.eip712Hash(data, version)),
         );
       }),
-      { numRuns: 1500, seed: 712 },
+      { numRuns: fuzzRuns(1500), seed: 712 },
     );
   });
 });
@@ -403,7 +405,7 @@ describe('createBytes shortcut (build/stubs/metamask-utils.mjs)', () => {
           expect(same(facadeCreateBytes)).toBe(same(libraryCreateBytes));
         },
       ),
-      { numRuns: 2000, seed: 712 },
+      { numRuns: fuzzRuns(2000), seed: 712 },
     );
   });
 });

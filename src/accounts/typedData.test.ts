@@ -5,6 +5,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 
 import { parseEoaRequest, signEoaTask } from './eoa';
 import { normaliseTypedData, TYPED_DATA_LIMITS } from './typedData';
+import { fuzzRuns } from '../../test/fixtures/fuzz';
 
 const KEY =
   '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
@@ -652,7 +653,7 @@ describe('normaliseTypedData: property', () => {
           const hash = hashTypedData(viem as never);
           expect(await recoverAddress({ hash, signature })).toBe(ADDRESS);
         }),
-        { numRuns: runs, seed: 712 },
+        { numRuns: fuzzRuns(runs), seed: 712 },
       );
     },
   );

@@ -14,6 +14,7 @@ import {
   FAKE_ADDRESS,
   FAKE_TOPIC,
 } from '../../test/fixtures/fake-provider';
+import { fuzzRuns } from '../../test/fixtures/fuzz';
 
 jest.setTimeout(300_000);
 
@@ -156,7 +157,7 @@ describe('getLogs against an in-memory provider (10,000 results and 10 eth_getLo
           );
         },
       ),
-      { numRuns: 40 },
+      { numRuns: fuzzRuns(40) },
     );
   });
 

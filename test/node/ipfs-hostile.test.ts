@@ -20,6 +20,7 @@ import type {
   IpfsClientOptions,
   ResponseLike,
 } from '../../src/ipfs';
+import { fuzzRuns } from '../fixtures/fuzz';
 
 /**
  * The client against a hostile IPFS node, property-based (fast-check): random
@@ -1034,7 +1035,7 @@ describe('hostile node, property-based', () => {
           await expectDagOutcome(outcome, operation, target, dag, node);
         },
       ),
-      { numRuns: RUNS.dag },
+      { numRuns: fuzzRuns(RUNS.dag) },
     );
   });
 
@@ -1124,7 +1125,7 @@ describe('hostile node, property-based', () => {
           expectJsonOutcome(outcome, operation, body, node);
         },
       ),
-      { numRuns: RUNS.json },
+      { numRuns: fuzzRuns(RUNS.json) },
     );
   });
 

@@ -15,6 +15,7 @@ import type { Anvil } from '../../devnet/anvil';
 import { loadArtifact, toViemUserOperation } from '../../devnet/erc4337';
 import { jsonRpc } from '../../devnet/json-rpc';
 import { userOpHash } from '../../src/accounts/erc4337/userop';
+import { fuzzRuns } from '../fixtures/fuzz';
 
 /** 2^53 + 1: the first integer a float64 rounds (to 2^53). */
 const BIG_CHAIN_ID = 2n ** 53n + 1n;
@@ -85,7 +86,7 @@ describe('userOpHash equals EntryPoint v0.6 getUserOpHash', () => {
         ]);
         expect(userOpHash(op, ENTRY_POINT, BIG_CHAIN_ID)).toBe(onChain);
       }),
-      { numRuns: 60 },
+      { numRuns: fuzzRuns(60) },
     );
   });
 
@@ -104,7 +105,7 @@ describe('userOpHash equals EntryPoint v0.6 getUserOpHash', () => {
           expect(userOpHash(op, ENTRY_POINT, BigInt(chainId))).toBe(reference);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: fuzzRuns(300) },
     );
   });
 });

@@ -22,6 +22,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 
 import { installKeyringSnap, expectError, rejection } from './harness';
 import type { KeyringHarness } from './harness';
+import { fuzzRuns } from '../fixtures/fuzz';
 
 const TYPED_DATA = {
   types: {
@@ -222,7 +223,7 @@ describe('EOA accounts through the built snap', () => {
           }),
         ).toBe(account.address);
       }),
-      { numRuns: 25, seed: 712 },
+      { numRuns: fuzzRuns(25), seed: 712 },
     );
     await harness.keyringApproved('keyring_deleteAccount', { id: account.id });
   });

@@ -17,6 +17,7 @@ import type { Hex, TransactionSerializable } from 'viem';
 
 import { COMPANION, METAMASK } from './harness';
 import { short } from './hostile-arbitraries';
+import { fuzzRuns } from '../fixtures/fuzz';
 
 /** Call the snap through one handler; resolves to its JSON-RPC result or error. */
 type Send = (
@@ -481,7 +482,7 @@ export async function assertSigningProperties(send: Send): Promise<void> {
         /is not this account's address/u,
       );
     }),
-    { numRuns: 150, reporter: short },
+    { numRuns: fuzzRuns(150), reporter: short },
   );
 
   await fc.assert(
@@ -497,7 +498,7 @@ export async function assertSigningProperties(send: Send): Promise<void> {
         /personal_sign params\[1\]: .* is not this account's address/u,
       );
     }),
-    { numRuns: 100, reporter: short },
+    { numRuns: fuzzRuns(100), reporter: short },
   );
 
   for (const [method, v4, runs] of [
@@ -535,7 +536,7 @@ export async function assertSigningProperties(send: Send): Promise<void> {
           }
         },
       ),
-      { numRuns: runs, reporter: short },
+      { numRuns: fuzzRuns(runs), reporter: short },
     );
   }
 }

@@ -51,13 +51,14 @@ import { startLimitsProxy } from '../../devnet/limits-proxy';
 import type { LimitsProxy } from '../../devnet/limits-proxy';
 import { startPaymasterService } from '../../devnet/paymaster-service';
 import type { PaymasterService } from '../../devnet/paymaster-service';
+import { fuzzRuns } from '../fixtures/fuzz';
 
 const SCOPE = 'eip155:31337';
 const ORIGINS = [METAMASK, COMPANION, 'https://evil.example', 'npm:other-snap'];
 /** How long one request may take before it counts as a hang (ms). */
 const HANG_MS = 20_000;
 /** Requests the property run sends (the signing round trips and setup add to the total). */
-const FUZZ_RUNS = Number(process.env.HOSTILE_RUNS ?? 750);
+const FUZZ_RUNS = Number(process.env.HOSTILE_RUNS ?? fuzzRuns(750));
 const BATCH = 8;
 
 /** The documented allow-list, written out here (not imported) so a change to it is caught. */
@@ -668,7 +669,7 @@ describe('hostile callers through the built snap', () => {
     }
     expect(figures.secretsFound).toBe(0);
     expect(figures.requests).toBeGreaterThanOrEqual(
-      Number(process.env.HOSTILE_MIN_REQUESTS ?? 10_000),
+      Number(process.env.HOSTILE_MIN_REQUESTS ?? fuzzRuns(10_000)),
     );
   });
 });
