@@ -10,9 +10,10 @@ import type {
 } from '@metamask/snaps-sdk';
 import type { Json } from '@metamask/utils';
 
+import { loadDomain } from './domain';
+import type { Domain } from './domain';
 import { methodNotFound, toRpcError, unauthorized } from './errors';
-import { loadDomain } from './keyring';
-import type { Domain, KeyringSnap } from './keyring';
+import type { KeyringSnap } from './keyring';
 import { keyringRequestError } from './keyringRequests';
 import { COMPANION_ORIGINS, isAllowed, KNOWN_METHODS } from './permissions';
 import { handleSnapRpc } from './rpc';

@@ -6,10 +6,10 @@
  */
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain } from './keyring';
+import { createDomain } from './domain';
 import type { KeyringPlatform, KeyringSnap } from './keyring';
-import { defaultState } from './state';
-import type { KeyringState, StateSaver } from './state';
+import { defaultState } from './state/store';
+import type { KeyringState, StateSaver } from './state/store';
 import { startFakeFactoryRpc } from '../test/fixtures/fake-factory-rpc';
 
 const KEY =

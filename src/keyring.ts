@@ -13,7 +13,6 @@ import type {
   KeyringResponse,
   ResolvedAccountAddress,
 } from '@metamask/keyring-api';
-import type { JsonRpcError } from '@metamask/rpc-errors';
 import { array, object, size, string } from '@metamask/superstruct';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 import { v4 as uuidv4 } from 'uuid';
@@ -52,18 +51,11 @@ import type { DerivationScheme } from './keys';
 import { MetadataReader } from './metadata';
 import { CreateAccountOptionsStruct } from './options';
 import type { CreateAccountOptions } from './options';
-import { snapPlatform } from './platform';
 import { ownEntry, quoteId } from './safeText';
 import { parseScope } from './scope';
-import { scrubError } from './secrets';
 import { Settings } from './settings';
-import { loadState, StateStore } from './state';
-import type {
-  AccountRecord,
-  SmartAccountData,
-  KeyringState,
-  StateSaver,
-} from './state';
+import { StateStore } from './state/store';
+import type { AccountRecord, SmartAccountData } from './state/store';
 import { ChainScopeStruct, Bytes32Struct } from './structs';
 
 /** What the keyring needs from the snap platform; injected so Node tests can run it. */
@@ -933,50 +925,6 @@ export class KeyringSnap implements Keyring {
 type ResolvedOverrides = Parameters<typeof resolveSmartAccount>[3];
 
 /**
- * The one domain API every front door calls: the keyring and the settings, over one state store,
- * and `scrub`, which masks the configured credentials in an error before a front door returns it.
- */
-export type Domain = {
-  /** The keyring-api keyring. */
-  keyring: KeyringSnap;
-  /** Chain, IPFS and approval settings. */
-  settings: Settings;
-  /** The same error with the configured credentials (API keys in URLs) masked in its message. */
-  scrub: (error: JsonRpcError<never>) => JsonRpcError<never>;
-};
-
-/**
- * Build the domain over a loaded state.
- *
- * @param state - The loaded (migrated, validated) state.
- * @param platform - Saving state, keyring events, dialogs and key derivation.
- * @param redirect - Where a parked request is approved (async approval mode).
- * @returns `{ keyring, settings }`.
- */
-export function createDomain(
-  state: KeyringState,
-  platform: KeyringPlatform & { saveState: StateSaver },
-  redirect: ApprovalRedirect,
-): Domain {
-  const store = new StateStore(state, platform.saveState);
-  const settings = new Settings(store, platform.confirmConsent);
-  const metadata = new MetadataReader(() => settings.ipfsConfig());
-  const keyring = new KeyringSnap({
-    store,
-    settings,
-    metadata,
-    platform,
-    redirect,
-  });
-  const domain: Domain = {
-    keyring,
-    settings,
-    scrub: (error) => scrubError(error, domain),
-  };
-  return domain;
-}
-
-/**
  * Throw a not-found error; usable as an expression (`value ?? throwNotFound(...)`).
  *
  * @param message - What was not found.
@@ -1023,16 +971,4 @@ function ownRequest(
     origin: 'snap',
     request: { method, params },
   };
-}
-
-/**
- * Load the state (snap_manageState) and build the domain over it, on the snap platform
- * (snap_manageState, snap_manageAccounts, snap_dialog, snap_getEntropy).
- *
- * @param redirect - Where a parked request is approved.
- * @returns `{ keyring, settings, scrub }`.
- * @throws Error when the stored state cannot be read or is of an unknown schema.
- */
-export async function loadDomain(redirect: ApprovalRedirect): Promise<Domain> {
-  return createDomain(await loadState(), snapPlatform, redirect);
 }

@@ -5,9 +5,9 @@
  */
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain } from './keyring';
+import { createDomain } from './domain';
 import { deriveKey } from './keys';
-import { defaultState } from './state';
+import { defaultState } from './state/store';
 import { sip6Entropy } from '../test/fixtures/sip6';
 
 const SRP = 'test test test test test test test test test test test ball';

@@ -2,21 +2,15 @@ import { isHex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { invalidParams } from './errors';
+import { getEntropy } from './platform';
+import type { DerivationScheme } from './state/schema';
 
 /** secp256k1 group order n: a private key must be in [1, n-1]. */
 const SECP256K1_N = BigInt(
   '0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141',
 );
 
-/**
- * How a derived key's snap_getEntropy salt is built. `legacy`: one sequence for every account type
- * (schema version 1, `keyring-snap:account:<index>`), kept only so that accounts created then keep
- * their keys; no new account uses it, since with one sequence a reinstall that creates accounts in
- * another order gives a smart account's owner the key of another install's EOA. `eoa` and
- * `erc4337-owner`: one sequence per account type, so an EOA key can never be a smart-account owner
- * key.
- */
-export type DerivationScheme = 'legacy' | 'eoa' | 'erc4337-owner';
+export type { DerivationScheme };
 
 /** The schemes new accounts are derived with, one per account type. */
 export const DERIVATION_SCHEMES = ['eoa', 'erc4337-owner'] as const;
@@ -54,10 +48,7 @@ export async function deriveKey(
   index: number,
   scheme: DerivationScheme,
 ): Promise<{ privateKey: string; address: string }> {
-  const entropy = await snap.request({
-    method: 'snap_getEntropy',
-    params: { version: 1, salt: derivationSalt(index, scheme) },
-  });
+  const entropy = await getEntropy(derivationSalt(index, scheme));
   return keyPair(entropy);
 }
 

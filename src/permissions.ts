@@ -1,5 +1,9 @@
 import { KeyringRpcMethod } from '@metamask/keyring-api';
 
+import { METAMASK_ORIGIN } from './consent';
+
+export { METAMASK_ORIGIN };
+
 /**
  * The companion dapp's origins: the manifest's `endowment:keyring.allowedOrigins`, compiled in at
  * build time (snap.config.ts sets `process.env.COMPANION_ORIGINS`; the Node tests' jest setup does
@@ -11,9 +15,6 @@ export const COMPANION_ORIGINS: readonly string[] =
   (process.env.COMPANION_ORIGINS ?? '')
     .split(',')
     .filter((origin) => origin !== '');
-
-/** The origin MetaMask itself uses for keyring requests from the wallet. */
-export const METAMASK_ORIGIN = 'metamask';
 
 /** The snap's own JSON-RPC methods (onRpcRequest, reached through wallet_invokeSnap). */
 export enum SnapRpcMethod {

@@ -1,7 +1,7 @@
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 
+import type { Domain } from './domain';
 import { methodNotFound } from './errors';
-import type { Domain } from './keyring';
 import { SnapRpcMethod } from './permissions';
 
 /**

@@ -1,7 +1,6 @@
 import { JsonRpcError } from '@metamask/rpc-errors';
 
 import { redact } from './chain';
-import type { Domain } from './keyring';
 import { printable } from './safeText';
 
 /** Shortest credential scrubbed as free text (shorter ones would mangle ordinary words). */
@@ -55,39 +54,6 @@ export function rememberCredentials(
       remember(remembered.plain, secret);
     }
   }
-}
-
-/**
- * Remove the snap's credentials from an error before it leaves the snap. Messages from servers (a
- * node's or a bundler's JSON-RPC error, a paymaster's refusal) are passed on, and a server may
- * quote the URL it was called at, API key included, or the key alone. Every configured service URL
- * (chain configs, accounts' bundler and paymaster URLs) and every one configured earlier this
- * session is masked and its secrets (path, query, password, key-like host labels) replaced by
- * `***`; so are the IPFS API key and secret, current and earlier. The message is cut to 300
- * printable characters.
- *
- * @param error - The error about to be returned.
- * @param domain - The loaded domain (its settings and accounts name the credentials), if loaded.
- * @returns The same error, or a copy with the credentials replaced (same code).
- */
-export function scrubError(
-  error: JsonRpcError<never>,
-  domain: Domain | undefined,
-): JsonRpcError<never> {
-  if (!domain) {
-    return redactError(error, [], []);
-  }
-  const { settings, keyring } = domain;
-  const urls = [
-    ...Object.values(settings.allChainConfigs()).flatMap((config) => [
-      config.rpcUrl,
-      config.bundlerUrl,
-      config.paymasterUrl,
-    ]),
-    ...keyring.serviceUrls(),
-  ].filter((url): url is string => typeof url === 'string');
-  const ipfs = settings.ipfsConfig();
-  return redactError(error, urls, [ipfs?.apiKey, ipfs?.apiKeySecret]);
 }
 
 /**

@@ -12,7 +12,7 @@ import { toRpcError, validate } from './errors';
 import { parseIpfsConfig } from './metadata';
 import type { IpfsConfig } from './metadata';
 import { redactError, rememberCredentials } from './secrets';
-import type { StateStore } from './state';
+import type { StateStore } from './state/store';
 
 export type { ChainConfig };
 

@@ -10,10 +10,10 @@ import type { KeyringAccount } from '@metamask/keyring-api';
 import * as fc from 'fast-check';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain } from './keyring';
+import { createDomain } from './domain';
 import type { KeyringPlatform } from './keyring';
-import { defaultState } from './state';
-import type { KeyringState, StateSaver } from './state';
+import { defaultState } from './state/store';
+import type { KeyringState, StateSaver } from './state/store';
 
 /**
  * Test private key number `seed`: 0x1000 + seed, as 32 bytes of hex (a valid secp256k1 key).

@@ -2,6 +2,7 @@ import {
   KeyringAccountStruct,
   KeyringRequestStruct,
 } from '@metamask/keyring-api';
+import type { KeyringAccount, KeyringRequest } from '@metamask/keyring-api';
 import { rpcErrors } from '@metamask/rpc-errors';
 import {
   array,
@@ -19,9 +20,72 @@ import {
 } from '@metamask/superstruct';
 import type { Describe } from '@metamask/superstruct';
 
-import { defang, expectation, fieldPath, firstFailure } from './safeText';
-import type { KeyringState } from './state';
-import { AddressStruct, ChainScopeStruct } from './structs';
+import type {
+  ChainConfig,
+  SentUserOperation,
+  SmartAccountData,
+} from '../accounts/erc4337/types';
+import type { IpfsConfig } from '../metadata';
+import { defang, expectation, fieldPath, firstFailure } from '../safeText';
+import { AddressStruct, ChainScopeStruct } from '../structs';
+
+export type { ChainConfig, IpfsConfig, SentUserOperation, SmartAccountData };
+
+/**
+ * How a derived key's snap_getEntropy salt is built. `legacy`: one sequence for every account type
+ * (schema version 1, `keyring-snap:account:<index>`), kept only so that accounts created then keep
+ * their keys; no new account uses it, since with one sequence a reinstall that creates accounts in
+ * another order gives a smart account's owner the key of another install's EOA. `eoa` and
+ * `erc4337-owner`: one sequence per account type, so an EOA key can never be a smart-account owner
+ * key.
+ */
+export type DerivationScheme = 'legacy' | 'eoa' | 'erc4337-owner';
+
+/**
+ * Version of the persisted schema; bump it and add a step to `migrate` on every change.
+ * 2: derived accounts record their salt scheme (`derivationScheme`), and the next derivation index
+ * is kept per scheme.
+ */
+export const STATE_VERSION = 2;
+
+/** One account: its public KeyringAccount and its key (never leaves this state). */
+export type AccountRecord = {
+  /** The account as keyring-api describes it to MetaMask. */
+  account: KeyringAccount;
+  /** The name suggested to MetaMask when the account was created (the snap's own label). */
+  name?: string;
+  /** 32-byte secp256k1 private key, 0x-prefixed hex. */
+  privateKey: string;
+  /** Index used with snap_getEntropy when the key was derived, else absent (imported). */
+  derivationIndex?: number;
+  /** The salt scheme of that index (see derivationSalt); present exactly when derivationIndex is. */
+  derivationScheme?: DerivationScheme;
+  /** ERC-4337 v0.6 data (factory, EntryPoint, per-chain settings) of a smart account; absent for an EOA. */
+  smartAccount?: SmartAccountData;
+};
+
+/** The snap's persisted state (snap_manageState, encrypted). */
+export type KeyringState = {
+  /** Schema version; see STATE_VERSION and `migrate`. */
+  version: typeof STATE_VERSION;
+  /** Accounts by id (a UUID). */
+  accounts: Record<string, AccountRecord>;
+  /**
+   * Next snap_getEntropy index of each salt scheme; never reused after a delete. `legacy` is what
+   * schema version 1 reached (no new account uses that scheme).
+   */
+  nextDerivationIndex: Record<DerivationScheme, number>;
+  /** Keyring requests parked in async approval mode, by request id. */
+  pendingRequests: Record<string, KeyringRequest>;
+  /** `sync`: sign when MetaMask submits; `async`: park the request for the companion dapp. */
+  approvalMode: 'sync' | 'async';
+  /** Chain settings (RPC, bundler, EntryPoint, factory) by CAIP-2 scope. */
+  chains: Record<string, ChainConfig>;
+  /** The IPFS HTTP API settings, or null before `setIpfsConfig`. */
+  ipfs: IpfsConfig | null;
+  /** Operations sendUserOperation sent, oldest first, bounded (absent in states saved before it existed). */
+  sentUserOperations?: SentUserOperation[];
+};
 
 /**
  * The persisted state's schema (STATE_VERSION 2), checked every time state is loaded: a state

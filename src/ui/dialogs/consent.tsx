@@ -7,8 +7,8 @@ import {
   Text,
 } from '@metamask/snaps-sdk/jsx';
 
-import { describeConsent } from '../consent';
-import type { Consent } from '../consent';
+import { describeConsent } from '../../consent';
+import type { Consent } from '../../consent';
 
 /**
  * The consent dialog for a change a site asks for (content of a `snap_dialog` of type

@@ -1,9 +1,9 @@
 import { formatEther } from 'viem';
 
-import { describeCallData } from '../accounts/callData';
-import type { CallLine } from '../accounts/callData';
-import type { SendSummary } from '../accounts/erc4337';
-import { displayText } from '../safeText';
+import { describeCallData } from '../../accounts/callData';
+import type { CallLine } from '../../accounts/callData';
+import type { SendSummary } from '../../accounts/erc4337';
+import { displayText } from '../../safeText';
 
 /**
  * What the sendUserOperation confirmation shows, as rows (pure; rendered by

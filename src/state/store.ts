@@ -1,68 +1,27 @@
-import type { KeyringAccount, KeyringRequest } from '@metamask/keyring-api';
 import { rpcErrors } from '@metamask/rpc-errors';
 import type { Json } from '@metamask/utils';
 
+import { assertKeyringState, STATE_VERSION } from './schema';
+import { readState, writeState } from '../platform';
 import type {
-  ChainConfig,
-  SentUserOperation,
-  SmartAccountData,
-} from './accounts/erc4337/types';
-import type { DerivationScheme } from './keys';
-import type { IpfsConfig } from './metadata';
-import { assertKeyringState } from './stateSchema';
-
-export type {
+  AccountRecord,
   ChainConfig,
   DerivationScheme,
   IpfsConfig,
+  KeyringState,
   SentUserOperation,
   SmartAccountData,
-};
+} from './schema';
 
-/**
- * Version of the persisted schema; bump it and add a step to `migrate` on every change.
- * 2: derived accounts record their salt scheme (`derivationScheme`), and the next derivation index
- * is kept per scheme.
- */
-export const STATE_VERSION = 2;
-
-/** One account: its public KeyringAccount and its key (never leaves this state). */
-export type AccountRecord = {
-  /** The account as keyring-api describes it to MetaMask. */
-  account: KeyringAccount;
-  /** The name suggested to MetaMask when the account was created (the snap's own label). */
-  name?: string;
-  /** 32-byte secp256k1 private key, 0x-prefixed hex. */
-  privateKey: string;
-  /** Index used with snap_getEntropy when the key was derived, else absent (imported). */
-  derivationIndex?: number;
-  /** The salt scheme of that index (see derivationSalt); present exactly when derivationIndex is. */
-  derivationScheme?: DerivationScheme;
-  /** ERC-4337 v0.6 data (factory, EntryPoint, per-chain settings) of a smart account; absent for an EOA. */
-  smartAccount?: SmartAccountData;
-};
-
-/** The snap's persisted state (snap_manageState, encrypted). */
-export type KeyringState = {
-  /** Schema version; see STATE_VERSION and `migrate`. */
-  version: typeof STATE_VERSION;
-  /** Accounts by id (a UUID). */
-  accounts: Record<string, AccountRecord>;
-  /**
-   * Next snap_getEntropy index of each salt scheme; never reused after a delete. `legacy` is what
-   * schema version 1 reached (no new account uses that scheme).
-   */
-  nextDerivationIndex: Record<DerivationScheme, number>;
-  /** Keyring requests parked in async approval mode, by request id. */
-  pendingRequests: Record<string, KeyringRequest>;
-  /** `sync`: sign when MetaMask submits; `async`: park the request for the companion dapp. */
-  approvalMode: 'sync' | 'async';
-  /** Chain settings (RPC, bundler, EntryPoint, factory) by CAIP-2 scope. */
-  chains: Record<string, ChainConfig>;
-  /** The IPFS HTTP API settings, or null before `setIpfsConfig`. */
-  ipfs: IpfsConfig | null;
-  /** Operations sendUserOperation sent, oldest first, bounded (absent in states saved before it existed). */
-  sentUserOperations?: SentUserOperation[];
+export { STATE_VERSION };
+export type {
+  AccountRecord,
+  ChainConfig,
+  DerivationScheme,
+  IpfsConfig,
+  KeyringState,
+  SentUserOperation,
+  SmartAccountData,
 };
 
 /**
@@ -87,7 +46,7 @@ export function defaultState(): KeyringState {
  * Bring a stored state to the current schema.
  *
  * @param stored - What snap_manageState returned (null on first run).
- * @returns The state at STATE_VERSION, checked against its schema (src/stateSchema.ts).
+ * @returns The state at STATE_VERSION, checked against its schema (src/state/schema.ts).
  * @throws JsonRpcError -32603 when the stored version is not one this code understands, and
  * naming the first invalid field (never its value) when the state does not match the schema.
  */
@@ -157,11 +116,7 @@ function fromVersion1(stored: Record<string, Json>): Record<string, Json> {
  * @returns The migrated state.
  */
 export async function loadState(): Promise<KeyringState> {
-  const stored = await snap.request({
-    method: 'snap_manageState',
-    params: { operation: 'get' },
-  });
-  return migrate(stored);
+  return migrate(await readState());
 }
 
 /**
@@ -170,13 +125,7 @@ export async function loadState(): Promise<KeyringState> {
  * @param state - The state to persist.
  */
 export async function saveState(state: KeyringState): Promise<void> {
-  await snap.request({
-    method: 'snap_manageState',
-    params: {
-      operation: 'update',
-      newState: state as unknown as Record<string, Json>,
-    },
-  });
+  await writeState(state);
 }
 
 /**

@@ -6,9 +6,9 @@ import {
   parseEther,
 } from 'viem';
 
-import { sendConfirmation } from './SendConfirmation';
-import type { SendSummary } from '../accounts/erc4337';
-import { sendConfirmationRows } from '../dialogs/send-confirmation';
+import { sendConfirmation } from './sendConfirmation';
+import { sendConfirmationRows } from './sendConfirmationRows';
+import type { SendSummary } from '../../accounts/erc4337';
 
 const SPENDER = getAddress('0xa11ce0000000000000000000000000000000beef');
 const TOKEN = getAddress('0x3333333333333333333333333333333333333333');

@@ -11,12 +11,12 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { JSXElement, SnapComponent } from '@metamask/snaps-sdk/jsx';
 
-import type { SendSummary } from '../accounts/erc4337';
-import { sendConfirmationRows } from '../dialogs/send-confirmation';
+import { sendConfirmationRows } from './sendConfirmationRows';
 import type {
   ConfirmationRow,
   SendConfirmationRows,
-} from '../dialogs/send-confirmation';
+} from './sendConfirmationRows';
+import type { SendSummary } from '../../accounts/erc4337';
 
 /**
  * One row of the confirmation: its address in full (never truncated, no avatar or address-book
