@@ -1,17 +1,17 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
-import { KeyringSnap } from './keyring';
-import type { ApprovalRedirect, KeyringPlatform } from './keyring';
-import { deriveKey } from './keys';
+import { KeyringSnap } from './keyring/keyring';
+import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
+import { deriveKey } from './keyring/keys';
 import { MetadataReader } from './metadata';
 import { emitEvent, showConfirmation } from './platform';
-import { redactError } from './secrets';
 import { Settings } from './settings';
 import { loadState, saveState, StateStore } from './state/store';
 import type { KeyringState, StateSaver } from './state/store';
 import { confirmDialog } from './ui/dialogs/confirm';
 import { consentDialog } from './ui/dialogs/consent';
 import { sendConfirmation } from './ui/dialogs/sendConfirmation';
+import { redactError } from './utils/secrets';
 
 /**
  * The composition root: builds the settings, the state store, the metadata reader and the keyring

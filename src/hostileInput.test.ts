@@ -8,7 +8,7 @@ import { parseEoaRequest, signEoaTask } from './accounts/eoa';
 import { parseSmartAccountRequest } from './accounts/erc4337';
 import { createDomain } from './domain';
 import type { Domain } from './domain';
-import type { KeyringPlatform } from './keyring';
+import type { KeyringPlatform } from './keyring/keyring';
 import { defaultState } from './state/store';
 import type { StateSaver } from './state/store';
 

@@ -12,13 +12,17 @@ import type { Json } from '@metamask/utils';
 
 import { loadDomain } from './domain';
 import type { Domain } from './domain';
-import { methodNotFound, toRpcError, unauthorized } from './errors';
-import type { KeyringSnap } from './keyring';
-import { keyringRequestError } from './keyringRequests';
-import { COMPANION_ORIGINS, isAllowed, KNOWN_METHODS } from './permissions';
-import { handleSnapRpc } from './rpc';
-import { knownName } from './safeText';
+import { keyringRequestError } from './handlers/keyringRequest';
+import {
+  COMPANION_ORIGINS,
+  isAllowed,
+  KNOWN_METHODS,
+} from './handlers/permissions';
+import { handleSnapRpc } from './handlers/snapRpc';
+import type { KeyringSnap } from './keyring/keyring';
 import { homeInput, homePage } from './ui';
+import { methodNotFound, toRpcError, unauthorized } from './utils/errors';
+import { knownName } from './utils/safeText';
 
 let domain: Promise<Domain> | undefined;
 

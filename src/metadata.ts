@@ -12,7 +12,6 @@ import {
 } from '@metamask/superstruct';
 import type { Infer } from '@metamask/superstruct';
 
-import { invalidParams, notFound, validate as validateParams } from './errors';
 import {
   createIpfsClient,
   IpfsTimeoutError,
@@ -22,11 +21,16 @@ import {
 } from './ipfs';
 import type { IpfsClient } from './ipfs';
 import {
+  invalidParams,
+  notFound,
+  validate as validateParams,
+} from './utils/errors';
+import {
   AddressStruct,
   ChainScopeStruct,
   HttpUrlStruct,
   isLoopbackHostname,
-} from './structs';
+} from './utils/structs';
 
 /**
  * Account metadata hosted on IPFS: a small versioned JSON document

@@ -2,9 +2,9 @@ import * as fc from 'fast-check';
 import { privateKeyToAddress } from 'viem/accounts';
 
 import { createDomain } from '../domain';
-import type { KeyringPlatform } from '../keyring';
 import { defaultState, migrate } from './store';
 import type { KeyringState, StateSaver } from './store';
+import type { KeyringPlatform } from '../keyring/keyring';
 
 const KEYS = [
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',

@@ -26,8 +26,13 @@ import type {
   SmartAccountData,
 } from '../accounts/erc4337/types';
 import type { IpfsConfig } from '../metadata';
-import { defang, expectation, fieldPath, firstFailure } from '../safeText';
-import { AddressStruct, ChainScopeStruct } from '../structs';
+import {
+  defang,
+  expectation,
+  fieldPath,
+  firstFailure,
+} from '../utils/safeText';
+import { AddressStruct, ChainScopeStruct } from '../utils/structs';
 
 export type { ChainConfig, IpfsConfig, SentUserOperation, SmartAccountData };
 

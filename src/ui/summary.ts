@@ -7,7 +7,7 @@ import type { CallLine } from '../accounts/callData';
 import { maxGasCost } from '../accounts/erc4337/send';
 import { normaliseTypedData } from '../accounts/typedData';
 import type { TypedDataVersion } from '../accounts/typedData';
-import { displayText } from '../safeText';
+import { displayText } from '../utils/safeText';
 
 /** One line of a request summary: a label and its value, both plain text. */
 export type SummaryLine = {

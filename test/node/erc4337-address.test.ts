@@ -21,7 +21,7 @@ import {
 } from '../../src/accounts/erc4337/prepare';
 import { createRpcClient } from '../../src/chain';
 import { createDomain } from '../../src/domain';
-import type { KeyringPlatform } from '../../src/keyring';
+import type { KeyringPlatform } from '../../src/keyring/keyring';
 import { defaultState } from '../../src/state/store';
 import type { StateSaver } from '../../src/state/store';
 

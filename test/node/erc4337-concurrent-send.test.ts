@@ -21,7 +21,7 @@ import {
 } from '../../devnet/targets';
 import type { SendSummary } from '../../src/accounts/erc4337/send';
 import { createDomain } from '../../src/domain';
-import type { KeyringPlatform, KeyringSnap } from '../../src/keyring';
+import type { KeyringPlatform, KeyringSnap } from '../../src/keyring/keyring';
 import { defaultState } from '../../src/state/store';
 import type { StateSaver } from '../../src/state/store';
 

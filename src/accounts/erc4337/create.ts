@@ -14,7 +14,7 @@ import type {
 } from './types';
 import { ERC4337_METHODS } from './userop';
 import { createRpcClient } from '../../chain';
-import { invalidParams, notFound } from '../../errors';
+import { invalidParams, notFound } from '../../utils/errors';
 
 /** A smart account worked out before it is stored: where it lives and what the keyring keeps. */
 export type ResolvedSmartAccount = {

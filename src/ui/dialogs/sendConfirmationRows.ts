@@ -3,11 +3,11 @@ import { formatEther } from 'viem';
 import { describeCallData } from '../../accounts/callData';
 import type { CallLine } from '../../accounts/callData';
 import type { SendSummary } from '../../accounts/erc4337';
-import { displayText } from '../../safeText';
+import { displayText } from '../../utils/safeText';
 
 /**
  * What the sendUserOperation confirmation shows, as rows (pure; rendered by
- * src/ui/SendConfirmation.tsx). It shows what the signature commits to and nothing secret: who
+ * src/ui/dialogs/sendConfirmation.tsx). It shows what the signature commits to and nothing secret: who
  * asked (the requesting site), the smart account, chain and nonce, each intent (recipient, value
  * in ETH, its call data decoded by src/accounts/callData.ts or shown in full), unlimited approvals
  * flagged, whether the operation deploys the account, and the gas: who pays it (the paymaster's

@@ -1,9 +1,9 @@
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain } from './domain';
+import { createDomain } from '../domain';
 import type { KeyringPlatform, KeyringSnap } from './keyring';
-import { defaultState, migrate } from './state/store';
-import type { KeyringState, StateSaver } from './state/store';
+import { defaultState, migrate } from '../state/store';
+import type { KeyringState, StateSaver } from '../state/store';
 
 const KEY =
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';

@@ -3,12 +3,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encodeErrorResult, parseAbi } from 'viem';
 
-import { ExecutionRevertedError, maskUrl, originOf } from './chain';
-import type { Domain } from './domain';
-import { createDomain } from './domain';
-import { scrubError } from './domain';
+import { ExecutionRevertedError, maskUrl, originOf } from '../chain';
+import type { Domain } from '../domain';
+import { createDomain } from '../domain';
+import { scrubError } from '../domain';
 import { toRpcError } from './errors';
-import { defaultState } from './state/store';
+import { defaultState } from '../state/store';
 
 const RPC_KEY = 'rpcKeyHq83Lm29Xc71Vb40Ns';
 const IPFS_SECRET = 'ipfs-secret-Zp4Q9vN2xW7kT1';

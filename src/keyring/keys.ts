@@ -1,9 +1,9 @@
 import { isHex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { invalidParams } from './errors';
-import { getEntropy } from './platform';
-import type { DerivationScheme } from './state/schema';
+import { getEntropy } from '../platform';
+import type { DerivationScheme } from '../state/schema';
+import { invalidParams } from '../utils/errors';
 
 /** secp256k1 group order n: a private key must be in [1, n-1]. */
 const SECP256K1_N = BigInt(

@@ -10,10 +10,10 @@ import type { KeyringAccount } from '@metamask/keyring-api';
 import * as fc from 'fast-check';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain } from './domain';
-import type { KeyringPlatform } from './keyring';
-import { defaultState } from './state/store';
-import type { KeyringState, StateSaver } from './state/store';
+import { createDomain } from '../domain';
+import { defaultState } from './store';
+import type { KeyringState, StateSaver } from './store';
+import type { KeyringPlatform } from '../keyring/keyring';
 
 /**
  * Test private key number `seed`: 0x1000 + seed, as 32 bytes of hex (a valid secp256k1 key).

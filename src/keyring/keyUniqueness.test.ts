@@ -6,11 +6,11 @@
  */
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain } from './domain';
+import { createDomain } from '../domain';
 import type { KeyringPlatform, KeyringSnap } from './keyring';
-import { defaultState } from './state/store';
-import type { KeyringState, StateSaver } from './state/store';
-import { startFakeFactoryRpc } from '../test/fixtures/fake-factory-rpc';
+import { startFakeFactoryRpc } from '../../test/fixtures/fake-factory-rpc';
+import { defaultState } from '../state/store';
+import type { KeyringState, StateSaver } from '../state/store';
 
 const KEY =
   '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';

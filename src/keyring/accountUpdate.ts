@@ -1,6 +1,6 @@
 import type { KeyringAccount } from '@metamask/keyring-api';
 
-import { invalidParams } from './errors';
+import { invalidParams } from '../utils/errors';
 
 /**
  * Options `keyring_updateAccount` may not change: whether the key can be exported, where it

@@ -1,6 +1,6 @@
 import { JsonRpcError } from '@metamask/rpc-errors';
 
-import { redact } from './chain';
+import { redact } from '../chain';
 import { printable } from './safeText';
 
 /** Shortest credential scrubbed as free text (shorter ones would mangle ordinary words). */

@@ -1,8 +1,8 @@
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 
-import type { Domain } from './domain';
-import { methodNotFound } from './errors';
+import type { Domain } from '../domain';
 import { SnapRpcMethod } from './permissions';
+import { methodNotFound } from '../utils/errors';
 
 /**
  * The snap's own JSON-RPC methods (onRpcRequest, reached with `wallet_invokeSnap`), after the

@@ -1,10 +1,10 @@
 import { KeyringEvent } from '@metamask/keyring-api';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain } from './domain';
+import { createDomain } from '../domain';
 import type { KeyringPlatform, KeyringSnap } from './keyring';
-import { defaultState, migrate } from './state/store';
-import type { KeyringState, StateSaver } from './state/store';
+import { defaultState, migrate } from '../state/store';
+import type { KeyringState, StateSaver } from '../state/store';
 
 /** The keyring's platform plus saving state, as createDomain takes it. */
 type Platform = KeyringPlatform & { saveState: StateSaver };

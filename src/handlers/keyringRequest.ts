@@ -17,8 +17,8 @@ import {
 } from '@metamask/keyring-api';
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
-import { invalidParams, validate } from './errors';
-import { structMessage } from './safeText';
+import { invalidParams, validate } from '../utils/errors';
+import { structMessage } from '../utils/safeText';
 
 /** keyring-api's request structs (what keyring-snap-sdk asserts) of the methods this keyring serves. */
 const REQUEST_STRUCTS: Record<string, Parameters<typeof validate>[1]> = {

@@ -1,5 +1,5 @@
-import manifest from '../snap.manifest.json';
 import { COMPANION_ORIGINS, isAllowed, METAMASK_ORIGIN } from './permissions';
+import manifest from '../../snap.manifest.json';
 
 describe('permissions', () => {
   it('the companion origins equal the manifest keyring allowedOrigins, with no localhost', () => {

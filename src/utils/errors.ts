@@ -170,3 +170,13 @@ export function toRpcError(error: unknown): JsonRpcError<never> {
   }
   return rpcErrors.internal({ message: text });
 }
+
+/**
+ * Throw a not-found error; usable as an expression (`value ?? throwNotFound(...)`).
+ *
+ * @param message - What was not found.
+ * @throws JsonRpcError -32001 (resource not found), always.
+ */
+export function throwNotFound(message: string): never {
+  throw notFound(message);
+}

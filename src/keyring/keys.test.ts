@@ -5,10 +5,10 @@
  */
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { createDomain } from './domain';
+import { createDomain } from '../domain';
 import { deriveKey } from './keys';
-import { defaultState } from './state/store';
-import { sip6Entropy } from '../test/fixtures/sip6';
+import { sip6Entropy } from '../../test/fixtures/sip6';
+import { defaultState } from '../state/store';
 
 const SRP = 'test test test test test test test test test test test ball';
 const SNAP_ID = 'local:http://localhost:8080';

@@ -1,6 +1,6 @@
 import { KeyringRpcMethod } from '@metamask/keyring-api';
 
-import { METAMASK_ORIGIN } from './consent';
+import { METAMASK_ORIGIN } from '../consent';
 
 export { METAMASK_ORIGIN };
 

@@ -12,8 +12,8 @@ import {
 } from '@metamask/superstruct';
 import type { Infer } from '@metamask/superstruct';
 
-import { CidStruct } from './metadata';
-import { ChainScopeStruct } from './structs';
+import { CidStruct } from '../metadata';
+import { ChainScopeStruct } from '../utils/structs';
 
 /**
  * Options of `keyring_createAccount`:
