@@ -15,9 +15,15 @@ import {
   SubmitRequestRequestStruct,
   UpdateAccountRequestStruct,
 } from '@metamask/keyring-api';
+import {
+  MethodNotSupportedError,
+  handleKeyringRequest,
+} from '@metamask/keyring-snap-sdk';
 import type { JsonRpcError } from '@metamask/rpc-errors';
+import type { Json } from '@metamask/utils';
 
-import { invalidParams, validate } from '../utils/errors';
+import type { KeyringSnap } from '../keyring/keyring';
+import { invalidParams, methodNotFound, validate } from '../utils/errors';
 import { structMessage } from '../utils/safeText';
 
 /** keyring-api's request structs (what keyring-snap-sdk asserts) of the methods this keyring serves. */
@@ -67,4 +73,82 @@ export function keyringRequestError(
   return invalidParams(
     `Invalid keyring request${detail.startsWith('at ') ? ' ' : ': '}${detail}`,
   );
+}
+
+/**
+ * Keyring methods that take the caller after keyring-api's own argument (the creation options or
+ * the account id), so a site's deletion or export, and a metadata confirmation during creation,
+ * name it (see KeyringSnap.createAccount, deleteAccount, exportAccount).
+ */
+const TAKES_REQUESTER: ReadonlySet<PropertyKey> = new Set([
+  'createAccount',
+  'deleteAccount',
+  'exportAccount',
+]);
+
+/**
+ * keyring-snap-sdk's handleKeyringRequest rethrows every error as a plain Error,
+ * losing its JSON-RPC code. Route the calls through a proxy that remembers the
+ * typed error our Keyring threw, and rethrow that one (src/index.ts maps it with toRpcError and
+ * scrubs it, as it does every error). This proxy stays until @metamask/keyring-snap-sdk >= 7.2
+ * is installable here: its handleKeyringRequest keeps the JSON-RPC code of the error a keyring
+ * throws (MetaMask/accounts, keyring-snap-sdk CHANGELOG 7.2.0). Errors raised by the SDK
+ * itself are its request validation (-32602, see keyringRequestError) or an unknown method (-32601).
+ * The proxy also hands the caller's origin to the methods of TAKES_REQUESTER.
+ *
+ * @param target - The snap's keyring (keyring-api `Keyring`).
+ * @param request - The keyring-api JSON-RPC request from MetaMask or the companion dapp.
+ * @param origin - The caller's origin, as MetaMask reports it.
+ * @returns The method's JSON result (`null` for methods that return nothing).
+ * @throws The keyring's own error (typed), or JsonRpcError -32602 / -32601 as above.
+ */
+export async function dispatchKeyring(
+  target: KeyringSnap,
+  request: Parameters<typeof handleKeyringRequest>[1],
+  origin: string,
+): Promise<Json> {
+  let thrown: unknown;
+  const proxy = new Proxy(target, {
+    /**
+     * Read a keyring member; methods come back wrapped so that what they throw is remembered.
+     *
+     * @param object - The keyring.
+     * @param property - The member the SDK reads.
+     * @returns The member, methods wrapped.
+     */
+    get(object, property): unknown {
+      const value = Reflect.get(object, property, object);
+      if (typeof value !== 'function') {
+        return value;
+      }
+      return async (...args: unknown[]): Promise<unknown> => {
+        try {
+          return await value.apply(
+            object,
+            TAKES_REQUESTER.has(property) ? [args[0], { origin }] : args,
+          );
+        } catch (error) {
+          thrown = error;
+          throw error;
+        }
+      };
+    },
+  });
+  try {
+    return (await handleKeyringRequest(proxy, request)) ?? null;
+  } catch (error) {
+    if (thrown !== undefined) {
+      // The keyring's own typed error, as it threw it; the front door maps and scrubs it.
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrown unchanged
+      throw thrown;
+    }
+    const { message } = error as Error;
+    if (
+      error instanceof MethodNotSupportedError ||
+      message.startsWith('Method not supported')
+    ) {
+      throw methodNotFound('Method not supported');
+    }
+    throw keyringRequestError(request, message);
+  }
 }

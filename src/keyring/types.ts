@@ -5,8 +5,11 @@ import type {
 } from '@metamask/keyring-api';
 
 import type { DerivationScheme } from './keys';
-import type { SendConfirmer } from './userOperations';
+import type { SendSummary } from '../accounts/erc4337';
 import type { ConsentAsker } from '../consent';
+
+/** Shows the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. */
+export type SendConfirmer = (summary: SendSummary) => Promise<boolean>;
 
 /** What the keyring needs from the snap platform; injected so Node tests can run it. */
 export type KeyringPlatform = {

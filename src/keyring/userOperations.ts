@@ -4,6 +4,7 @@ import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
 import { ownRequest, distinct } from './requests';
+import type { SendConfirmer } from './types';
 import { parseAccountRequest, signAccountTask } from '../accounts';
 import {
   DeployingSends,
@@ -12,7 +13,6 @@ import {
   rememberSent,
   submitUserOperation,
 } from '../accounts/erc4337';
-import type { SendSummary } from '../accounts/erc4337';
 import type { Settings } from '../settings';
 import type { AccountRecord, SmartAccountData } from '../state/schema';
 import type { StateStore } from '../state/store';
@@ -27,9 +27,6 @@ import { Bytes32Struct, ChainScopeStruct } from '../utils/structs';
 
 /** The origin sendUserOperation's dialog names when the snap's home page Send form asked. */
 export const HOME_PAGE_ORIGIN = 'this snap’s home page (Send form)';
-
-/** Shows the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. */
-export type SendConfirmer = (summary: SendSummary) => Promise<boolean>;
 
 const ReceiptParamsStruct = object({
   scope: ChainScopeStruct,

@@ -20,8 +20,8 @@ import {
 import type { JSXElement } from '@metamask/snaps-sdk/jsx';
 
 import type { AccountSummary } from '../keyring/keyring';
+import { summarizeRequest } from '../keyring/requestSummary';
 import type { ChainConfig } from '../settings';
-import { summarizeRequest } from './summary';
 import { displayText } from '../utils/safeText';
 
 /**

@@ -7,7 +7,7 @@ import {
   stringToHex,
 } from 'viem';
 
-import { summarizeRequest } from './summary';
+import { summarizeRequest } from './requestSummary';
 
 const SPENDER = getAddress('0xa11ce0000000000000000000000000000000beef');
 const OWNER = getAddress('0x1234567890abcdef1234567890abcdef12345678');
