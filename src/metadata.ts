@@ -22,7 +22,7 @@ import {
 import type { IpfsClient } from './ipfs';
 import {
   invalidParams,
-  notFound,
+  throwNotFound,
   validate as validateParams,
 } from './utils/errors';
 import {
@@ -281,14 +281,4 @@ export class MetadataReader {
     const metadata = await fetchAccountMetadata(this.#client.client, cid);
     return { name: metadata.name, overrides: metadata.chains ?? {} };
   }
-}
-
-/**
- * Throw a not-found error; usable as an expression (`value ?? throwNotFound(...)`).
- *
- * @param message - What was not found.
- * @throws JsonRpcError -32001 (resource not found), always.
- */
-function throwNotFound(message: string): never {
-  throw notFound(message);
 }
