@@ -7,9 +7,11 @@ import {
   DEFAULT_ENTRY_POINT,
 } from './accounts/erc4337/constants';
 import { maskUrl } from './chain';
-import { internalError, userRejected } from './errors';
-import { METAMASK_ORIGIN } from './permissions';
-import { displayText } from './safeText';
+import { internalError, userRejected } from './utils/errors';
+import { displayText } from './utils/safeText';
+
+/** The origin MetaMask itself uses for keyring requests from the wallet. */
+export const METAMASK_ORIGIN = 'metamask';
 
 /**
  * Consent for changes a web site asks for. The front doors (onRpcRequest, onKeyringRequest) pass

@@ -6,10 +6,11 @@ import { privateKeyToAddress } from 'viem/accounts';
 
 import { parseEoaRequest, signEoaTask } from './accounts/eoa';
 import { parseSmartAccountRequest } from './accounts/erc4337';
-import { createDomain } from './keyring';
-import type { Domain, KeyringPlatform } from './keyring';
-import { defaultState } from './state';
-import type { StateSaver } from './state';
+import { createDomain } from './domain';
+import type { Domain } from './domain';
+import type { KeyringPlatform } from './keyring/keyring';
+import { defaultState } from './state/store';
+import type { StateSaver } from './state/store';
 
 const SECRET =
   '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';

@@ -1,23 +1,23 @@
-import {
-  MethodNotSupportedError,
-  handleKeyringRequest,
-} from '@metamask/keyring-snap-sdk';
+import type { JsonRpcError } from '@metamask/rpc-errors';
 import type {
   OnHomePageHandler,
   OnKeyringRequestHandler,
   OnRpcRequestHandler,
   OnUserInputHandler,
 } from '@metamask/snaps-sdk';
-import type { Json } from '@metamask/utils';
 
-import { methodNotFound, toRpcError, unauthorized } from './errors';
-import { loadDomain } from './keyring';
-import type { Domain, KeyringSnap } from './keyring';
-import { keyringRequestError } from './keyringRequests';
-import { COMPANION_ORIGINS, isAllowed, KNOWN_METHODS } from './permissions';
-import { handleSnapRpc } from './rpc';
-import { knownName } from './safeText';
+import { loadDomain } from './domain';
+import type { Domain } from './domain';
+import { dispatchKeyring } from './handlers/keyringRequest';
+import {
+  COMPANION_ORIGINS,
+  isAllowed,
+  KNOWN_METHODS,
+} from './handlers/permissions';
+import { handleSnapRpc } from './handlers/snapRpc';
 import { homeInput, homePage } from './ui';
+import { toRpcError, unauthorized } from './utils/errors';
+import { knownName } from './utils/safeText';
 
 let domain: Promise<Domain> | undefined;
 
@@ -47,19 +47,17 @@ async function getDomain(): Promise<Domain> {
 }
 
 /**
- * An error with the snap's configured credentials masked (the domain knows them), once it is loaded.
+ * The one place an error becomes what a caller sees: any error mapped to a JSON-RPC error
+ * (toRpcError: typed errors keep their code, anything else becomes -32603 without internals), then
+ * the snap's configured credentials masked in it (the domain knows them, once it is loaded).
  *
- * @param error - The error about to be thrown to the caller.
- * @param loaded - The domain if it has loaded, else `undefined` (nothing is known to mask yet).
- * @returns The same kind of error, its message masked.
+ * @param caught - What a front door caught.
+ * @returns The JSON-RPC error to throw to the caller.
  */
-function scrub<ErrorType extends Error>(
-  error: ErrorType,
-  loaded: Domain | undefined,
-): ErrorType {
-  return loaded
-    ? (loaded.scrub(error as never) as unknown as ErrorType)
-    : error;
+async function frontDoorError(caught: unknown): Promise<JsonRpcError<never>> {
+  const mapped = toRpcError(caught);
+  const loaded = await domain?.catch(() => undefined);
+  return loaded ? loaded.scrub(mapped) : mapped;
 }
 
 /**
@@ -78,79 +76,6 @@ function assertAllowed(origin: string, method: string): void {
 }
 
 /**
- * Keyring methods that take the caller after keyring-api's own argument (the creation options or
- * the account id), so a site's deletion or export, and a metadata confirmation during creation,
- * name it (see KeyringSnap.createAccount, deleteAccount, exportAccount).
- */
-const TAKES_REQUESTER: ReadonlySet<PropertyKey> = new Set([
-  'createAccount',
-  'deleteAccount',
-  'exportAccount',
-]);
-
-/**
- * keyring-snap-sdk's handleKeyringRequest rethrows every error as a plain Error,
- * losing its JSON-RPC code. Route the calls through a proxy that remembers the
- * typed error our Keyring threw, and rethrow that one (see toRpcError); errors raised by the SDK
- * itself are its request validation (-32602, see keyringRequestError) or an unknown method (-32601).
- * The proxy also hands the caller's origin to the methods of TAKES_REQUESTER.
- *
- * @param target - The snap's keyring (keyring-api `Keyring`).
- * @param request - The keyring-api JSON-RPC request from MetaMask or the companion dapp.
- * @param origin - The caller's origin, as MetaMask reports it.
- * @returns The method's JSON result (`null` for methods that return nothing).
- * @throws JsonRpcError with the keyring's own code, -32602 or -32601 as above.
- */
-async function dispatchKeyring(
-  target: KeyringSnap,
-  request: Parameters<typeof handleKeyringRequest>[1],
-  origin: string,
-): Promise<Json> {
-  let thrown: unknown;
-  const proxy = new Proxy(target, {
-    /**
-     * Read a keyring member; methods come back wrapped so that what they throw is remembered.
-     *
-     * @param object - The keyring.
-     * @param property - The member the SDK reads.
-     * @returns The member, methods wrapped.
-     */
-    get(object, property): unknown {
-      const value = Reflect.get(object, property, object);
-      if (typeof value !== 'function') {
-        return value;
-      }
-      return async (...args: unknown[]): Promise<unknown> => {
-        try {
-          return await value.apply(
-            object,
-            TAKES_REQUESTER.has(property) ? [args[0], { origin }] : args,
-          );
-        } catch (error) {
-          thrown = error;
-          throw error;
-        }
-      };
-    },
-  });
-  try {
-    return (await handleKeyringRequest(proxy, request)) ?? null;
-  } catch (error) {
-    if (thrown !== undefined) {
-      throw scrub(toRpcError(thrown), await domain?.catch(() => undefined));
-    }
-    const { message } = error as Error;
-    if (
-      error instanceof MethodNotSupportedError ||
-      message.startsWith('Method not supported')
-    ) {
-      throw methodNotFound('Method not supported');
-    }
-    throw keyringRequestError(request, message);
-  }
-}
-
-/**
  * keyring-api requests from MetaMask and the companion dapp (wallet_invokeKeyring).
  *
  * @param args - The snaps-sdk keyring request handler's arguments.
@@ -165,7 +90,12 @@ export const onKeyringRequest: OnKeyringRequestHandler = async ({
   request,
 }) => {
   assertAllowed(origin, request.method);
-  return dispatchKeyring((await getDomain()).keyring, request, origin);
+  const { keyring } = await getDomain();
+  try {
+    return await dispatchKeyring(keyring, request, origin);
+  } catch (error) {
+    throw await frontDoorError(error);
+  }
 };
 
 /**
@@ -186,7 +116,7 @@ export const onRpcRequest: OnRpcRequestHandler = async ({
   try {
     return await handleSnapRpc(await getDomain(), request, origin);
   } catch (error) {
-    throw scrub(toRpcError(error), await domain?.catch(() => undefined));
+    throw await frontDoorError(error);
   }
 };
 

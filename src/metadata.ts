@@ -12,7 +12,6 @@ import {
 } from '@metamask/superstruct';
 import type { Infer } from '@metamask/superstruct';
 
-import { invalidParams, notFound, validate as validateParams } from './errors';
 import {
   createIpfsClient,
   IpfsTimeoutError,
@@ -22,11 +21,16 @@ import {
 } from './ipfs';
 import type { IpfsClient } from './ipfs';
 import {
+  invalidParams,
+  throwNotFound,
+  validate as validateParams,
+} from './utils/errors';
+import {
   AddressStruct,
   ChainScopeStruct,
   HttpUrlStruct,
   isLoopbackHostname,
-} from './structs';
+} from './utils/structs';
 
 /**
  * Account metadata hosted on IPFS: a small versioned JSON document
@@ -277,14 +281,4 @@ export class MetadataReader {
     const metadata = await fetchAccountMetadata(this.#client.client, cid);
     return { name: metadata.name, overrides: metadata.chains ?? {} };
   }
-}
-
-/**
- * Throw a not-found error; usable as an expression (`value ?? throwNotFound(...)`).
- *
- * @param message - What was not found.
- * @throws JsonRpcError -32001 (resource not found), always.
- */
-function throwNotFound(message: string): never {
-  throw notFound(message);
 }

@@ -8,11 +8,11 @@ import {
 import type { ChainConfig } from './accounts/erc4337';
 import { requireConsent } from './consent';
 import type { ConsentAsker, Requester } from './consent';
-import { toRpcError, validate } from './errors';
 import { parseIpfsConfig } from './metadata';
 import type { IpfsConfig } from './metadata';
-import { redactError, rememberCredentials } from './secrets';
-import type { StateStore } from './state';
+import type { StateStore } from './state/store';
+import { toRpcError, validate } from './utils/errors';
+import { redactError, rememberCredentials } from './utils/secrets';
 
 export type { ChainConfig };
 

@@ -7,9 +7,9 @@ import { hashMessage, recoverAddress, recoverMessageAddress } from 'viem';
 import type { Hex } from 'viem';
 import { getUserOperationHash } from 'viem/account-abstraction';
 
-import { createDomain } from './keyring';
-import { migrate } from './state';
-import type { KeyringState } from './state';
+import { createDomain } from './domain';
+import { migrate } from './state/store';
+import type { KeyringState } from './state/store';
 import fixture from '../test/fixtures/state-v1.json';
 
 /**

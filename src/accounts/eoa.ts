@@ -22,10 +22,10 @@ import {
 import type { Json } from '@metamask/utils';
 import { isAddressEqual, isHex, numberToHex } from 'viem';
 
-import { invalidParams, validate } from '../errors';
-import { parseEoaScope } from '../scope';
 import { signingError } from './signError';
 import { normaliseTypedData, TYPED_DATA_LIMITS } from './typedData';
+import { invalidParams, validate } from '../utils/errors';
+import { parseEoaScope } from '../utils/scope';
 
 /**
  * The signing libraries, loaded on the first signature rather than when the snap starts:

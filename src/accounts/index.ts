@@ -4,8 +4,6 @@ import type { Json, JsonRpcRequest } from '@metamask/utils';
 import { v4 as uuidv4 } from 'uuid';
 import type { Hex } from 'viem';
 
-import { invalidParams } from '../errors';
-import { knownName } from '../safeText';
 import { EOA_METHODS, parseEoaRequest, signEoaTask } from './eoa';
 import type { EoaTask } from './eoa';
 import {
@@ -15,6 +13,8 @@ import {
   smartAccountChain,
 } from './erc4337';
 import type { ChainConfig, SmartAccountData, SmartTask } from './erc4337';
+import { invalidParams } from '../utils/errors';
+import { knownName } from '../utils/safeText';
 import type { SmartAccountChain } from './erc4337/prepare';
 
 /**

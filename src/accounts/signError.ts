@@ -1,6 +1,6 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
-import { invalidParams } from '../errors';
+import { invalidParams } from '../utils/errors';
 
 /**
  * What the signing libraries' refusals mean, as fixed text: their messages quote the request

@@ -1,7 +1,7 @@
 import type { Json } from '@metamask/utils';
 
-import { invalidParams } from '../errors';
-import { bounded, fieldName } from '../safeText';
+import { invalidParams } from '../utils/errors';
+import { bounded, fieldName } from '../utils/safeText';
 
 /**
  * EIP-712 typed data (https://eips.ethereum.org/EIPS/eip-712) checked value by value against its

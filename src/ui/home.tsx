@@ -19,10 +19,10 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { JSXElement } from '@metamask/snaps-sdk/jsx';
 
-import type { AccountSummary } from '../keyring';
-import { displayText } from '../safeText';
+import type { AccountSummary } from '../keyring/keyring';
+import { summarizeRequest } from '../keyring/requestSummary';
 import type { ChainConfig } from '../settings';
-import { summarizeRequest } from './summary';
+import { displayText } from '../utils/safeText';
 
 /**
  * The element names of the home page: the contract its tests and any automation use. Buttons that

@@ -3,8 +3,14 @@ import { UserInputEventType } from '@metamask/snaps-sdk';
 import type { Json, UserInputEvent } from '@metamask/snaps-sdk';
 import { parseEther } from 'viem';
 
-import type { Domain } from '../keyring';
-import { confirmDelete, showExportedKey } from './dialogs';
+import type { Domain } from '../domain';
+import {
+  getInterfaceState,
+  showAlert,
+  showConfirmation,
+  updateInterface,
+} from '../platform';
+import { deleteAccountDialog, exportedKeyDialog } from './dialogs/account';
 import { CHAIN_FIELDS, IPFS_FIELDS, renderHome, UI } from './home';
 import type { HomeModel } from './home';
 
@@ -76,10 +82,7 @@ export async function homeInput(
   id: string,
   event: UserInputEvent,
 ): Promise<void> {
-  const state = (await snap.request({
-    method: 'snap_getInterfaceState',
-    params: { id },
-  })) as InterfaceState;
+  const state: InterfaceState = await getInterfaceState(id);
   const acted = await act(domain, event);
   if (acted === undefined) {
     return;
@@ -106,13 +109,10 @@ export async function homeInput(
     ),
   };
   const values = { ...typedValues(state), ...outcome.values };
-  await snap.request({
-    method: 'snap_updateInterface',
-    params: {
-      id,
-      ui: renderHome(await homeModel(domain, { ...outcome, values })),
-    },
-  });
+  await updateInterface(
+    id,
+    renderHome(await homeModel(domain, { ...outcome, values })),
+  );
 }
 
 /**
@@ -238,7 +238,7 @@ async function act(
     case UI.accountDelete:
       return attempt(UI.accountDelete, async () => {
         const account = await keyring.getAccount(target);
-        if (!(await confirmDelete(account.address))) {
+        if (!(await showConfirmation(deleteAccountDialog(account.address)))) {
           return 'Nothing deleted';
         }
         await keyring.deleteAccount(target);
@@ -247,7 +247,7 @@ async function act(
     case UI.accountExport:
       return attempt(UI.accountExport, async () => {
         const { privateKey } = await keyring.exportAccount(target);
-        await showExportedKey(privateKey as string);
+        await showAlert(exportedKeyDialog(privateKey as string));
         return 'Private key shown';
       });
     case UI.requestApprove:

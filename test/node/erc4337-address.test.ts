@@ -20,10 +20,10 @@ import {
   counterfactualAddress,
 } from '../../src/accounts/erc4337/prepare';
 import { createRpcClient } from '../../src/chain';
-import { createDomain } from '../../src/keyring';
-import type { KeyringPlatform } from '../../src/keyring';
-import { defaultState } from '../../src/state';
-import type { StateSaver } from '../../src/state';
+import { createDomain } from '../../src/domain';
+import type { KeyringPlatform } from '../../src/keyring/keyring';
+import { defaultState } from '../../src/state/store';
+import type { StateSaver } from '../../src/state/store';
 
 const factoryAbi = loadArtifact('SimpleAccountFactory').abi;
 const GET_ADDRESS_SELECTOR = encodeFunctionData({

@@ -20,10 +20,10 @@ import {
   RECORDERS,
 } from '../../devnet/targets';
 import type { SendSummary } from '../../src/accounts/erc4337/send';
-import { createDomain } from '../../src/keyring';
-import type { KeyringPlatform, KeyringSnap } from '../../src/keyring';
-import { defaultState } from '../../src/state';
-import type { StateSaver } from '../../src/state';
+import { createDomain } from '../../src/domain';
+import type { KeyringPlatform, KeyringSnap } from '../../src/keyring/keyring';
+import { defaultState } from '../../src/state/store';
+import type { StateSaver } from '../../src/state/store';
 
 describe('two concurrent sendUserOperation calls for one smart account (anvil, Alto, self-paid)', () => {
   let devnet: Devnet;

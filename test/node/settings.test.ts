@@ -7,9 +7,9 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { createDomain } from '../../src/keyring';
-import { defaultState } from '../../src/state';
-import type { KeyringState } from '../../src/state';
+import { createDomain } from '../../src/domain';
+import { defaultState } from '../../src/state/store';
+import type { KeyringState } from '../../src/state/store';
 
 let server: Server;
 let base: string;

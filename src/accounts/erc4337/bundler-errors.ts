@@ -1,7 +1,7 @@
 import { JsonRpcError } from '@metamask/rpc-errors';
 
 import { JsonRpcError as ChainJsonRpcError, redact } from '../../chain';
-import { MAX_MESSAGE_LENGTH, printable } from '../../safeText';
+import { MAX_MESSAGE_LENGTH, printable } from '../../utils/safeText';
 
 /**
  * Bundler refusals in words a person understands. Sources: the ERC-4337 bundler JSON-RPC API

@@ -4,7 +4,7 @@ import { getAddress, isAddress, numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
 import { bundlerRefusal } from './bundler-errors';
-import type { UserOperationReceipt } from './receipt';
+import type { UserOperationReceipt } from './types';
 import { createRpcClient } from '../../chain';
 import type { RpcClient } from '../../chain';
 

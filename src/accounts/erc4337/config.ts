@@ -9,9 +9,13 @@ import type {
   ChainSettings,
 } from './types';
 import { createRpcClient, maskUrl } from '../../chain';
-import { invalidParams, validate } from '../../errors';
-import { parseScope } from '../../scope';
-import { AddressStruct, ChainScopeStruct, HttpUrlStruct } from '../../structs';
+import { invalidParams, validate } from '../../utils/errors';
+import { parseScope } from '../../utils/scope';
+import {
+  AddressStruct,
+  ChainScopeStruct,
+  HttpUrlStruct,
+} from '../../utils/structs';
 
 /** `setChainConfig` params: `{ scope, rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`. */
 export const ChainConfigParamsStruct = object({

@@ -14,7 +14,7 @@ import type {
 } from './types';
 import { ERC4337_METHODS } from './userop';
 import { createRpcClient } from '../../chain';
-import { invalidParams, notFound } from '../../errors';
+import { invalidParams, notFound, throwNotFound } from '../../utils/errors';
 
 /** A smart account worked out before it is stored: where it lives and what the keyring keeps. */
 export type ResolvedSmartAccount = {
@@ -161,14 +161,4 @@ function serviceUrls(
     }
   }
   return Object.keys(chains).length > 0 ? chains : undefined;
-}
-
-/**
- * Throw a not-found error (usable in an expression, after `??`).
- *
- * @param message - The error's message.
- * @throws JsonRpcError -32001 with `message`, always.
- */
-function throwNotFound(message: string): never {
-  throw notFound(message);
 }

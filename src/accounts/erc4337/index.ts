@@ -13,7 +13,7 @@ import type { SmartAccountChain } from './prepare';
 import type { ChainConfig, SmartAccountData } from './types';
 import type { Intent } from './userop';
 import { createRpcClient } from '../../chain';
-import { invalidParams, notFound, validate } from '../../errors';
+import { invalidParams, notFound, validate } from '../../utils/errors';
 
 export { ERC4337_METHODS, signUserOperation, userOpHash } from './userop';
 export { computeAccountAddress } from './prepare';

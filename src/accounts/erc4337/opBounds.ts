@@ -1,6 +1,6 @@
 import type { EthUserOperation } from '@metamask/keyring-api';
 
-import { invalidParams } from '../../errors';
+import { invalidParams } from '../../utils/errors';
 
 /** The uint256 fields of an EntryPoint v0.6 UserOperation. */
 const QUANTITIES = [

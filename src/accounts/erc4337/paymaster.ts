@@ -7,7 +7,7 @@ import type { Hex } from 'viem';
 
 import { serviceClient } from './bundler';
 import { checkPaymasterReply, paymasterOf } from './paymasterReply';
-import { invalidParams } from '../../errors';
+import { invalidParams } from '../../utils/errors';
 
 /**
  * ERC-7677 paymaster web-service client for EntryPoint v0.6 operations. The snap holds no

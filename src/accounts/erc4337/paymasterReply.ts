@@ -5,7 +5,7 @@ import type {
 import { numberToHex } from 'viem';
 
 import { assertAbsoluteGasCaps } from './opBounds';
-import { invalidParams } from '../../errors';
+import { invalidParams } from '../../utils/errors';
 
 /**
  * Checks on what an ERC-7677 paymaster service answers to `pm_getPaymasterData` before it goes

@@ -37,7 +37,7 @@ import {
   readUintWord,
   TransportError,
 } from '../../chain';
-import { internalError, invalidParams, notFound } from '../../errors';
+import { internalError, invalidParams, notFound } from '../../utils/errors';
 
 /**
  * What the network side of a smart account needs: never a key. `client` is the

@@ -3,29 +3,9 @@ import type { Hex } from 'viem';
 
 import { bundlerReceipt } from './bundler';
 import { entryPointAbi } from './constants';
-import type { SentUserOperation } from './types';
+import type { SentUserOperation, UserOperationReceipt } from './types';
 import type { RpcClient } from '../../chain';
 import { createRpcClient } from '../../chain';
-
-/** What `getUserOperationReceipt` returns (hex quantities). */
-export type UserOperationReceipt = {
-  /** 32-byte hash, EntryPoint v0.6 `getUserOpHash`. */
-  userOpHash: Hex;
-  /** The smart account that sent the operation (20-byte address). */
-  sender: Hex;
-  /** The operation's nonce (hex quantity). */
-  nonce: Hex;
-  /** Whether the operation's call succeeded (`UserOperationEvent.success`). */
-  success: boolean;
-  /** Wei paid by the account or paymaster. */
-  actualGasCost: Hex;
-  /** Gas used by the operation, verification and execution together (hex quantity). */
-  actualGasUsed: Hex;
-  /** 32-byte hash of the bundle transaction that included the operation. */
-  transactionHash: Hex;
-  /** Block of the bundle transaction (hex quantity). */
-  blockNumber: Hex;
-};
 
 /**
  * How many blocks back from the latest one the EntryPoint logs are searched for an operation this

@@ -13,7 +13,7 @@ import type { SentUserOperation } from './types';
 import { userOpHash } from './userop';
 import type { Intent } from './userop';
 import type { RpcCall, Settled } from '../../chain';
-import { invalidParams, notFound } from '../../errors';
+import { invalidParams, notFound } from '../../utils/errors';
 
 /**
  * sendUserOperation's network side (never a key): draft the operation with the code of

@@ -1,3 +1,5 @@
+import type { Hex } from 'viem';
+
 /**
  * The persisted shapes of the ERC-4337 side: a chain's settings (`setChainConfig`) and a smart
  * account's own data. Plain JSON, kept in the snap's encrypted state by the domain; the account
@@ -75,4 +77,24 @@ export type SentUserOperation = {
   bundlerUrl: string;
   /** Hex block number read just before sending: the operation cannot be in an earlier block. */
   fromBlock: string;
+};
+
+/** What `getUserOperationReceipt` returns (hex quantities). */
+export type UserOperationReceipt = {
+  /** 32-byte hash, EntryPoint v0.6 `getUserOpHash`. */
+  userOpHash: Hex;
+  /** The smart account that sent the operation (20-byte address). */
+  sender: Hex;
+  /** The operation's nonce (hex quantity). */
+  nonce: Hex;
+  /** Whether the operation's call succeeded (`UserOperationEvent.success`). */
+  success: boolean;
+  /** Wei paid by the account or paymaster. */
+  actualGasCost: Hex;
+  /** Gas used by the operation, verification and execution together (hex quantity). */
+  actualGasUsed: Hex;
+  /** 32-byte hash of the bundle transaction that included the operation. */
+  transactionHash: Hex;
+  /** Block of the bundle transaction (hex quantity). */
+  blockNumber: Hex;
 };

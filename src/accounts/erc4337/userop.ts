@@ -17,7 +17,7 @@ import {
   PRE_VERIFICATION_GAS,
   simpleAccountAbi,
 } from './constants';
-import { invalidParams } from '../../errors';
+import { invalidParams } from '../../utils/errors';
 
 /** The three ERC-4337 methods a SimpleAccount v0.6 account serves (no ERC-1271, so no message signing). */
 export const ERC4337_METHODS = [

@@ -1,0 +1,242 @@
+/**
+ * The layer rules of src/ (docs/architecture.md), checked by dependency-cruiser
+ * (https://github.com/sverweij/dependency-cruiser/blob/main/doc/rules-reference.md).
+ *
+ * `npm run lint` runs this file with Node (`node .dependency-cruiser.cjs`): dependency-cruiser's
+ * command line refuses Node 20, its API does not, so the runner at the bottom calls `cruise()` with
+ * these rules, and also checks that src/platform.ts is the only file that calls `snap.request`.
+ * Any violation fails lint (and so `npm test`, whose pretest runs lint).
+ *
+ * Layers, top to bottom: src/index.ts (entry) > src/handlers/, src/ui/ (front doors, home page) >
+ * src/domain.ts (composition root) > src/keyring/, src/settings.ts, src/consent.ts (the domain) >
+ * src/accounts/, src/metadata.ts, src/state/ > src/chain/, src/ipfs/ (plain libraries),
+ * src/ui/dialogs/ (dialog content) > src/platform.ts (the only caller of snap.request), src/utils/.
+ * Type imports count: a type two layers share lives in the lower one.
+ */
+/* eslint-disable n/no-sync -- a one-shot lint script, run before the tests */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SNAP_ROOT_FILES =
+  '^src/(index|domain|settings|consent|metadata|platform)[.]ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'An import circle: one of its files must not know the other (move the shared part down).',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'chain-is-a-library',
+      severity: 'error',
+      comment:
+        'src/chain/ is a plain JSON-RPC library: it imports nothing of the snap (src/ipfs/redirect.ts, which imports nothing itself, is shared).',
+      from: { path: '^src/chain/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/chain/', '^src/ipfs/redirect[.]ts$'],
+      },
+    },
+    {
+      name: 'ipfs-is-a-library',
+      severity: 'error',
+      comment:
+        'src/ipfs/ is a plain IPFS HTTP API library: it imports nothing of the snap.',
+      from: { path: '^src/ipfs/' },
+      to: { path: '^src/', pathNot: '^src/ipfs/' },
+    },
+    {
+      name: 'accounts-get-their-config-passed-in',
+      severity: 'error',
+      comment:
+        'Account types never read the keyring, state, front doors, UI or platform: their keys, config and dialogs are passed in.',
+      from: { path: '^src/accounts/' },
+      to: { path: ['^src/(keyring|state|handlers|ui)/', SNAP_ROOT_FILES] },
+    },
+    {
+      name: 'utils-are-leaves',
+      severity: 'error',
+      comment:
+        'src/utils/ imports nothing above it (only other utils and the plain chain library).',
+      from: { path: '^src/utils/' },
+      to: { path: '^src/', pathNot: ['^src/utils/', '^src/chain/'] },
+    },
+    {
+      name: 'platform-is-a-leaf',
+      severity: 'error',
+      comment:
+        'src/platform.ts wraps snap.request and knows nothing of the snap: callers build what it shows or stores.',
+      from: { path: '^src/platform[.]ts$' },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'state-knows-no-keyring',
+      severity: 'error',
+      comment:
+        'The state schema and store sit below the keyring, settings and front doors.',
+      from: { path: '^src/state/' },
+      to: {
+        path: [
+          '^src/(keyring|handlers|ui)/',
+          '^src/(index|domain|settings|consent)[.]ts$',
+        ],
+      },
+    },
+    {
+      name: 'domain-never-builds-ui',
+      severity: 'error',
+      comment:
+        'The domain asks the platform to confirm (KeyringPlatform); only the composition root (src/domain.ts) wires dialogs in.',
+      from: {
+        path: [
+          '^src/(keyring|state|accounts|chain|ipfs|utils)/',
+          '^src/(settings|consent|metadata|platform)[.]ts$',
+        ],
+      },
+      to: { path: '^src/ui/' },
+    },
+    {
+      name: 'dialogs-are-content',
+      severity: 'error',
+      comment:
+        'A dialog of src/ui/dialogs/ is content: it shows a value and calls nothing (no domain, platform or front door).',
+      from: { path: '^src/ui/dialogs/' },
+      to: {
+        path: [
+          '^src/(keyring|state|handlers|chain|ipfs)/',
+          '^src/ui/(?!dialogs/)',
+          '^src/(index|domain|platform|settings)[.]ts$',
+        ],
+      },
+    },
+    {
+      name: 'front-doors-call-the-domain',
+      severity: 'error',
+      comment:
+        'Handlers and the home page translate and call the domain; the domain talks to the network.',
+      from: { path: ['^src/handlers/', '^src/ui/(?!dialogs/)'] },
+      to: {
+        path: '^src/(chain|ipfs|accounts)/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'data-flows-one-way',
+      severity: 'error',
+      comment:
+        'Nothing imports the entry, and only the entry imports a front door (handlers may share a module).',
+      from: { path: '^src/', pathNot: ['^src/index[.]ts$', '^src/handlers/'] },
+      to: { path: ['^src/index[.]ts$', '^src/handlers/'] },
+    },
+    {
+      name: 'nothing-imports-the-entry',
+      severity: 'error',
+      comment: 'src/index.ts holds the snap exports only.',
+      from: { path: '^src/' },
+      to: { path: '^src/index[.]ts$' },
+    },
+    {
+      name: 'composition-root-on-top',
+      severity: 'error',
+      comment:
+        'Only the entry and the front doors import the composition root.',
+      from: {
+        path: '^src/',
+        pathNot: ['^src/index[.]ts$', '^src/handlers/', '^src/ui/(?!dialogs/)'],
+      },
+      to: { path: '^src/domain[.]ts$' },
+    },
+    {
+      name: 'metadata-owns-the-ipfs-client',
+      severity: 'error',
+      comment:
+        'Only src/metadata.ts talks to IPFS (the chain transport shares the self-contained redirect check).',
+      from: {
+        path: '^src/',
+        pathNot: [
+          '^src/metadata[.]ts$',
+          '^src/ipfs/',
+          '^src/chain/transport[.]ts$',
+        ],
+      },
+      to: { path: '^src/ipfs/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '[.]test[.]tsx?$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
+
+/**
+ * Check src/ against the rules above and that only src/platform.ts calls `snap.request`.
+ * Prints each violation; exits 1 if there is any.
+ */
+async function main() {
+  const { cruise } = await import('dependency-cruiser');
+  const { forbidden, options } = module.exports;
+  const result = await cruise(['src'], {
+    ...options,
+    validate: true,
+    ruleSet: { forbidden },
+  });
+  const problems = result.output.summary.violations.map(
+    (violation) =>
+      `${violation.rule.name}: ${violation.from} -> ${violation.to}${
+        violation.cycle
+          ? ` (circle: ${violation.cycle.map((step) => step.name ?? step).join(' -> ')})`
+          : ''
+      }`,
+  );
+  /**
+   * Every file under a folder.
+   *
+   * @param {string} dir - A folder.
+   * @returns {string[]} Every file under it.
+   */
+  const walk = (dir) =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      return entry.isDirectory() ? walk(full) : [full];
+    });
+  for (const file of walk('src')) {
+    if (
+      /\.tsx?$/u.test(file) &&
+      !/\.test\.tsx?$/u.test(file) &&
+      file !== path.join('src', 'platform.ts')
+    ) {
+      if (/\bsnap\.request\s*\(/u.test(fs.readFileSync(file, 'utf8'))) {
+        problems.push(
+          `only-platform-calls-snap-request: ${file} calls snap.request (use src/platform.ts)`,
+        );
+      }
+    }
+  }
+  const modules = result.output.modules.filter((module_) =>
+    module_.source.startsWith('src/'),
+  ).length;
+  if (problems.length > 0) {
+    console.error(
+      `Layer rules (.dependency-cruiser.cjs): ${problems.length} violation(s)\n  ${problems.join('\n  ')}`,
+    );
+    process.exitCode = 1;
+  } else {
+    console.log(
+      `Layer rules (.dependency-cruiser.cjs): ${modules} modules, 0 violations`,
+    );
+  }
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

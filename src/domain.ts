@@ -1,0 +1,123 @@
+import type { JsonRpcError } from '@metamask/rpc-errors';
+
+import { KeyringSnap } from './keyring/keyring';
+import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
+import { deriveKey } from './keyring/keys';
+import { MetadataReader } from './metadata';
+import { emitEvent, showConfirmation } from './platform';
+import { Settings } from './settings';
+import { loadState, saveState, StateStore } from './state/store';
+import type { KeyringState, StateSaver } from './state/store';
+import { confirmDialog } from './ui/dialogs/confirm';
+import { consentDialog } from './ui/dialogs/consent';
+import { sendConfirmation } from './ui/dialogs/sendConfirmation';
+import { redactError } from './utils/secrets';
+
+/**
+ * The composition root: builds the settings, the state store, the metadata reader and the keyring
+ * once, over a platform. The snap's entry points (src/index.ts) load it with `loadDomain`; Node
+ * tests build it with `createDomain` over their own platform.
+ */
+
+/**
+ * The keyring's platform on MetaMask: state through snap_manageState, events through
+ * snap_manageAccounts, keys through snap_getEntropy, and each confirmation a dialog of
+ * src/ui/dialogs/ shown through snap_dialog (src/platform.ts makes every call).
+ */
+export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
+  saveState,
+  emitEvent,
+  deriveKey,
+  confirm: async (title, text) => showConfirmation(confirmDialog(title, text)),
+  confirmConsent: async (consent) => showConfirmation(consentDialog(consent)),
+  confirmSend: async (summary) => showConfirmation(sendConfirmation(summary)),
+};
+
+/**
+ * The one domain API every front door calls: the keyring and the settings, over one state store,
+ * and `scrub`, which masks the configured credentials in an error before a front door returns it.
+ */
+export type Domain = {
+  /** The keyring-api keyring. */
+  keyring: KeyringSnap;
+  /** Chain, IPFS and approval settings. */
+  settings: Settings;
+  /** The same error with the configured credentials (API keys in URLs) masked in its message. */
+  scrub: (error: JsonRpcError<never>) => JsonRpcError<never>;
+};
+
+/**
+ * Build the domain over a loaded state.
+ *
+ * @param state - The loaded (migrated, validated) state.
+ * @param platform - Saving state, keyring events, dialogs and key derivation.
+ * @param redirect - Where a parked request is approved (async approval mode).
+ * @returns `{ keyring, settings }`.
+ */
+export function createDomain(
+  state: KeyringState,
+  platform: KeyringPlatform & { saveState: StateSaver },
+  redirect: ApprovalRedirect,
+): Domain {
+  const store = new StateStore(state, platform.saveState);
+  const settings = new Settings(store, platform.confirmConsent);
+  const metadata = new MetadataReader(() => settings.ipfsConfig());
+  const keyring = new KeyringSnap({
+    store,
+    settings,
+    metadata,
+    platform,
+    redirect,
+  });
+  const domain: Domain = {
+    keyring,
+    settings,
+    scrub: (error) => scrubError(error, domain),
+  };
+  return domain;
+}
+
+/**
+ * Load the state (snap_manageState) and build the domain over it, on the snap platform
+ * (snap_manageState, snap_manageAccounts, snap_dialog, snap_getEntropy).
+ *
+ * @param redirect - Where a parked request is approved.
+ * @returns `{ keyring, settings, scrub }`.
+ * @throws Error when the stored state cannot be read or is of an unknown schema.
+ */
+export async function loadDomain(redirect: ApprovalRedirect): Promise<Domain> {
+  return createDomain(await loadState(), snapPlatform, redirect);
+}
+
+/**
+ * Remove the snap's credentials from an error before it leaves the snap. Messages from servers (a
+ * node's or a bundler's JSON-RPC error, a paymaster's refusal) are passed on, and a server may
+ * quote the URL it was called at, API key included, or the key alone. Every configured service URL
+ * (chain configs, accounts' bundler and paymaster URLs) and every one configured earlier this
+ * session is masked and its secrets (path, query, password, key-like host labels) replaced by
+ * `***`; so are the IPFS API key and secret, current and earlier. The message is cut to 300
+ * printable characters.
+ *
+ * @param error - The error about to be returned.
+ * @param domain - The loaded domain (its settings and accounts name the credentials), if loaded.
+ * @returns The same error, or a copy with the credentials replaced (same code).
+ */
+export function scrubError(
+  error: JsonRpcError<never>,
+  domain: Domain | undefined,
+): JsonRpcError<never> {
+  if (!domain) {
+    return redactError(error, [], []);
+  }
+  const { settings, keyring } = domain;
+  const urls = [
+    ...Object.values(settings.allChainConfigs()).flatMap((config) => [
+      config.rpcUrl,
+      config.bundlerUrl,
+      config.paymasterUrl,
+    ]),
+    ...keyring.serviceUrls(),
+  ].filter((url): url is string => typeof url === 'string');
+  const ipfs = settings.ipfsConfig();
+  return redactError(error, urls, [ipfs?.apiKey, ipfs?.apiKeySecret]);
+}

@@ -1,0 +1,45 @@
+import type { Json, JsonRpcRequest } from '@metamask/utils';
+
+import type { Domain } from '../domain';
+import { SnapRpcMethod } from './permissions';
+import { methodNotFound } from '../utils/errors';
+
+/**
+ * The snap's own JSON-RPC methods (onRpcRequest, reached with `wallet_invokeSnap`), after the
+ * origin check: each one translates to one domain call, which validates its params. Settings
+ * changes get the caller's origin, so a site's change is confirmed by the user first.
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.keyring - The keyring (createAccount, userOperationReceipt, sendUserOperation...).
+ * @param domain.settings - Chain, IPFS and approval settings.
+ * @param request - `{ method, params }`.
+ * @param origin - The caller's origin as MetaMask reported it (named in consent and send dialogs).
+ * @returns The method's result.
+ * @throws JsonRpcError -32601 for an unknown method; the domain's errors otherwise (4001 when the
+ * user declines a site's change).
+ */
+export async function handleSnapRpc(
+  { keyring, settings }: Domain,
+  request: JsonRpcRequest,
+  origin: string,
+): Promise<Json> {
+  const requester = { origin };
+  switch (request.method) {
+    case SnapRpcMethod.SetChainConfig:
+      return settings.setChainConfig(request.params, requester);
+    case SnapRpcMethod.GetChainConfigs:
+      return settings.chainConfigs();
+    case SnapRpcMethod.SetIpfsConfig:
+      return settings.setIpfsConfig(request.params, requester);
+    case SnapRpcMethod.GetUserOperationReceipt:
+      return keyring.userOperationReceipt(request.params);
+    case SnapRpcMethod.GetApprovalMode:
+      return { mode: settings.approvalMode() };
+    case SnapRpcMethod.SetApprovalMode:
+      return settings.setApprovalMode(request.params, requester);
+    case SnapRpcMethod.SendUserOperation:
+      return keyring.sendUserOperation(request.params, origin);
+    default:
+      throw methodNotFound(`Method '${request.method}' is not supported`);
+  }
+}

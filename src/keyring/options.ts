@@ -1,0 +1,37 @@
+import { EthAccountType } from '@metamask/keyring-api';
+import {
+  array,
+  enums,
+  exactOptional,
+  object,
+  optional,
+  record,
+  size,
+  string,
+  any,
+} from '@metamask/superstruct';
+import type { Infer } from '@metamask/superstruct';
+
+import { CidStruct } from '../metadata';
+import { ChainScopeStruct } from '../utils/structs';
+
+/**
+ * Options of `keyring_createAccount`:
+ * - `type`: `eip155:eoa` (default) or `eip155:erc4337` (SimpleAccount v0.6);
+ * - `privateKey`: 32-byte hex to import (never stored in the account's options);
+ * - `scopes`: CAIP-2 chains of a smart account (default: every configured chain);
+ * - `metadataCid`: CID (v0 or v1) of the account's IPFS metadata document;
+ * - `name`: a name suggestion shown by MetaMask;
+ * - `metamask`: what the wallet itself adds (e.g. a correlation id), ignored.
+ */
+export const CreateAccountOptionsStruct = object({
+  type: exactOptional(enums([EthAccountType.Eoa, EthAccountType.Erc4337])),
+  privateKey: exactOptional(string()),
+  scopes: exactOptional(size(array(ChainScopeStruct), 1, 32)),
+  metadataCid: exactOptional(CidStruct),
+  name: exactOptional(size(string(), 1, 64)),
+  metamask: optional(record(string(), any())),
+});
+
+/** createAccount options as validated by CreateAccountOptionsStruct. */
+export type CreateAccountOptions = Infer<typeof CreateAccountOptionsStruct>;

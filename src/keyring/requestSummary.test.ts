@@ -1,0 +1,203 @@
+import type { KeyringRequest } from '@metamask/keyring-api';
+import {
+  encodeFunctionData,
+  getAddress,
+  maxUint256,
+  parseAbi,
+  stringToHex,
+} from 'viem';
+
+import { summarizeRequest } from './requestSummary';
+
+const SPENDER = getAddress('0xa11ce0000000000000000000000000000000beef');
+const OWNER = getAddress('0x1234567890abcdef1234567890abcdef12345678');
+const TOKEN = getAddress('0x00000000000000000000000000000000000070ce');
+
+/**
+ * A parked request.
+ *
+ * @param method - Its method.
+ * @param params - Its params.
+ * @param origin - Its origin.
+ * @returns The keyring-api request.
+ */
+function parked(
+  method: string,
+  params: unknown[],
+  origin = 'https://dapp.example',
+): KeyringRequest {
+  return {
+    id: '00000000-0000-4000-8000-000000000000',
+    scope: 'eip155:1',
+    account: '00000000-0000-4000-8000-000000000001',
+    origin,
+    request: { method, params: params as any },
+  };
+}
+
+/**
+ * @param request - The request.
+ * @param label - A line's label.
+ * @returns Its value.
+ */
+function line(request: KeyringRequest, label: string): string | undefined {
+  return summarizeRequest(request).find((item) => item.label === label)?.value;
+}
+
+describe('parked request summary', () => {
+  it('shows every signed field of a typed-data Permit (spender and value in full), nested fields by path, as signed', () => {
+    const typed = {
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        Permit: [
+          { name: 'owner', type: 'address' },
+          { name: 'spender', type: 'address' },
+          { name: 'value', type: 'uint256' },
+          { name: 'nonce', type: 'uint256' },
+          { name: 'deadline', type: 'uint256' },
+          { name: 'terms', type: 'Terms' },
+        ],
+        Terms: [
+          { name: 'delegate', type: 'address' },
+          { name: 'revocable', type: 'bool' },
+        ],
+      },
+      domain: {
+        name: 'USD\u202eCoin',
+        chainId: 1,
+        verifyingContract: TOKEN,
+      },
+      primaryType: 'Permit',
+      message: {
+        owner: OWNER,
+        spender: SPENDER,
+        value: maxUint256.toString(),
+        nonce: '0x10',
+        deadline: 1_900_000_000,
+        terms: { delegate: SPENDER, revocable: 'false' },
+        extra: { nested: ['a', { deep: SPENDER }] },
+      },
+    };
+    const request = parked('eth_signTypedData_v4', [
+      OWNER,
+      JSON.stringify(typed),
+    ]);
+    expect(line(request, 'message.spender')).toBe(SPENDER);
+    expect(line(request, 'message.value')).toBe(maxUint256.toString());
+    expect(line(request, 'message.owner')).toBe(OWNER);
+    expect(line(request, 'message.deadline')).toBe('1900000000');
+    expect(line(request, 'message.terms.delegate')).toBe(SPENDER);
+    expect(line(request, 'message.terms.revocable')).toBe('false');
+    // shown as it is signed: the hex quantity 0x10 is the integer 16
+    expect(line(request, 'message.nonce')).toBe('16');
+    // an undeclared field is not signed, so it is not shown as if it were
+    expect(line(request, 'message.extra.nested.1.deep')).toBeUndefined();
+    expect(line(request, 'domain.verifyingContract')).toBe(TOKEN);
+    expect(line(request, 'domain.name')).toBe('USD\ufffdCoin');
+    expect(line(request, 'Primary type')).toBe('Permit');
+  });
+
+  it('bounds typed data to 200 fields and says so', () => {
+    const message = Object.fromEntries(
+      Array.from({ length: 500 }, (_, index) => [`f${index}`, index]),
+    );
+    const types = {
+      EIP712Domain: [],
+      Big: Object.keys(message).map((name) => ({ name, type: 'uint256' })),
+    };
+    const lines = summarizeRequest(
+      parked('eth_signTypedData_v4', [
+        OWNER,
+        { types, domain: {}, primaryType: 'Big', message },
+      ]),
+    );
+    expect(lines.length).toBeLessThan(210);
+    expect(lines.at(-1)).toMatchObject({ label: 'More fields', warning: true });
+  });
+
+  it('shows a 400-character personal_sign message whole, and the end of a very long one', () => {
+    const message = `${'Sign in. '.repeat(40)}…transfer ownership of vault #42 to ${SPENDER}`;
+    expect(message.length).toBeGreaterThan(400);
+    expect(
+      line(parked('personal_sign', [stringToHex(message), OWNER]), 'Message'),
+    ).toBe(message);
+    const huge = `${'x'.repeat(20_000)} the end`;
+    const shown = line(
+      parked('personal_sign', [stringToHex(huge), OWNER]),
+      'Message',
+    );
+    expect(shown?.endsWith(' the end')).toBe(true);
+    expect(shown).toContain('characters not shown');
+  });
+
+  it('cleans bidi overrides from a message and the site name; says when MetaMask did not name the site', () => {
+    const request = parked(
+      'personal_sign',
+      [stringToHex('Pay \u202e0x1234 now'), OWNER],
+      'https://evil.example\u2066',
+    );
+    expect(line(request, 'Message')).toBe('Pay \ufffd0x1234 now');
+    expect(line(request, 'From site')).toBe('https://evil.example\ufffd');
+    expect(
+      line(parked('personal_sign', ['0x00', OWNER], 'metamask'), 'From site'),
+    ).toMatch(/^metamask \(MetaMask did not tell this snap which site asked/u);
+  });
+
+  it('decodes a transaction’s call data: an unlimited approve, spender in full, flagged', () => {
+    const data = encodeFunctionData({
+      abi: parseAbi(['function approve(address, uint256)']),
+      functionName: 'approve',
+      args: [SPENDER, maxUint256],
+    });
+    const lines = summarizeRequest(
+      parked('eth_signTransaction', [
+        { to: TOKEN, value: '0x0', data, chainId: '0x1' },
+      ]),
+    );
+    expect(lines).toContainEqual({ label: 'To', value: TOKEN });
+    expect(lines).toContainEqual({ label: 'spender', value: SPENDER });
+    expect(lines.find((item) => item.label === 'Warning')).toMatchObject({
+      warning: true,
+    });
+  });
+
+  it('decodes a user operation’s callData (SimpleAccount execute → ERC-20 transfer) and names the paymaster in full', () => {
+    const transfer = encodeFunctionData({
+      abi: parseAbi(['function transfer(address, uint256)']),
+      functionName: 'transfer',
+      args: [SPENDER, 5n],
+    });
+    const callData = encodeFunctionData({
+      abi: parseAbi(['function execute(address, uint256, bytes)']),
+      functionName: 'execute',
+      args: [TOKEN, 0n, transfer],
+    });
+    const request = parked('eth_signUserOperation', [
+      {
+        sender: OWNER,
+        nonce: '0x2',
+        initCode: '0x',
+        callData,
+        callGasLimit: '0x10',
+        verificationGasLimit: '0x10',
+        preVerificationGas: '0x10',
+        maxFeePerGas: '0x1',
+        maxPriorityFeePerGas: '0x1',
+        paymasterAndData: `${SPENDER}${'00'.repeat(4)}`,
+        signature: '0x',
+      },
+    ]);
+    expect(line(request, 'Nonce')).toBe('2');
+    expect(line(request, 'Gas paid by')).toBe(`paymaster ${SPENDER}`);
+    // EntryPoint v0.6 prefund with a paymaster: (16 + 16 × 3 + 16) gas × 1 wei
+    expect(line(request, 'Maximum gas cost')).toBe('0.00000000000000008 ETH');
+    expect(line(request, 'Inner call 1: to')).toBe(TOKEN);
+    expect(line(request, 'Inner call 1: Call')).toBe('ERC-20 transfer');
+    expect(line(request, 'Inner call 1: recipient')).toBe(SPENDER);
+    expect(line(request, 'Inner call 1: amount (token base units)')).toBe('5');
+  });
+});

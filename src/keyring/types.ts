@@ -1,0 +1,50 @@
+import type {
+  KeyringAccount,
+  KeyringEvent,
+  KeyringEventPayload,
+} from '@metamask/keyring-api';
+
+import type { DerivationScheme } from './keys';
+import type { SendSummary } from '../accounts/erc4337';
+import type { ConsentAsker } from '../consent';
+
+/** Shows the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. */
+export type SendConfirmer = (summary: SendSummary) => Promise<boolean>;
+
+/** What the keyring needs from the snap platform; injected so Node tests can run it. */
+export type KeyringPlatform = {
+  /** Send a keyring-api event to MetaMask (snap_manageAccounts); rejects if MetaMask refuses it. */
+  emitEvent: <EventType extends KeyringEvent>(
+    event: EventType,
+    data: KeyringEventPayload<EventType>,
+  ) => Promise<void>;
+  /** Ask the user to confirm; resolves true when confirmed. */
+  confirm: (title: string, text: string) => Promise<boolean>;
+  /** Ask the user to confirm a change a site asks for (snap_dialog); without it a site changes nothing. */
+  confirmConsent?: ConsentAsker;
+  /** Derive the key of index `index` in salt scheme `scheme` (snap_getEntropy, see derivationSalt). */
+  deriveKey: (
+    index: number,
+    scheme: DerivationScheme,
+  ) => Promise<{ privateKey: string; address: string }>;
+  /** Show the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. Without it nothing is sent. */
+  confirmSend?: SendConfirmer;
+};
+
+/** Where a parked request (async approval mode) is approved: a message, and a URL of an allowed origin. */
+export type ApprovalRedirect = (requestId: string) => {
+  message: string;
+  url?: string;
+};
+
+/** An account as shown to a person (see describeAccounts). */
+export type AccountSummary = {
+  /** The keyring-api account. */
+  account: KeyringAccount;
+  /** The name shown for the account. */
+  name: string;
+  /** Where the key comes from: a derivation index and its salt scheme (snap_getEntropy), or an imported key. */
+  keySource:
+    | { derivationIndex: number; derivationScheme: DerivationScheme }
+    | { imported: true };
+};

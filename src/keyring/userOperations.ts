@@ -1,0 +1,261 @@
+import { EthMethod } from '@metamask/keyring-api';
+import { array, object, size, string } from '@metamask/superstruct';
+import type { Json } from '@metamask/utils';
+import type { Hex } from 'viem';
+
+import { ownRequest, distinct } from './requests';
+import type { SendConfirmer } from './types';
+import { parseAccountRequest, signAccountTask } from '../accounts';
+import {
+  DeployingSends,
+  draftUserOperation,
+  lookupUserOperationReceipt,
+  rememberSent,
+  submitUserOperation,
+} from '../accounts/erc4337';
+import type { Settings } from '../settings';
+import type { AccountRecord, SmartAccountData } from '../state/schema';
+import type { StateStore } from '../state/store';
+import {
+  internalError,
+  invalidParams,
+  throwNotFound,
+  userRejected,
+  validate,
+} from '../utils/errors';
+import { Bytes32Struct, ChainScopeStruct } from '../utils/structs';
+
+/** The origin sendUserOperation's dialog names when the snap's home page Send form asked. */
+export const HOME_PAGE_ORIGIN = 'this snap’s home page (Send form)';
+
+const ReceiptParamsStruct = object({
+  scope: ChainScopeStruct,
+  userOpHash: Bytes32Struct,
+});
+
+const SendParamsStruct = object({
+  account: string(),
+  scope: ChainScopeStruct,
+  intents: size(array(), 1, 32),
+});
+
+/**
+ * The snap's own ERC-4337 flow: sendUserOperation (prepare, paymaster, confirmation, signature,
+ * bundler) and getUserOperationReceipt, over the keyring's accounts and the chain settings.
+ */
+export class UserOperations {
+  readonly #store: StateStore;
+
+  readonly #settings: Settings;
+
+  readonly #platform: { confirmSend?: SendConfirmer | undefined };
+
+  readonly #record: (id: string) => AccountRecord;
+
+  /** Smart accounts with a deploying operation in flight (sendUserOperation refuses a second one). */
+  readonly #deploying = new DeployingSends();
+
+  /**
+   * @param parts - What the flow works with.
+   * @param parts.store - The snap's state store.
+   * @param parts.settings - Chain settings (RPC, bundler, EntryPoint).
+   * @param parts.platform - Shows the send confirmation (read at each send).
+   * @param parts.platform.confirmSend - The confirmation dialog; without it nothing is sent.
+   * @param parts.record - The saved record of an account id; throws -32001 if there is none.
+   */
+  constructor(parts: {
+    store: StateStore;
+    settings: Settings;
+    platform: { confirmSend?: SendConfirmer | undefined };
+    record: (id: string) => AccountRecord;
+  }) {
+    this.#store = parts.store;
+    this.#settings = parts.settings;
+    this.#platform = parts.platform;
+    this.#record = parts.record;
+  }
+
+  /**
+   * A user operation's outcome (EntryPoint v0.6 `UserOperationEvent`) on the chain of `scope`. One
+   * this snap sent: its bundler's `eth_getUserOperationReceipt`, else the EntryPoint logs from the
+   * block remembered at send time. Any other: the bundlers of the chain's accounts, else the
+   * EntryPoint logs of the last `RECENT_RECEIPT_BLOCKS` blocks, under every EntryPoint this snap's
+   * accounts use there.
+   *
+   * @param params - `{ scope: "eip155:<decimal>", userOpHash: 32-byte hex }`.
+   * @returns `{ userOpHash, sender, nonce, success, actualGasCost, actualGasUsed, transactionHash, blockNumber }` (hex quantities), or null while unknown.
+   * @throws JsonRpcError -32602 for bad params, -32001 when the chain has no config.
+   */
+  async receipt(params: unknown): Promise<Json> {
+    const { scope, userOpHash } = validate(
+      params,
+      ReceiptParamsStruct,
+      'getUserOperationReceipt params',
+    );
+    const config =
+      this.#settings.chainConfig(scope) ??
+      throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+    const hash = userOpHash.toLowerCase() as Hex;
+    const sent = (this.#store.current.sentUserOperations ?? []).find(
+      (entry) => entry.userOpHash === hash && entry.scope === scope,
+    );
+    return lookupUserOperationReceipt(
+      {
+        rpcUrl: config.rpcUrl,
+        entryPoints: this.#entryPoints(scope),
+        sent,
+        bundlerUrls: this.#bundlerUrls(scope),
+      },
+      hash,
+    );
+  }
+
+  /**
+   * Send a user operation from a smart account without the wallet's ERC-4337 support, reusing the
+   * code of the three keyring methods: prepare (with the fees in the same chain round trip) and
+   * the paymaster (eth_prepareUserOperation, eth_patchUserOperation), then the confirmation dialog,
+   * then the owner's signature (eth_signUserOperation), then `eth_sendUserOperation` to the
+   * account's bundler. The hash, bundler and starting block are remembered for receipts.
+   *
+   * @param params - `{ account: <account id>, scope: "eip155:<decimal>", intents: [{ to, value?, data? }, ...] }`
+   * (1 to 32 intents; value in wei, hex or decimal; data hex bytes).
+   * @param origin - Who asked, shown in the dialog: the site's origin as MetaMask reported it to
+   * onRpcRequest; the default names the snap's own home page (its Send form).
+   * @returns `{ userOpHash, entryPoint, sender }`.
+   * @throws JsonRpcError 4001 when the user declines (nothing signed or sent); -32602 for bad
+   * params or an account that is not a smart account; -32001 for an unknown account or missing
+   * chain config / bundlerUrl; the bundler's code (-32500 to -32507, ...) with a readable message
+   * when it refuses the operation.
+   */
+  async send(
+    params: unknown,
+    origin = HOME_PAGE_ORIGIN,
+  ): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
+    const {
+      account: id,
+      scope,
+      intents,
+    } = validate(params, SendParamsStruct, 'sendUserOperation params');
+    if (!this.#record(id).smartAccount) {
+      throw invalidParams(
+        'Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)',
+      );
+    }
+    const prepare = parseAccountRequest(
+      this.#record(id),
+      ownRequest(id, scope, EthMethod.PrepareUserOperation, intents as Json[]),
+      this.#settings.chainConfig(scope),
+    );
+    if (
+      prepare.type !== 'erc4337' ||
+      prepare.task.method !== 'eth_prepareUserOperation'
+    ) {
+      throw invalidParams(
+        'Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)',
+      );
+    }
+    // A fresh random nonce key per send (see randomNonceKey): concurrent sends never share a nonce.
+    const draft = await draftUserOperation(
+      prepare.chain,
+      scope,
+      prepare.task.intents,
+    );
+    const { chain } = prepare;
+    this.#deploying.note(chain.sender, draft.summary.deploys);
+    let hash: Hex;
+    try {
+      if (!this.#platform.confirmSend) {
+        throw internalError(
+          'This platform cannot show the send confirmation: nothing was signed',
+        );
+      }
+      if (!(await this.#platform.confirmSend({ ...draft.summary, origin }))) {
+        throw userRejected('The user declined to send the user operation');
+      }
+      const record = this.#record(id); // still there after the dialog
+      const signing = parseAccountRequest(
+        record,
+        ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]),
+        this.#settings.chainConfig(scope),
+      );
+      const signature = (await signAccountTask(
+        record.privateKey,
+        signing,
+      )) as string;
+      hash = await submitUserOperation(chain, {
+        ...draft.userOp,
+        signature,
+      });
+    } catch (error) {
+      if (draft.summary.deploys) {
+        this.#deploying.release(chain.sender);
+      }
+      throw error;
+    }
+    const entry = {
+      userOpHash: hash.toLowerCase(),
+      scope,
+      entryPoint: chain.entryPoint,
+      bundlerUrl: chain.bundlerUrl as string,
+      fromBlock: draft.fromBlock,
+    };
+    // Best effort: the operation is sent either way; without the entry its receipt is searched as a foreign one.
+    await this.#store
+      .run(async () => {
+        const state = this.#store.draft();
+        state.sentUserOperations = rememberSent(
+          state.sentUserOperations ?? [],
+          entry,
+        );
+        await this.#store.commit(state);
+      })
+      .catch(() => undefined);
+    return {
+      userOpHash: hash,
+      entryPoint: chain.entryPoint,
+      sender: chain.sender,
+    };
+  }
+
+  /**
+   * The bundlers of `scope`: the chain config's and each smart account's own for that chain.
+   *
+   * @param scope - A CAIP-2 chain id (`eip155:<chainId>`).
+   * @returns The bundler URLs, each once.
+   */
+  #bundlerUrls(scope: string): string[] {
+    const own = this.#smartAccountsOn(scope).map(
+      (data) => data.chains?.[scope]?.bundlerUrl,
+    );
+    return distinct([this.#settings.chainConfig(scope)?.bundlerUrl, ...own]);
+  }
+
+  /**
+   * Every EntryPoint that may hold this snap's operations on `scope`: the chain config's and each
+   * smart account's own.
+   *
+   * @param scope - A CAIP-2 chain id (`eip155:<chainId>`).
+   * @returns The EntryPoint addresses, each once.
+   */
+  #entryPoints(scope: string): Hex[] {
+    const own = this.#smartAccountsOn(scope).map((data) => data.entryPoint);
+    return distinct([
+      this.#settings.chainConfig(scope)?.entryPoint,
+      ...own,
+    ]) as Hex[];
+  }
+
+  /**
+   * The ERC-4337 data of the smart accounts that serve `scope`.
+   *
+   * @param scope - A CAIP-2 chain id (`eip155:<chainId>`).
+   * @returns The smart accounts' data (factory, EntryPoint, per-chain bundler).
+   */
+  #smartAccountsOn(scope: string): SmartAccountData[] {
+    return Object.values(this.#store.current.accounts)
+      .filter((record) =>
+        record.account.scopes.includes(scope as `${string}:${string}`),
+      )
+      .flatMap((record) => (record.smartAccount ? [record.smartAccount] : []));
+  }
+}

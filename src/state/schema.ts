@@ -1,0 +1,264 @@
+import {
+  KeyringAccountStruct,
+  KeyringRequestStruct,
+} from '@metamask/keyring-api';
+import type { KeyringAccount, KeyringRequest } from '@metamask/keyring-api';
+import { rpcErrors } from '@metamask/rpc-errors';
+import {
+  array,
+  define,
+  enums,
+  exactOptional,
+  integer,
+  literal,
+  min,
+  nullable,
+  object,
+  record,
+  refine,
+  string,
+} from '@metamask/superstruct';
+import type { Describe } from '@metamask/superstruct';
+
+import type {
+  ChainConfig,
+  SentUserOperation,
+  SmartAccountData,
+} from '../accounts/erc4337/types';
+import type { IpfsConfig } from '../metadata';
+import {
+  defang,
+  expectation,
+  fieldPath,
+  firstFailure,
+} from '../utils/safeText';
+import { AddressStruct, ChainScopeStruct } from '../utils/structs';
+
+export type { ChainConfig, IpfsConfig, SentUserOperation, SmartAccountData };
+
+/**
+ * How a derived key's snap_getEntropy salt is built. `legacy`: one sequence for every account type
+ * (schema version 1, `keyring-snap:account:<index>`), kept only so that accounts created then keep
+ * their keys; no new account uses it, since with one sequence a reinstall that creates accounts in
+ * another order gives a smart account's owner the key of another install's EOA. `eoa` and
+ * `erc4337-owner`: one sequence per account type, so an EOA key can never be a smart-account owner
+ * key.
+ */
+export type DerivationScheme = 'legacy' | 'eoa' | 'erc4337-owner';
+
+/**
+ * Version of the persisted schema; bump it and add a step to `migrate` on every change.
+ * 2: derived accounts record their salt scheme (`derivationScheme`), and the next derivation index
+ * is kept per scheme.
+ */
+export const STATE_VERSION = 2;
+
+/** One account: its public KeyringAccount and its key (never leaves this state). */
+export type AccountRecord = {
+  /** The account as keyring-api describes it to MetaMask. */
+  account: KeyringAccount;
+  /** The name suggested to MetaMask when the account was created (the snap's own label). */
+  name?: string;
+  /** 32-byte secp256k1 private key, 0x-prefixed hex. */
+  privateKey: string;
+  /** Index used with snap_getEntropy when the key was derived, else absent (imported). */
+  derivationIndex?: number;
+  /** The salt scheme of that index (see derivationSalt); present exactly when derivationIndex is. */
+  derivationScheme?: DerivationScheme;
+  /** ERC-4337 v0.6 data (factory, EntryPoint, per-chain settings) of a smart account; absent for an EOA. */
+  smartAccount?: SmartAccountData;
+};
+
+/** The snap's persisted state (snap_manageState, encrypted). */
+export type KeyringState = {
+  /** Schema version; see STATE_VERSION and `migrate`. */
+  version: typeof STATE_VERSION;
+  /** Accounts by id (a UUID). */
+  accounts: Record<string, AccountRecord>;
+  /**
+   * Next snap_getEntropy index of each salt scheme; never reused after a delete. `legacy` is what
+   * schema version 1 reached (no new account uses that scheme).
+   */
+  nextDerivationIndex: Record<DerivationScheme, number>;
+  /** Keyring requests parked in async approval mode, by request id. */
+  pendingRequests: Record<string, KeyringRequest>;
+  /** `sync`: sign when MetaMask submits; `async`: park the request for the companion dapp. */
+  approvalMode: 'sync' | 'async';
+  /** Chain settings (RPC, bundler, EntryPoint, factory) by CAIP-2 scope. */
+  chains: Record<string, ChainConfig>;
+  /** The IPFS HTTP API settings, or null before `setIpfsConfig`. */
+  ipfs: IpfsConfig | null;
+  /** Operations sendUserOperation sent, oldest first, bounded (absent in states saved before it existed). */
+  sentUserOperations?: SentUserOperation[];
+};
+
+/**
+ * The persisted state's schema (STATE_VERSION 2), checked every time state is loaded: a state
+ * written by another build, edited or damaged is refused with one clear error instead of failing
+ * later, on every request, with a TypeError.
+ */
+
+/** A URL the snap stored (http(s); the https rule applies to new settings, not to loading old ones). */
+const StoredUrlStruct = define<string>('stored URL', (value) => {
+  try {
+    return typeof value === 'string' &&
+      /^https?:$/u.test(new URL(value).protocol)
+      ? true
+      : 'expected an http(s) URL';
+  } catch {
+    return 'expected an http(s) URL';
+  }
+});
+
+const PrivateKeyStruct = define<string>('private key', (value) =>
+  typeof value === 'string' && /^0x[0-9a-f]{64}$/u.test(value)
+    ? true
+    : 'expected a 32-byte lower-case hex key',
+);
+
+const ServiceUrlsStruct = object({
+  bundlerUrl: exactOptional(StoredUrlStruct),
+  paymasterUrl: exactOptional(StoredUrlStruct),
+});
+
+const SmartAccountDataStruct = object({
+  owner: AddressStruct,
+  accountFactory: AddressStruct,
+  entryPoint: AddressStruct,
+  salt: define<string>('salt', (value) =>
+    typeof value === 'string' && /^[0-9]{1,78}$/u.test(value)
+      ? true
+      : 'expected a decimal salt',
+  ),
+  implementations: record(ChainScopeStruct, AddressStruct),
+  chains: exactOptional(record(ChainScopeStruct, ServiceUrlsStruct)),
+});
+
+const DerivationSchemeStruct = enums(['legacy', 'eoa', 'erc4337-owner']);
+
+const AccountRecordStruct = refine(
+  object({
+    account: KeyringAccountStruct,
+    name: exactOptional(string()),
+    privateKey: PrivateKeyStruct,
+    derivationIndex: exactOptional(min(integer(), 0)),
+    derivationScheme: exactOptional(DerivationSchemeStruct),
+    smartAccount: exactOptional(SmartAccountDataStruct),
+  }),
+  'derivation',
+  (entry) =>
+    (entry.derivationIndex === undefined) ===
+    (entry.derivationScheme === undefined)
+      ? true
+      : 'expected derivationIndex and derivationScheme together',
+);
+
+const DerivationIndexStruct = min(integer(), 0);
+
+const SentUserOperationStruct = object({
+  userOpHash: define<string>('userOpHash', (value) =>
+    typeof value === 'string' && /^0x[0-9a-fA-F]{64}$/u.test(value)
+      ? true
+      : 'expected a 32-byte hex hash',
+  ),
+  scope: ChainScopeStruct,
+  entryPoint: AddressStruct,
+  bundlerUrl: StoredUrlStruct,
+  fromBlock: define<string>('fromBlock', (value) =>
+    typeof value === 'string' && /^0x[0-9a-fA-F]{1,16}$/u.test(value)
+      ? true
+      : 'expected a hex block number',
+  ),
+});
+
+const ChainConfigStruct = object({
+  scope: ChainScopeStruct,
+  rpcUrl: StoredUrlStruct,
+  entryPoint: AddressStruct,
+  accountFactory: AddressStruct,
+  bundlerUrl: exactOptional(StoredUrlStruct),
+  paymasterUrl: exactOptional(StoredUrlStruct),
+});
+
+/**
+ * Each entry of a record keyed by id (or scope) must carry that id.
+ *
+ * @param struct - The struct of the record, `record(string(), <entry struct>)`.
+ * @param key - Reads the id (or scope) an entry carries.
+ * @returns The same struct, refined (`keyed`) to refuse an entry under another key.
+ */
+function keyedBy<Entry>(
+  struct: ReturnType<typeof record<string, Entry>>,
+  key: (value: Entry) => string,
+): ReturnType<typeof record<string, Entry>> {
+  return refine(struct, 'keyed', (entries) =>
+    Object.entries(entries).every(([id, value]) => key(value) === id)
+      ? true
+      : 'expected every entry under its own id',
+  );
+}
+
+/** The whole persisted state. */
+export const KeyringStateStruct = object({
+  version: literal(2),
+  accounts: keyedBy(
+    record(string(), AccountRecordStruct),
+    (entry) => entry.account.id,
+  ),
+  nextDerivationIndex: object({
+    legacy: DerivationIndexStruct,
+    eoa: DerivationIndexStruct,
+    'erc4337-owner': DerivationIndexStruct,
+  }),
+  pendingRequests: keyedBy(
+    record(string(), KeyringRequestStruct),
+    (request) => request.id,
+  ),
+  approvalMode: enums(['sync', 'async']),
+  chains: keyedBy(
+    record(ChainScopeStruct, ChainConfigStruct),
+    (config) => config.scope,
+  ),
+  ipfs: nullable(
+    object({
+      apiUrl: StoredUrlStruct,
+      apiKey: exactOptional(string()),
+      apiKeySecret: exactOptional(string()),
+    }),
+  ),
+  sentUserOperations: exactOptional(array(SentUserOperationStruct)),
+}) as unknown as Describe<KeyringState>;
+
+/**
+ * Check a loaded state against the schema.
+ *
+ * @param state - The stored state, migrated to STATE_VERSION and filled with defaults.
+ * @returns It, typed.
+ * @throws JsonRpcError -32603 `Stored state is invalid at <path>: <expectation>`; never a stored value
+ * (the state holds private keys and API keys).
+ */
+export function assertKeyringState(state: unknown): KeyringState {
+  let outcome: ReturnType<typeof KeyringStateStruct.validate>;
+  try {
+    outcome = KeyringStateStruct.validate(state);
+  } catch {
+    // superstruct threw while printing a refused value: describe the same state, defanged
+    outcome = KeyringStateStruct.validate(defang(state));
+  }
+  const failure = outcome[0] ? firstFailure(outcome[0]) : undefined;
+  if (outcome[0] || !outcome[1]) {
+    const at =
+      failure && failure.path.length > 0
+        ? ` at ${fieldPath(failure.path)}`
+        : '';
+    let what = 'malformed JSON';
+    if (failure) {
+      what =
+        failure.value === undefined ? 'required' : expectation(failure.message);
+    }
+    throw rpcErrors.internal({
+      message: `Stored state is invalid${at}: ${what}; the snap will not use it`,
+    });
+  }
+  return state as KeyringState;
+}

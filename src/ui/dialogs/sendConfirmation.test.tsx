@@ -1,0 +1,167 @@
+import {
+  encodeFunctionData,
+  getAddress,
+  maxUint256,
+  parseAbi,
+  parseEther,
+} from 'viem';
+
+import { sendConfirmation } from './sendConfirmation';
+import { sendConfirmationRows } from './sendConfirmationRows';
+import type { SendSummary } from '../../accounts/erc4337';
+
+const SPENDER = getAddress('0xa11ce0000000000000000000000000000000beef');
+const TOKEN = getAddress('0x3333333333333333333333333333333333333333');
+const APPROVE_MAX = encodeFunctionData({
+  abi: parseAbi(['function approve(address, uint256)']),
+  functionName: 'approve',
+  args: [SPENDER, maxUint256],
+});
+
+const SUMMARY: SendSummary = {
+  origin: 'https://dapp.example',
+  account: '0x1111111111111111111111111111111111111111',
+  scope: 'eip155:31337',
+  nonce: 7n * 2n ** 64n + 3n, // key 7, sequence 3
+  intents: [
+    {
+      to: '0x2222222222222222222222222222222222222222',
+      value: parseEther('1.5'),
+      data: '0x',
+    },
+    { to: TOKEN, value: 0n, data: APPROVE_MAX },
+  ],
+  deploys: true,
+  gas: 1_000_000n,
+  maxFeePerGas: 123_456_789n,
+  maxGasCost: 123_456_789_000_000n,
+  paymaster: '0x4444444444444444444444444444444444444444',
+  feeSource: 'chain',
+};
+
+/**
+ * Every string and Address prop of a JSX tree, in order, with the Address components' props.
+ *
+ * @param node - The tree.
+ * @returns Strings, and each Address element's props.
+ */
+function walk(node: unknown): { strings: string[]; addresses: any[] } {
+  const strings: string[] = [];
+  const addresses: any[] = [];
+  /**
+   * @param item - A node of the tree.
+   */
+  const visit = (item: unknown): void => {
+    if (typeof item === 'string') {
+      strings.push(item);
+    } else if (Array.isArray(item)) {
+      item.forEach(visit);
+    } else if (typeof item === 'object' && item !== null) {
+      const { type, props } = item as { type: string; props: any };
+      if (type === 'Address') {
+        addresses.push(props);
+        strings.push(props.address);
+      }
+      visit(props?.label);
+      visit(props?.title);
+      visit(props?.children);
+    }
+  };
+  visit(node);
+  return { strings, addresses };
+}
+
+describe('sendUserOperation confirmation', () => {
+  it('names the site, account, chain and full nonce; decodes each intent; the paymaster, maximum cost and gas × fee', () => {
+    const { account, intents, cost, warnings } = sendConfirmationRows(SUMMARY);
+    expect(account).toStrictEqual([
+      { label: 'Requested by', text: 'https://dapp.example' },
+      {
+        label: 'Smart account',
+        address: 'eip155:31337:0x1111111111111111111111111111111111111111',
+      },
+      { label: 'Chain', text: 'eip155:31337' },
+      { label: 'Nonce', text: '129127208515966861315' },
+      {
+        label: 'Deploys the account',
+        text: 'Yes: this operation deploys the smart account',
+      },
+    ]);
+    expect(intents[0]).toStrictEqual([
+      {
+        label: 'Intent 1 of 2: to',
+        address: '0x2222222222222222222222222222222222222222',
+      },
+      { label: 'Value', text: '1.5 ETH' },
+      { label: 'Call', text: 'plain transfer' },
+    ]);
+    expect(intents[1]).toContainEqual({ label: 'spender', address: SPENDER });
+    expect(intents[1]).toContainEqual(
+      expect.objectContaining({
+        label: 'Warning',
+        warning: true,
+        text: expect.stringContaining('UNLIMITED APPROVAL'),
+      }),
+    );
+    expect(warnings).toBe(1);
+    expect(cost).toStrictEqual([
+      {
+        label: 'Gas paid by paymaster',
+        address: '0x4444444444444444444444444444444444444444',
+      },
+      { label: 'Maximum gas cost', text: '0.000123456789 ETH' },
+      { label: 'Gas × max fee', text: '1000000 gas × 123456789 wei per gas' },
+    ]);
+  });
+
+  it('says "this account" when no paymaster pays, and cleans the site name of bidi overrides', () => {
+    const { account, cost } = sendConfirmationRows({
+      ...SUMMARY,
+      origin: 'https://evil.example\u202e/moc.knab',
+      paymaster: null,
+      deploys: false,
+    });
+    expect(account[0]).toStrictEqual({
+      label: 'Requested by',
+      text: 'https://evil.example\ufffd/moc.knab',
+    });
+    expect(account[4].text).toMatch(/^No/u);
+    expect(cost[0]).toStrictEqual({
+      label: 'Gas paid by',
+      text: 'this account',
+    });
+  });
+
+  it('renders a JSX Box: a danger banner first for an unlimited approval, every address untruncated', () => {
+    const element = sendConfirmation(SUMMARY);
+    expect(element.type).toBe('Box');
+    const children = (element.props as any).children as { type: string }[];
+    expect(
+      children
+        .flat()
+        .filter(Boolean)
+        .map((child) => child.type),
+    ).toStrictEqual([
+      'Heading',
+      'Banner',
+      'Text',
+      'Section',
+      'Section',
+      'Section',
+      'Divider',
+      'Section',
+    ]);
+    const { strings, addresses } = walk(element);
+    expect(strings).toContain('Unlimited approval');
+    expect(strings).toContain(SPENDER);
+    expect(addresses.length).toBeGreaterThanOrEqual(5);
+    for (const props of addresses) {
+      expect(props).toMatchObject({ truncate: false, displayName: false });
+    }
+    const plain = sendConfirmation({
+      ...SUMMARY,
+      intents: [SUMMARY.intents[0]],
+    });
+    expect(walk(plain).strings).not.toContain('Unlimited approval');
+  });
+});

@@ -1,0 +1,108 @@
+import { formatEther } from 'viem';
+
+import { describeCallData } from '../../accounts/callData';
+import type { CallLine } from '../../accounts/callData';
+import type { SendSummary } from '../../accounts/erc4337';
+import { displayText } from '../../utils/safeText';
+
+/**
+ * What the sendUserOperation confirmation shows, as rows (pure; rendered by
+ * src/ui/dialogs/sendConfirmation.tsx). It shows what the signature commits to and nothing secret: who
+ * asked (the requesting site), the smart account, chain and nonce, each intent (recipient, value
+ * in ETH, its call data decoded by src/accounts/callData.ts or shown in full), unlimited approvals
+ * flagged, whether the operation deploys the account, and the gas: who pays it (the paymaster's
+ * address, or this account) and the most it can cost in ETH. Addresses are always in full.
+ */
+
+/**
+ * One line of the dialog: a label and either an address or a text.
+ */
+export type ConfirmationRow = {
+  /** The row's label, left. */
+  label: string;
+  /** An address shown in full with snaps-sdk's Address component: 20-byte hex or CAIP-10 (`eip155:<chain id>:<address>`). */
+  address?: `0x${string}` | `${string}:${string}:${string}`;
+  /** A text shown when there is no address. */
+  text?: string;
+  /** Set on a warning (an unlimited approval): shown as a critical row. */
+  warning?: boolean;
+};
+
+/** The dialog's rows, grouped. */
+export type SendConfirmationRows = {
+  /** Who asked, the account, chain, nonce and deployment. */
+  account: ConfirmationRow[];
+  /** One group per intent: recipient, value, decoded call. */
+  intents: ConfirmationRow[][];
+  /** Who pays the gas and the most it can cost. */
+  cost: ConfirmationRow[];
+  /** How many intent rows are warnings (unlimited approvals). */
+  warnings: number;
+};
+
+/**
+ * The dialog's rows, in display order (also what a text-only view would show).
+ *
+ * @param summary - From sendUserOperation's draft, with the requesting origin.
+ * @returns Row groups: the request's and account's, one per intent, and the cost's; `warnings`
+ * counts the flagged rows (unlimited approvals) of all intents.
+ */
+export function sendConfirmationRows(
+  summary: SendSummary,
+): SendConfirmationRows {
+  const intents = summary.intents.map((intent, index): ConfirmationRow[] => [
+    {
+      label: `Intent ${index + 1} of ${summary.intents.length}: to`,
+      address: intent.to,
+    },
+    { label: 'Value', text: `${formatEther(intent.value)} ETH` },
+    ...describeCallData(intent.data).map(callRow),
+  ]);
+  return {
+    account: [
+      { label: 'Requested by', text: displayText(summary.origin) },
+      {
+        label: 'Smart account',
+        address:
+          `${summary.scope}:${summary.account}` as `${string}:${string}:${string}`,
+      },
+      { label: 'Chain', text: summary.scope },
+      { label: 'Nonce', text: summary.nonce.toString() },
+      {
+        label: 'Deploys the account',
+        text: summary.deploys
+          ? 'Yes: this operation deploys the smart account'
+          : 'No: the account is deployed already',
+      },
+    ],
+    intents,
+    cost: [
+      summary.paymaster === null
+        ? { label: 'Gas paid by', text: 'this account' }
+        : { label: 'Gas paid by paymaster', address: summary.paymaster },
+      {
+        label: 'Maximum gas cost',
+        text: `${formatEther(summary.maxGasCost)} ETH`,
+      },
+      {
+        label: 'Gas × max fee',
+        text: `${summary.gas} gas × ${summary.maxFeePerGas} wei per gas`,
+      },
+    ],
+    warnings: intents.flat().filter((row) => row.warning).length,
+  };
+}
+
+/**
+ * A decoded call line as a dialog row.
+ *
+ * @param line - From the call-data decoder.
+ * @returns The row: addresses as Address rows, the rest as text.
+ */
+function callRow(line: CallLine): ConfirmationRow {
+  return {
+    label: line.label,
+    ...(line.address ? { address: line.address } : { text: line.text }),
+    ...(line.warning ? { warning: true } : {}),
+  };
+}

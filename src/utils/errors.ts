@@ -1,0 +1,182 @@
+import { JsonRpcError, providerErrors, rpcErrors } from '@metamask/rpc-errors';
+import { StructError } from '@metamask/superstruct';
+
+import {
+  bounded,
+  defang,
+  expectation,
+  fieldPath,
+  firstFailure,
+} from './safeText';
+
+/**
+ * Typed JSON-RPC errors the snap throws (EIP-1474 / EIP-1193 codes through
+ * `@metamask/rpc-errors`). Messages name what is wrong and never carry secrets.
+ */
+
+/**
+ * -32602 (invalid params, EIP-1474): a parameter is missing or malformed.
+ *
+ * @param message - What is wrong with which parameter.
+ * @returns The error to throw.
+ */
+export const invalidParams = (message: string): JsonRpcError<never> =>
+  rpcErrors.invalidParams({ message });
+
+/**
+ * -32001 (resource not found, EIP-1474): an unknown account, request or config.
+ *
+ * @param message - What was not found.
+ * @returns The error to throw.
+ */
+export const notFound = (message: string): JsonRpcError<never> =>
+  rpcErrors.resourceNotFound({ message });
+
+/**
+ * 4100 (unauthorized, EIP-1193): the caller's origin may not use this method.
+ *
+ * @param message - Which origin may not do what.
+ * @returns The error to throw.
+ */
+export const unauthorized = (message: string): JsonRpcError<never> =>
+  providerErrors.unauthorized({ message });
+
+/**
+ * -32601 (method not found, EIP-1474): the method does not exist here.
+ *
+ * @param message - Names the unknown method.
+ * @returns The error to throw.
+ */
+export const methodNotFound = (message: string): JsonRpcError<never> =>
+  rpcErrors.methodNotFound({ message });
+
+/**
+ * -32603 (internal error, EIP-1474): the snap cannot do what was asked for a reason of its own
+ * (never the caller's input).
+ *
+ * @param message - What went wrong; never key material.
+ * @returns The error to throw.
+ */
+export const internalError = (message: string): JsonRpcError<never> =>
+  rpcErrors.internal({ message });
+
+/**
+ * 4001 (user rejected request, EIP-1193): the user declined in a dialog.
+ *
+ * @param message - What the user declined.
+ * @returns The error to throw.
+ */
+export const userRejected = (message: string): JsonRpcError<never> =>
+  providerErrors.userRejectedRequest({ message });
+
+/**
+ * Validate `value` with a superstruct struct, turning a failure into a -32602
+ * error that names the failing path.
+ *
+ * @param value - Untrusted input.
+ * @param struct - The superstruct struct to check against.
+ * @param struct.validate - Superstruct's `validate`: a tuple of the error (if any) and the
+ * coerced value.
+ * @param what - A label for the message, e.g. "eth_signTransaction params".
+ * @returns The value, typed.
+ * @throws JsonRpcError -32602 naming the failing field.
+ */
+export function validate<Type>(
+  value: unknown,
+  struct: {
+    validate: (input: unknown) => [StructError | undefined, Type | undefined];
+  },
+  what: string,
+): Type {
+  let outcome: [StructError | undefined, Type | undefined];
+  try {
+    outcome = struct.validate(value);
+  } catch {
+    // superstruct threw while printing a value it refused: describe the same input, defanged
+    outcome = struct.validate(defang(value));
+    if (!outcome[0]) {
+      throw invalidParams(`Invalid ${what}: expected JSON values`);
+    }
+  }
+  const [error, result] = outcome;
+  if (error) {
+    const failure = firstFailure(error);
+    const path =
+      failure.path.length > 0 ? ` at ${fieldPath(failure.path)}` : '';
+    throw invalidParams(
+      bounded(`Invalid ${what}${path}: ${describeFailure(failure)}`),
+    );
+  }
+  return result as Type;
+}
+
+/**
+ * What a superstruct failure expected, never the value received: a mistyped secret field
+ * (`apiSecret`, `private_key`) must not be echoed back.
+ *
+ * @param failure - A superstruct failure.
+ * @param failure.type - The failing refinement or type, `never` for an unknown field.
+ * @param failure.value - The value received; only checked for `undefined` (a missing field).
+ * @param failure.message - Superstruct's message, reduced to what was expected.
+ * @returns A message such as `unknown field` or `Expected a string`.
+ */
+function describeFailure(failure: {
+  type: string;
+  value: unknown;
+  message: string;
+}): string {
+  if (failure.type === 'never') {
+    return 'unknown field';
+  }
+  if (failure.value === undefined) {
+    return 'required';
+  }
+  return expectation(failure.message);
+}
+
+/**
+ * Turn anything thrown below the handlers into a JSON-RPC error the caller can act on:
+ * rpc-errors errors pass through; the chain adapter's errors keep their code, message and
+ * revert data (-32005 limits, 3 reverts, provider codes); transport faults become -32002
+ * (resource unavailable); anything else -32603 with its message. Messages come from our
+ * own code and the chain adapter, which masks API keys; no key material is ever in them.
+ *
+ * @param error - What was thrown.
+ * @returns A JSON-RPC error.
+ */
+export function toRpcError(error: unknown): JsonRpcError<never> {
+  if (error instanceof JsonRpcError) {
+    return error as JsonRpcError<never>;
+  }
+  const { code, message, data, name } = (error ?? {}) as {
+    code?: unknown;
+    message?: unknown;
+    data?: unknown;
+    name?: unknown;
+  };
+  const text =
+    typeof message === 'string' && message.length > 0
+      ? message
+      : 'Internal error';
+  if (name === 'TransportError') {
+    return rpcErrors.resourceUnavailable({ message: text });
+  }
+  if (typeof code === 'number' && Number.isInteger(code)) {
+    return new JsonRpcError(
+      code,
+      text,
+      (typeof data === 'string' ? data : undefined) as never,
+    );
+  }
+  return rpcErrors.internal({ message: text });
+}
+
+/**
+ * Throw a not-found error; usable as an expression (`value ?? throwNotFound(...)`).
+ *
+ * @param message - What was not found.
+ * @throws JsonRpcError -32001 (resource not found), always.
+ */
+export function throwNotFound(message: string): never {
+  throw notFound(message);
+}
