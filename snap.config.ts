@@ -163,7 +163,7 @@ const RULES: Rule[] = [
 /**
  * The companion origins a build serves: the manifest's `endowment:keyring.allowedOrigins`, read
  * at build time and compiled into the bundle as `process.env.COMPANION_ORIGINS`, so the snap's
- * allow-list (src/permissions.ts) and the manifest cannot disagree.
+ * allow-list (src/handlers/permissions.ts) and the manifest cannot disagree.
  *
  * @param manifestPath - The manifest the build uses.
  * @returns The origins, comma-separated.
