@@ -1,11 +1,21 @@
+import { isRateLimit, jitter, retryAfterMs, sleep } from './backoff';
 import {
   fromRpcError,
   JsonRpcError,
-  LimitExceededError,
   RateLimitedError,
   TransportError,
 } from './errors';
 import { originOf, redact } from './mask';
+import { jsonRpcErrorBody, readCapped } from './replyBody';
+import { DEFAULT_MAX_REPLY_BYTES, READ_ONLY_METHODS } from './transportTypes';
+import type {
+  FetchLike,
+  Reply,
+  RpcCall,
+  Settled,
+  Transport,
+  TransportOptions,
+} from './transportTypes';
 import { isRedirect, isRedirectRejection } from '../ipfs/redirect';
 
 /**
@@ -22,291 +32,18 @@ import { isRedirect, isRedirectRejection } from '../ipfs/redirect';
  * endpoint's origin only.
  */
 
-/** The part of a `fetch` Response the transport reads: `body` (a byte stream) when present, else `text()`. */
-export type ResponseLike = {
-  /** Whether the HTTP status is 2xx. */
-  ok: boolean;
-  /** The HTTP status. */
-  status: number;
-  text(): Promise<string>;
-  /** The body as a byte stream, when the implementation provides one. */
-  body?: ReadableStream<Uint8Array> | null;
-  /** The response headers. */
-  headers?: { get(name: string): string | null };
-  /** Whether the response came through a redirect (WHATWG fetch); such a response is refused. */
-  redirected?: boolean;
-};
-
-/** The subset of the WHATWG `fetch` the transport uses. */
-export type FetchLike = (
-  input: string,
-  init: {
-    /** HTTP method: always POST. */
-    method: string;
-    /** Request headers. */
-    headers: Record<string, string>;
-    /** The JSON-RPC request, serialised. */
-    body: string;
-    /** Aborts the request on timeout. */
-    signal: AbortSignal;
-    /** Always `error`: a redirect rejects the request (WHATWG fetch `RequestRedirect`). */
-    redirect: 'error';
-  },
-) => Promise<ResponseLike>;
-
-/** Default cap on the bytes of one reply body: 32 MiB (about 45,000 logs). */
-export const DEFAULT_MAX_REPLY_BYTES = 32 * 1024 * 1024;
-
-/** Options of `createTransport` (also accepted by `createRpcClient`). */
-export type TransportOptions = {
-  /** Endpoint, e.g. `https://mainnet.example.io/v3/<API_KEY>`; messages name its origin only. */
-  url: string;
-  /** `fetch` implementation; default `globalThis.fetch`. */
-  fetch?: FetchLike;
-  /** Timeout of one HTTP attempt, in milliseconds (default 20,000). */
-  timeoutMs?: number;
-  /** Retries after the first attempt, read-only methods only (default 3, max 10). */
-  retries?: number;
-  /** Base delay of the exponential backoff, in milliseconds (default 200; doubled each retry, with jitter). */
-  retryDelayMs?: number;
-  /** Upper bound of the time spent retrying one call, in milliseconds (default 30,000). */
-  retryMaxElapsedMs?: number;
-  /** Largest reply body read, in bytes (default 32 MiB); a longer one is a `tooLarge` TransportError. */
-  maxReplyBytes?: number;
-  /** What the endpoint is, for messages, e.g. `bundler` (default `JSON-RPC endpoint`). */
-  service?: string;
-  /** How the transport waits between retries (default a `setTimeout` pause); tests pass a fake clock. */
-  sleep?: (ms: number) => Promise<void>;
-};
-
-/** Per-call options of `batchSettled`. */
-export type BatchOptions = {
-  /**
-   * Whether a timeout is retried like other transport faults (default true).
-   * eth_getLogs turns it off: a range that timed out is narrowed instead.
-   */
-  retryTimeouts?: boolean;
-};
-
-/** One call of a batch. */
-export type RpcCall = {
-  /** The JSON-RPC method. */
-  method: string;
-  /** Its parameters (default none). */
-  params?: readonly unknown[];
-};
-
-/** A settled batch item: the result, or the typed error of that call. */
-export type Settled =
-  | {
-      /** Discriminant: the call succeeded. */
-      ok: true;
-      /** The call's `result`. */
-      result: unknown;
-    }
-  | {
-      /** Discriminant: the call failed. */
-      ok: false;
-      /** The typed error of the call. */
-      error: JsonRpcError;
-    };
-
-/**
- * Methods that never change chain state; only these are retried. Sending methods
- * (eth_sendRawTransaction, eth_sendUserOperation, ...) are never retried.
- */
-export const READ_ONLY_METHODS: ReadonlySet<string> = new Set([
-  'eth_blockNumber',
-  'eth_call',
-  'eth_chainId',
-  'eth_estimateGas',
-  'eth_feeHistory',
-  'eth_gasPrice',
-  'eth_getBalance',
-  'eth_getBlockByHash',
-  'eth_getBlockByNumber',
-  'eth_getCode',
-  'eth_getLogs',
-  'eth_getStorageAt',
-  'eth_getTransactionByHash',
-  'eth_getTransactionCount',
-  'eth_getTransactionReceipt',
-  'eth_maxPriorityFeePerGas',
-  'net_version',
-  'web3_clientVersion',
-  'eth_supportedEntryPoints',
-  'eth_estimateUserOperationGas',
-  'eth_getUserOperationByHash',
-  'eth_getUserOperationReceipt',
-]);
-
-/** The low-level transport returned by `createTransport`. */
-export type Transport = {
-  /** The endpoint's origin (scheme, host, port), the only part of it messages show. */
-  origin: string;
-  /** Retry bounds (rate limits and transport faults are retried inside the transport). */
-  retry: {
-    /** Retries after the first attempt. */
-    retries: number;
-    /** The pause before retry number `attempt` (1-based), in milliseconds, jittered. */
-    delayMs(attempt: number): number;
-  };
-  /**
-   * Send one call; resolve with its `result`.
-   *
-   * @throws JsonRpcError (or a subclass) for an error reply; TransportError otherwise.
-   */
-  request(method: string, params?: readonly unknown[]): Promise<unknown>;
-  /** Send several calls in one HTTP POST; each settles on its own. */
-  batchSettled(
-    calls: readonly RpcCall[],
-    options?: BatchOptions,
-  ): Promise<Settled[]>;
-};
-
-/** A JSON-RPC reply object, as received: every member unchecked. */
-type Reply = {
-  /** Expected to be "2.0". */
-  jsonrpc?: unknown;
-  /** The request id it answers. */
-  id?: unknown;
-  /** The result, on success. */
-  result?: unknown;
-  /** The error object, on failure. */
-  error?: unknown;
-};
-
-/**
- * Wait.
- *
- * @param ms - Milliseconds.
- * @returns A promise resolved after `ms` milliseconds.
- */
-const sleep = async (ms: number): Promise<void> =>
-  new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * A jitter factor in [0.5, 1.5) from `crypto.getRandomValues` (present in Node 20
- * and in the snap; the snap build flags the non-cryptographic generator).
- *
- * @returns The factor.
- */
-const jitter = (): number =>
-  0.5 + globalThis.crypto.getRandomValues(new Uint32Array(1))[0] / 2 ** 32;
-
-/**
- * The pause a provider asks for: an HTTP `Retry-After` (delay-seconds or an
- * HTTP-date, RFC 9110 §10.2.3), or Infura's `data.backoff_seconds` on a
- * -32005. Untrusted: anything else, negative or non-finite gives undefined.
- *
- * @param value - The header value, or the number of seconds.
- * @returns Milliseconds to wait, or undefined.
- */
-export function retryAfterMs(
-  value: string | number | null | undefined,
-): number | undefined {
-  if (typeof value === 'number') {
-    return Number.isFinite(value) && value >= 0
-      ? Math.ceil(value * 1000)
-      : undefined;
-  }
-  if (typeof value !== 'string' || value.length > 64) {
-    return undefined;
-  }
-  const text = value.trim();
-  if (/^\d{1,9}$/u.test(text)) {
-    return Number(text) * 1000;
-  }
-  const date = Date.parse(text);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
-}
-
-/**
- * Whether a call's error is a rate limit (a -32005 that is not a result cap or a query timeout).
- *
- * @param error - The call's error.
- * @returns True for a rate limit.
- */
-const isRateLimit = (error: unknown): error is LimitExceededError =>
-  error instanceof LimitExceededError && error.reason === 'rate';
-
-/**
- * A 4xx body that is a JSON-RPC error reply (some nodes send -32600/-32602 with
- * HTTP 400): surfaced as the JSON-RPC error rather than a bare HTTP fault.
- *
- * @param text - The HTTP body.
- * @returns The parsed reply, or undefined when the body is not a JSON-RPC error.
- */
-function jsonRpcErrorBody(text: string): unknown {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    const items = Array.isArray(parsed) ? parsed : [parsed];
-    /**
-     * Whether a reply item is a JSON-RPC 2.0 error reply.
-     *
-     * @param item - The parsed item.
-     * @returns True when it has `jsonrpc: "2.0"` and an `error` object.
-     */
-    const isError = (item: unknown): boolean =>
-      typeof item === 'object' &&
-      item !== null &&
-      (item as Reply).jsonrpc === '2.0' &&
-      typeof (item as Reply).error === 'object';
-    return items.length > 0 && items.every(isError) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Read a reply body, at most `maxBytes` bytes: from the byte stream when the
- * response has one (stops reading past the cap), else from `text()` (checked
- * after the fact). A `Content-Length` above the cap is refused before reading.
- *
- * @param response - The fetch response.
- * @param maxBytes - The cap, in bytes.
- * @returns The body as text (UTF-8).
- * @throws RangeError when the body exceeds the cap.
- */
-async function readCapped(
-  response: ResponseLike,
-  maxBytes: number,
-): Promise<string> {
-  const declared = Number(
-    response.headers?.get('content-length') ?? Number.NaN,
-  );
-  if (declared > maxBytes) {
-    throw new RangeError(
-      `reply of ${declared} bytes exceeds the cap of ${maxBytes} bytes`,
-    );
-  }
-  if (!response.body) {
-    const text = await response.text();
-    if (text.length > maxBytes) {
-      throw new RangeError(`reply exceeds the cap of ${maxBytes} bytes`);
-    }
-    return text;
-  }
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let total = 0;
-  let text = '';
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        return text + decoder.decode();
-      }
-      total += value.byteLength;
-      if (total > maxBytes) {
-        throw new RangeError(`reply exceeds the cap of ${maxBytes} bytes`);
-      }
-      text += decoder.decode(value, { stream: true });
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-}
+export { retryAfterMs } from './backoff';
+export {
+  DEFAULT_MAX_REPLY_BYTES,
+  READ_ONLY_METHODS,
+  type BatchOptions,
+  type FetchLike,
+  type ResponseLike,
+  type RpcCall,
+  type Settled,
+  type Transport,
+  type TransportOptions,
+} from './transportTypes';
 
 /**
  * Create a JSON-RPC transport. Nothing is sent until a method is called.
