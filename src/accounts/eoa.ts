@@ -20,8 +20,9 @@ import {
   unknown,
 } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
-import { isAddressEqual, isHex, numberToHex } from 'viem';
+import { numberToHex } from 'viem';
 
+import { assertSigner, parseTransaction } from './eoaTransaction';
 import { signingError } from './signError';
 import { normaliseTypedData, TYPED_DATA_LIMITS } from './typedData';
 import { invalidParams, validate } from '../utils/errors';
@@ -279,176 +280,6 @@ export function signEoaTask(privateKey: string, task: EoaTask): Json {
 }
 
 /**
- * Largest chain id of a legacy transaction: its EIP-155 `v` (chainId * 2 + 35 + parity) must stay a
- * safe integer, as @ethereumjs/tx derives the chain id back from `v` in float arithmetic.
- */
-const MAX_LEGACY_CHAIN_ID = (BigInt(Number.MAX_SAFE_INTEGER) - 36n) / 2n;
-
-/** An `eth_signTransaction` transaction object as keyring-api's struct lets it through: fields not yet checked. */
-type TxInput = Record<string, string | number | null | undefined | unknown[]>;
-
-/**
- * Check an `eth_signTransaction` transaction for the EOA `address` and turn it into
- * `@ethereumjs/tx` input: the type is inferred when absent (EIP-1559 fee fields: 2, an access
- * list: 1, else legacy 0), quantities become bigints and missing nonce, value and data default
- * to zero and empty.
- *
- * @param address - The account's address (20-byte hex).
- * @param tx - The request's transaction object (`params[0]`).
- * @param scopeChainId - The request scope's chain id, or 0n when the request has no scope.
- * @returns The transaction data for `@ethereumjs/tx` and its chain id.
- * @throws JsonRpcError -32602 naming the field that is missing, malformed, out of range or
- * inconsistent with the account or the scope.
- */
-function parseTransaction(
-  address: string,
-  tx: TxInput,
-  scopeChainId: bigint,
-): { tx: TypedTxData; chainId: bigint } {
-  if (tx.from === undefined) {
-    throw invalidParams(
-      'Invalid eth_signTransaction params at 0.from: the sender is required',
-    );
-  }
-  assertSigner(address, String(tx.from), 'eth_signTransaction params[0].from');
-  if (tx.chainId === undefined) {
-    throw invalidParams(
-      'Invalid eth_signTransaction params at 0.chainId: the chain id is required',
-    );
-  }
-  const chainId = quantity(tx.chainId, 'chainId');
-  if (chainId === 0n || chainId > BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw invalidParams(
-      'Invalid eth_signTransaction params at 0.chainId: out of range (1 to 2^53 - 1)',
-    );
-  }
-  if (scopeChainId !== 0n && chainId !== scopeChainId) {
-    throw invalidParams(
-      `Invalid eth_signTransaction params at 0.chainId: does not match the request scope eip155:${scopeChainId}`,
-    );
-  }
-  const type =
-    tx.type === undefined ? inferType(tx) : Number(quantity(tx.type, 'type'));
-  if (![0, 1, 2].includes(type)) {
-    throw invalidParams(
-      'Invalid eth_signTransaction params at 0.type: unsupported; legacy (0), EIP-2930 (1) and EIP-1559 (2) are supported',
-    );
-  }
-  if (type === 0 && chainId > MAX_LEGACY_CHAIN_ID) {
-    throw invalidParams(
-      `Invalid eth_signTransaction params at 0.chainId: a legacy transaction's chain id must be at most ${MAX_LEGACY_CHAIN_ID} (use type 1 or 2)`,
-    );
-  }
-  const gasLimit = tx.gasLimit ?? tx.gas;
-  if (gasLimit === undefined) {
-    throw invalidParams(
-      'Invalid eth_signTransaction params at 0.gasLimit: required',
-    );
-  }
-  const fields: Record<string, unknown> = {
-    type,
-    chainId,
-    nonce: quantity(tx.nonce ?? '0x0', 'nonce'),
-    gasLimit: quantity(gasLimit, 'gasLimit'),
-    value: quantity(tx.value ?? '0x0', 'value'),
-    data: tx.data === undefined ? '0x' : hexBytes(tx.data, 'data'),
-    to:
-      tx.to === undefined || tx.to === null ? undefined : hexBytes(tx.to, 'to'),
-  };
-  if (type === 2) {
-    fields.maxFeePerGas = quantity(
-      required(tx.maxFeePerGas, 'maxFeePerGas'),
-      'maxFeePerGas',
-    );
-    fields.maxPriorityFeePerGas = quantity(
-      required(tx.maxPriorityFeePerGas, 'maxPriorityFeePerGas'),
-      'maxPriorityFeePerGas',
-    );
-  } else {
-    fields.gasPrice = quantity(required(tx.gasPrice, 'gasPrice'), 'gasPrice');
-  }
-  if (type !== 0) {
-    fields.accessList = tx.accessList ?? [];
-  }
-  if (fields.to !== undefined && (fields.to as string).length !== 42) {
-    throw invalidParams(
-      'Invalid eth_signTransaction params at 0.to: expected a 20-byte address or null',
-    );
-  }
-  return { tx: fields, chainId };
-}
-
-/**
- * The transaction type a transaction object without `type` has, from the fields it carries.
- *
- * @param tx - The request's transaction object.
- * @returns 2 (EIP-1559) with a fee cap or tip, 1 (EIP-2930) with an access list, else 0 (legacy).
- */
-function inferType(tx: TxInput): number {
-  if (tx.maxFeePerGas !== undefined || tx.maxPriorityFeePerGas !== undefined) {
-    return 2;
-  }
-  return tx.accessList === undefined ? 0 : 1;
-}
-
-/**
- * A field the transaction's type requires.
- *
- * @param value - The field's value.
- * @param field - The field's name, for the error.
- * @returns The value, when present.
- * @throws JsonRpcError -32602 when the value is undefined or null.
- */
-function required<Value>(value: Value | undefined, field: string): Value {
-  if (value === undefined || value === null) {
-    throw invalidParams(
-      `Invalid eth_signTransaction params at 0.${field}: required for this transaction type`,
-    );
-  }
-  return value;
-}
-
-/**
- * A transaction quantity (wei, gas, nonce, chain id or type).
- *
- * @param value - A non-negative safe integer, a `0x` hex string or a decimal string.
- * @param field - The field's name, for the error.
- * @returns The quantity.
- * @throws JsonRpcError -32602 for any other value.
- */
-function quantity(value: unknown, field: string): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
-    return BigInt(value);
-  }
-  if (
-    typeof value === 'string' &&
-    (/^0x[0-9a-fA-F]+$/u.test(value) || /^[0-9]+$/u.test(value))
-  ) {
-    return BigInt(value);
-  }
-  throw invalidParams(
-    `Invalid eth_signTransaction params at 0.${field}: expected a hex or decimal quantity`,
-  );
-}
-
-/**
- * A transaction bytes field (`data`, `to`).
- *
- * @param value - The field's value.
- * @param field - The field's name, for the error.
- * @returns The value: `0x` followed by an even number of hex digits.
- * @throws JsonRpcError -32602 for anything else.
- */
-function hexBytes(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !isHex(value) || value.length % 2 !== 0) {
-    throw invalidParams(
-      `Invalid eth_signTransaction params at 0.${field}: expected hex bytes`,
-    );
-  }
-  return value;
-}
-
-/**
  * Check that EIP-712 typed data is for the request's chain.
  *
  * @param domainChainId - The typed data's `domain.chainId`, if any.
@@ -470,25 +301,6 @@ function checkDomainChain(domainChainId: unknown, scopeChainId: bigint): void {
   if (chainId !== scopeChainId) {
     throw invalidParams(
       `Invalid typed data at domain.chainId: does not match the request scope eip155:${scopeChainId}`,
-    );
-  }
-}
-
-/**
- * Check that a request's signer address is the account's.
- *
- * @param address - The account's address (20-byte hex).
- * @param candidate - The address the request names.
- * @param where - Where the request names it, for the error.
- * @throws JsonRpcError -32602 when the candidate is not a 20-byte hex address or is another address.
- */
-function assertSigner(address: string, candidate: string, where: string): void {
-  if (!isHex(candidate) || candidate.length !== 42) {
-    throw invalidParams(`Invalid ${where}: expected a 20-byte address`);
-  }
-  if (!isAddressEqual(address as `0x${string}`, candidate)) {
-    throw invalidParams(
-      `Invalid ${where}: ${candidate} is not this account's address`,
     );
   }
 }
