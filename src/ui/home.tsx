@@ -1,4 +1,3 @@
-import type { KeyringRequest } from '@metamask/keyring-api';
 import {
   Banner,
   Box,
@@ -19,83 +18,13 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { JSXElement } from '@metamask/snaps-sdk/jsx';
 
+import { CHAIN_FIELDS, IPFS_FIELDS, UI } from './homeModel';
+import type { HomeModel } from './homeModel';
+import { HomeRequests } from './homeRequests';
 import type { AccountSummary } from '../keyring/keyring';
-import { summarizeRequest } from '../keyring/requestSummary';
-import type { ChainConfig } from '../settings';
 import { displayText } from '../utils/safeText';
 
-/**
- * The element names of the home page: the contract its tests and any automation use. Buttons that
- * act on one item end in `:<id>` (account id, request id) or `:<scope>` (CAIP-2 chain id).
- */
-export const UI = {
-  accountExport: 'account-export',
-  accountDelete: 'account-delete',
-  createEoa: 'create-eoa',
-  createSmart: 'create-smart',
-  smartScope: 'smart-scope',
-  smartMetadataCid: 'smart-metadataCid',
-  importKey: 'import-key',
-  importPrivateKey: 'import-privateKey',
-  importType: 'import-type',
-  chainForm: 'chain-form',
-  chainEdit: 'chain-edit',
-  ipfsForm: 'ipfs-form',
-  approvalMode: 'approval-mode',
-  requestApprove: 'request-approve',
-  requestReject: 'request-reject',
-  send: 'send',
-  sendTo: 'send-to',
-  sendValue: 'send-value',
-  sendData: 'send-data',
-  sendScope: 'send-scope',
-  sendStatus: 'userop-status',
-} as const;
-
-/** A summary value longer than this (characters) is shown under its label, wrapped, not in a Row. */
-const LONG_VALUE = 100;
-
-/** The chain form's fields, in order, with their labels (`chain-<field>`). */
-export const CHAIN_FIELDS = [
-  ['scope', 'Chain (eip155:<chain id>)'],
-  ['rpcUrl', 'RPC URL'],
-  ['entryPoint', 'EntryPoint (optional, default v0.6)'],
-  [
-    'accountFactory',
-    'Account factory (optional, default SimpleAccountFactory v0.6)',
-  ],
-  ['bundlerUrl', 'Bundler URL (optional)'],
-  ['paymasterUrl', 'Paymaster URL (optional, ERC-7677)'],
-] as const;
-
-/** The IPFS form's fields (`ipfs-<field>`); key and secret are write-only. */
-export const IPFS_FIELDS = [
-  ['apiUrl', 'IPFS HTTP API URL', 'text'],
-  ['apiKey', 'API key (write-only)', 'password'],
-  ['apiKeySecret', 'API key secret (write-only)', 'password'],
-] as const;
-
-/** What the page shows: everything read from the domain, plus the outcome of the last action. */
-export type HomeModel = {
-  /** The keyring's accounts, with their names and key sources. */
-  accounts: AccountSummary[];
-  /** The configured chains (URLs masked). */
-  chains: ChainConfig[];
-  /** The IPFS API settings, null when unset: the API URL, and whether a key or secret is set (never the values). */
-  ipfs: { apiUrl: string; hasCredentials: boolean } | null;
-  /** `sync`: requests are signed when MetaMask asks; `async`: they wait for approval on this page. */
-  approvalMode: 'sync' | 'async';
-  /** The pending (async) signing requests. */
-  requests: KeyringRequest[];
-  /** The outcome of the last action, shown at the top. */
-  notice?: { severity: 'success' | 'danger'; text: string };
-  /** Errors by form name, or by field name (`chain-rpcUrl`), shown next to what caused them. */
-  errors: Record<string, string>;
-  /** Values of the text inputs to show (secrets are never here: they always render empty). */
-  values: Record<string, string>;
-  /** The user operation sent last, whose status can be refreshed. */
-  lastSent?: { scope: string; userOpHash: string; status?: string };
-};
+export { CHAIN_FIELDS, IPFS_FIELDS, UI, type HomeModel } from './homeModel';
 
 /**
  * The home page (snaps `endowment:page-home`): accounts, account creation and import, chain and
@@ -144,7 +73,7 @@ export function renderHome(model: HomeModel): JSXElement {
       <Divider />
       {renderIpfs(model)}
       <Divider />
-      {renderRequests(model)}
+      <HomeRequests model={model} />
     </Box>
   );
 }
@@ -468,61 +397,6 @@ function renderIpfs(model: HomeModel): JSXElement {
           Save IPFS settings
         </Button>
       </Form>
-    </Box>
-  );
-}
-
-/**
- * The Requests part: the approval mode dropdown, and each pending request's summary with
- * Approve and Reject buttons.
- *
- * @param model - The page's model (approval mode and requests).
- * @returns The part.
- */
-function renderRequests(model: HomeModel): JSXElement {
-  return (
-    <Box>
-      <Heading>Requests</Heading>
-      <Field label="Approval">
-        <Dropdown name={UI.approvalMode} value={model.approvalMode}>
-          <Option value="sync">Sign when MetaMask asks (sync)</Option>
-          <Option value="async">Wait for my approval here (async)</Option>
-        </Dropdown>
-      </Field>
-      {model.requests.length === 0 ? <Text>No pending request.</Text> : null}
-      {model.requests.map((request) => (
-        <Section key={request.id}>
-          {summarizeRequest(request).map((line, index) =>
-            line.value.length > LONG_VALUE ? (
-              <Box key={`${index}`}>
-                <Text>{`${line.label}:`}</Text>
-                <Text color={line.warning ? 'error' : 'default'}>
-                  {line.value}
-                </Text>
-              </Box>
-            ) : (
-              <Row
-                key={`${index}`}
-                label={line.label}
-                variant={line.warning ? 'critical' : 'default'}
-              >
-                <Text color={line.warning ? 'error' : 'default'}>
-                  {line.value}
-                </Text>
-              </Row>
-            ),
-          )}
-          <Box direction="horizontal" alignment="space-between">
-            <Button name={`${UI.requestApprove}:${request.id}`}>Approve</Button>
-            <Button
-              name={`${UI.requestReject}:${request.id}`}
-              variant="destructive"
-            >
-              Reject
-            </Button>
-          </Box>
-        </Section>
-      ))}
     </Box>
   );
 }
