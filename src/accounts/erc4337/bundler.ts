@@ -3,7 +3,7 @@ import { rpcErrors } from '@metamask/rpc-errors';
 import { getAddress, isAddress, numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
-import { bundlerRefusal } from './bundler-errors';
+import { bundlerRefusal } from './bundlerErrors';
 import type { UserOperationReceipt } from './types';
 import { createRpcClient } from '../../chain';
 import type { RpcClient } from '../../chain';

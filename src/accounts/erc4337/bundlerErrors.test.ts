@@ -5,7 +5,7 @@ import {
   BUNDLER_MESSAGE_LIMIT,
   bundlerRefusal,
   ENTRY_POINT_REASONS,
-} from './bundler-errors';
+} from './bundlerErrors';
 import { JsonRpcError as ChainJsonRpcError, TransportError } from '../../chain';
 
 const URL = 'https://bundler.example/v3/sEcReT-KeY-77';
