@@ -4,7 +4,8 @@
  *
  * `npm run lint` runs this file with Node (`node .dependency-cruiser.cjs`): dependency-cruiser's
  * command line refuses Node 20, its API does not, so the runner at the bottom calls `cruise()` with
- * these rules, and also checks that src/platform.ts is the only file that calls `snap.request`.
+ * these rules, and also checks that src/platform.ts is the only file that calls `snap.request` and
+ * that no non-test file under src/ is longer than MAX_SOURCE_LINES lines (split it along a seam).
  * Any violation fails lint (and so `npm test`, whose pretest runs lint).
  *
  * Layers, top to bottom: src/index.ts (entry) > src/handlers/, src/ui/ (front doors, home page) >
@@ -16,6 +17,9 @@
 /* eslint-disable n/no-sync -- a one-shot lint script, run before the tests */
 const fs = require('node:fs');
 const path = require('node:path');
+
+/** The longest a non-test file under src/ may be, in lines. */
+const MAX_SOURCE_LINES = 500;
 
 const SNAP_ROOT_FILES =
   '^src/(index|domain|settings|consent|metadata|platform)[.]ts$';
@@ -176,7 +180,8 @@ module.exports = {
 };
 
 /**
- * Check src/ against the rules above and that only src/platform.ts calls `snap.request`.
+ * Check src/ against the rules above, that only src/platform.ts calls `snap.request` and that no
+ * non-test file under src/ exceeds MAX_SOURCE_LINES lines.
  * Prints each violation; exits 1 if there is any.
  */
 async function main() {
@@ -207,14 +212,20 @@ async function main() {
       return entry.isDirectory() ? walk(full) : [full];
     });
   for (const file of walk('src')) {
-    if (
-      /\.tsx?$/u.test(file) &&
-      !/\.test\.tsx?$/u.test(file) &&
-      file !== path.join('src', 'platform.ts')
-    ) {
-      if (/\bsnap\.request\s*\(/u.test(fs.readFileSync(file, 'utf8'))) {
+    if (/\.tsx?$/u.test(file) && !/\.test\.tsx?$/u.test(file)) {
+      const text = fs.readFileSync(file, 'utf8');
+      if (
+        file !== path.join('src', 'platform.ts') &&
+        /\bsnap\.request\s*\(/u.test(text)
+      ) {
         problems.push(
           `only-platform-calls-snap-request: ${file} calls snap.request (use src/platform.ts)`,
+        );
+      }
+      const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+      if (lines > MAX_SOURCE_LINES) {
+        problems.push(
+          `max-source-lines: ${file} has ${lines} lines, more than ${MAX_SOURCE_LINES} (split it along a seam)`,
         );
       }
     }
