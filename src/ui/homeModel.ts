@@ -1,5 +1,6 @@
 import type { KeyringRequest } from '@metamask/keyring-api';
 
+import type { Domain } from '../domain';
 import type { AccountSummary } from '../keyring/keyring';
 import type { ChainConfig } from '../settings';
 
@@ -72,3 +73,42 @@ export type HomeModel = {
   /** The user operation sent last, whose status can be refreshed. */
   lastSent?: { scope: string; userOpHash: string; status?: string };
 };
+
+/** The outcome of one home-page action: a notice, errors by form or field, and the inputs to show. */
+export type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & {
+  /** Input values to show instead of the current ones (an empty string clears an input). */
+  values?: Record<string, string>;
+};
+
+/**
+ * Build the home page's model from the domain, with the outcome of the last action.
+ *
+ * @param domain - The domain.
+ * @param domain.keyring - The keyring: accounts and pending requests.
+ * @param domain.settings - The settings: chain configs, IPFS config and approval mode.
+ * @param outcome - Notice, errors and input values to show.
+ * @returns The model to render.
+ */
+export async function buildHomeModel(
+  { keyring, settings }: Domain,
+  outcome: Outcome = { errors: {} },
+): Promise<HomeModel> {
+  const ipfs = settings.ipfsConfig();
+  return {
+    accounts: keyring.describeAccounts(),
+    chains: settings.chainConfigs(),
+    ipfs: ipfs
+      ? {
+          apiUrl: ipfs.apiUrl,
+          hasCredentials:
+            ipfs.apiKey !== undefined || ipfs.apiKeySecret !== undefined,
+        }
+      : null,
+    approvalMode: settings.approvalMode(),
+    requests: await keyring.listRequests(),
+    notice: outcome.notice,
+    errors: outcome.errors,
+    ...(outcome.lastSent ? { lastSent: outcome.lastSent } : {}),
+    values: outcome.values ?? {},
+  };
+}

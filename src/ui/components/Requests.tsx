@@ -12,9 +12,9 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
-import { UI } from './homeModel';
-import type { HomeModel } from './homeModel';
-import { summarizeRequest } from '../keyring/requestSummary';
+import { summarizeRequest } from '../../keyring/requestSummary';
+import { UI } from '../homeModel';
+import type { HomeModel } from '../homeModel';
 
 /** A summary value longer than this (characters) is shown under its label, wrapped, not in a Row. */
 const LONG_VALUE = 100;
@@ -27,9 +27,7 @@ const LONG_VALUE = 100;
  * @param props.model - The page's model (approval mode and requests).
  * @returns The part.
  */
-export const HomeRequests: SnapComponent<{ model: HomeModel }> = ({
-  model,
-}) => {
+export const Requests: SnapComponent<{ model: HomeModel }> = ({ model }) => {
   return (
     <Box>
       <Heading>Requests</Heading>

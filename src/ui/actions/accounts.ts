@@ -1,0 +1,119 @@
+import type { Domain } from '../../domain';
+import { showAlert, showConfirmation } from '../../platform';
+import { deleteAccountDialog, exportedKeyDialog } from '../dialogs/account';
+import { UI } from '../homeModel';
+import { attempt, onSuccess, text } from '../outcome';
+import type { FormValues, Outcome } from '../outcome';
+
+/**
+ * Create an EOA from the next derived key (the `create-eoa` form).
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.keyring - The keyring.
+ * @returns The outcome: the new address, or the error next to the form.
+ */
+export async function createEoa({ keyring }: Domain): Promise<Outcome> {
+  return attempt(
+    UI.createEoa,
+    async () => `Created ${(await keyring.createAccount({})).address}`,
+  );
+}
+
+/**
+ * Create a smart account on the ticked chains, with an optional metadata CID (the
+ * `create-smart` form: `smart-scope:<scope>` checkboxes, `smart-metadataCid`).
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.keyring - The keyring.
+ * @param value - The form's values.
+ * @returns The outcome: the new address and a cleared CID input, or the error next to its field.
+ */
+export async function createSmartAccount(
+  { keyring }: Domain,
+  value: FormValues,
+): Promise<Outcome> {
+  const scopes = Object.keys(value)
+    .filter(
+      (name) => name.startsWith(`${UI.smartScope}:`) && value[name] === true,
+    )
+    .map((name) => name.slice(UI.smartScope.length + 1));
+  const cid = text(value[UI.smartMetadataCid]);
+  const outcome = await attempt(
+    UI.createSmart,
+    async () => {
+      const options = {
+        type: 'eip155:erc4337',
+        ...(scopes.length > 0 ? { scopes } : {}),
+        ...(cid ? { metadataCid: cid } : {}),
+      };
+      return `Created smart account ${(await keyring.createAccount(options)).address}`;
+    },
+    { metadataCid: UI.smartMetadataCid },
+  );
+  return onSuccess(outcome, { [UI.smartMetadataCid]: '' });
+}
+
+/**
+ * Import a private key as an EOA or a smart account's owner (the `import-key` form).
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.keyring - The keyring.
+ * @param value - The form's values (`import-privateKey`, `import-type`).
+ * @returns The outcome: the new address, or the error next to the key input or the form.
+ */
+export async function importKey(
+  { keyring }: Domain,
+  value: FormValues,
+): Promise<Outcome> {
+  const type = text(value[UI.importType]) ?? 'eip155:eoa';
+  return attempt(
+    UI.importKey,
+    async () =>
+      `Imported ${(await keyring.createAccount({ type, privateKey: text(value[UI.importPrivateKey]) ?? '' })).address}`,
+    {
+      privateKey: UI.importPrivateKey,
+      'private key': UI.importPrivateKey,
+    },
+  );
+}
+
+/**
+ * Delete an account after a confirmation dialog naming it.
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.keyring - The keyring.
+ * @param id - The account's id.
+ * @returns The outcome: deleted, or nothing deleted when the dialog is cancelled.
+ */
+export async function confirmDeleteAccount(
+  { keyring }: Domain,
+  id: string,
+): Promise<Outcome> {
+  return attempt(UI.accountDelete, async () => {
+    const account = await keyring.getAccount(id);
+    if (!(await showConfirmation(deleteAccountDialog(account.address)))) {
+      return 'Nothing deleted';
+    }
+    await keyring.deleteAccount(id);
+    return `Deleted ${account.address}`;
+  });
+}
+
+/**
+ * Show an account's private key in its own alert dialog (never in the page).
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.keyring - The keyring.
+ * @param id - The account's id.
+ * @returns The outcome: that the key was shown, or the error.
+ */
+export async function showExportedKey(
+  { keyring }: Domain,
+  id: string,
+): Promise<Outcome> {
+  return attempt(UI.accountExport, async () => {
+    const { privateKey } = await keyring.exportAccount(id);
+    await showAlert(exportedKeyDialog(privateKey as string));
+    return 'Private key shown';
+  });
+}

@@ -1,0 +1,74 @@
+import {
+  Banner,
+  Box,
+  Button,
+  Divider,
+  Heading,
+  Row,
+  Section,
+  // eslint-disable-next-line @typescript-eslint/no-shadow -- snaps-sdk's component name; the DOM Text global is not used in a snap
+  Text,
+} from '@metamask/snaps-sdk/jsx';
+import type { JSXElement } from '@metamask/snaps-sdk/jsx';
+
+import { AccountCard } from './AccountCard';
+import { Chains } from './Chains';
+import { CreateAccount } from './CreateAccount';
+import { Ipfs } from './Ipfs';
+import { Requests } from './Requests';
+import { UI } from '../homeModel';
+import type { HomeModel } from '../homeModel';
+
+/**
+ * The home page (snaps `endowment:page-home`): accounts, account creation and import, chain and
+ * IPFS settings, pending requests and the approval mode. Pure: renders `model`, reads nothing.
+ * No private key, API key or secret is ever in it (URLs are shown masked).
+ *
+ * @param model - What to show.
+ * @returns The page's JSX element.
+ */
+export function renderHome(model: HomeModel): JSXElement {
+  return (
+    <Box>
+      <Heading size="lg">Keyring Snap</Heading>
+      {model.notice ? (
+        <Banner
+          title={model.notice.severity === 'success' ? 'Done' : 'Not done'}
+          severity={model.notice.severity}
+        >
+          <Text>{model.notice.text}</Text>
+        </Banner>
+      ) : null}
+      <Heading>Accounts</Heading>
+      {model.accounts.length === 0 ? (
+        <Text>No account yet: create one below.</Text>
+      ) : null}
+      {model.lastSent ? (
+        <Section>
+          <Row label="User operation">
+            <Text>{model.lastSent.userOpHash}</Text>
+          </Row>
+          <Row label="Status">
+            <Text>{model.lastSent.status ?? 'sent to the bundler'}</Text>
+          </Row>
+          <Button
+            name={`${UI.sendStatus}:${model.lastSent.scope}:${model.lastSent.userOpHash}`}
+          >
+            Refresh status
+          </Button>
+        </Section>
+      ) : null}
+      {model.accounts.map((summary) => (
+        <AccountCard key={summary.account.id} summary={summary} model={model} />
+      ))}
+      <Divider />
+      <CreateAccount model={model} />
+      <Divider />
+      <Chains model={model} />
+      <Divider />
+      <Ipfs model={model} />
+      <Divider />
+      <Requests model={model} />
+    </Box>
+  );
+}

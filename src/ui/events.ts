@@ -1,0 +1,161 @@
+import { JsonRpcError } from '@metamask/rpc-errors';
+import { UserInputEventType } from '@metamask/snaps-sdk';
+import type { Json, UserInputEvent } from '@metamask/snaps-sdk';
+
+import {
+  confirmDeleteAccount,
+  createEoa,
+  createSmartAccount,
+  importKey,
+  showExportedKey,
+} from './actions/accounts';
+import { approveParked, rejectParked } from './actions/requests';
+import { refreshSendStatus, sendFromForm } from './actions/send';
+import {
+  editChain,
+  saveApprovalMode,
+  saveChain,
+  saveIpfs,
+} from './actions/settings';
+import { renderHome } from './components/HomePage';
+import { buildHomeModel, UI } from './homeModel';
+import type { Outcome } from './homeModel';
+import type { FormValues } from './outcome';
+import type { Domain } from '../domain';
+import { getInterfaceState, updateInterface } from '../platform';
+
+/** Form state as the platform keeps it: `{ [form]: { [field]: value } }` and top-level inputs. */
+type InterfaceState = Record<string, Json>;
+
+/**
+ * Handle one event of the home page (`onUserInput`): run the action through the same domain calls
+ * the RPC front doors use, then re-render the page with its outcome next to what caused it. A
+ * `type="submit"` button fires a button click and a form submit: only the submit acts.
+ *
+ * @param domain - The keyring and settings.
+ * @param id - The interface id.
+ * @param event - The user's event.
+ */
+export async function homeInput(
+  domain: Domain,
+  id: string,
+  event: UserInputEvent,
+): Promise<void> {
+  const state: InterfaceState = await getInterfaceState(id);
+  const acted = await act(domain, event);
+  if (acted === undefined) {
+    return;
+  }
+  /**
+   * Mask configured URLs and keys in a message, as the RPC front doors do: a server's message may
+   * quote them.
+   *
+   * @param message - A notice or error text.
+   * @returns The text with the credentials masked.
+   */
+  const clean = (message: string): string =>
+    domain.scrub(new JsonRpcError(-32603, message)).message;
+  const outcome: Outcome = {
+    ...acted,
+    ...(acted.notice
+      ? { notice: { ...acted.notice, text: clean(acted.notice.text) } }
+      : {}),
+    errors: Object.fromEntries(
+      Object.entries(acted.errors).map(([name, message]) => [
+        name,
+        clean(message),
+      ]),
+    ),
+  };
+  const values = { ...typedValues(state), ...outcome.values };
+  await updateInterface(
+    id,
+    renderHome(await buildHomeModel(domain, { ...outcome, values })),
+  );
+}
+
+/**
+ * Run the action an event asks for, by the element's name (its prefix before the first `:` for
+ * names that end in an account id, request id or scope): the approval-mode dropdown, a form
+ * submit (create, import, chain, IPFS, send) or a button click (delete, export, approve, reject,
+ * refresh a user operation's status, edit a chain). A `type="submit"` button fires a click and a
+ * form submit: only the submit acts.
+ *
+ * @param domain - The keyring and settings.
+ * @param event - The user's event.
+ * @returns The action's outcome, or undefined when the event needs no re-render (a submit
+ * button's click, an input's change, an unknown name).
+ */
+async function act(
+  domain: Domain,
+  event: UserInputEvent,
+): Promise<Outcome | undefined> {
+  const [name = '', ...rest] = (event.name ?? '').split(':');
+  const target = rest.join(':');
+  const submitted =
+    event.type === UserInputEventType.FormSubmitEvent
+      ? (event.value as FormValues)
+      : undefined;
+  const clicked = event.type === UserInputEventType.ButtonClickEvent;
+  switch (name) {
+    case UI.approvalMode:
+      return event.type === UserInputEventType.InputChangeEvent
+        ? saveApprovalMode(domain, event.value)
+        : undefined;
+    case UI.createEoa:
+      return submitted ? createEoa(domain) : undefined;
+    case UI.createSmart:
+      return submitted ? createSmartAccount(domain, submitted) : undefined;
+    case UI.importKey:
+      return submitted ? importKey(domain, submitted) : undefined;
+    case UI.chainForm:
+      return submitted ? saveChain(domain, submitted) : undefined;
+    case UI.ipfsForm:
+      return submitted ? saveIpfs(domain, submitted) : undefined;
+    case UI.send:
+      return submitted ? sendFromForm(domain, target, submitted) : undefined;
+    case UI.accountDelete:
+      return clicked ? confirmDeleteAccount(domain, target) : undefined;
+    case UI.accountExport:
+      return clicked ? showExportedKey(domain, target) : undefined;
+    case UI.requestApprove:
+      return clicked ? approveParked(domain, target) : undefined;
+    case UI.requestReject:
+      return clicked ? rejectParked(domain, target) : undefined;
+    case UI.sendStatus: {
+      const [namespace, reference, userOpHash = ''] = rest;
+      return clicked
+        ? refreshSendStatus(domain, `${namespace}:${reference}`, userOpHash)
+        : undefined;
+    }
+    case UI.chainEdit:
+      return clicked ? editChain(domain, target) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The text inputs' current values, secrets left out (they always render empty).
+ *
+ * @param state - The interface state from `snap_getInterfaceState`.
+ * @returns The string values by input name, from every form and the top level.
+ */
+function typedValues(state: InterfaceState): Record<string, string> {
+  const values: Record<string, string> = {};
+  const secret = new Set<string>([
+    UI.importPrivateKey,
+    'ipfs-apiKey',
+    'ipfs-apiKeySecret',
+  ]);
+  for (const form of Object.values(state)) {
+    if (typeof form === 'object' && form !== null && !Array.isArray(form)) {
+      for (const [name, value] of Object.entries(form)) {
+        if (typeof value === 'string' && !secret.has(name)) {
+          values[name] = value;
+        }
+      }
+    }
+  }
+  return values;
+}

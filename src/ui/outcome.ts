@@ -1,0 +1,82 @@
+import type { Outcome } from './homeModel';
+
+export type { Outcome } from './homeModel';
+
+/** A submitted form's values by input name, as snaps hands them to `onUserInput`. */
+export type FormValues = Record<string, string | boolean | null>;
+
+/**
+ * Run an action and describe its outcome: a success notice, or the error next to the field its
+ * message names (`... at <field>: ...`) or else next to the form.
+ *
+ * @param form - The form (or button) name the error falls back to.
+ * @param action - The action; resolves to the success notice's text.
+ * @param fields - Input names by the field names errors use (`{ rpcUrl: 'chain-rpcUrl' }`).
+ * @returns The outcome; never throws.
+ */
+export async function attempt(
+  form: string,
+  action: () => Promise<string>,
+  fields: Record<string, string> = {},
+): Promise<Outcome> {
+  try {
+    return {
+      notice: { severity: 'success', text: await action() },
+      errors: {},
+    };
+  } catch (error) {
+    const message =
+      error instanceof Error ? error.message : 'Something went wrong';
+    const field = Object.keys(fields).find((name) =>
+      new RegExp(`\\bat ${name}\\b|\\b${name}:`, 'iu').test(message),
+    );
+    return {
+      notice: { severity: 'danger', text: message },
+      errors: { [field ? fields[field] : form]: message },
+    };
+  }
+}
+
+/**
+ * The input names of a form's fields, for {@link attempt}.
+ *
+ * @param prefix - The form's input prefix (`chain`, `ipfs`).
+ * @param fields - The form's field list (CHAIN_FIELDS, IPFS_FIELDS), the field name first in each entry.
+ * @returns `{ field: 'prefix-field' }` for each field.
+ */
+export function fieldMap(
+  prefix: string,
+  fields: readonly (readonly [string, ...string[]])[],
+): Record<string, string> {
+  return Object.fromEntries(
+    fields.map(([field]) => [field, `${prefix}-${field}`]),
+  );
+}
+
+/**
+ * An input's value as text.
+ *
+ * @param value - A form value (string, boolean or null).
+ * @returns The trimmed string when it is a non-empty string, else undefined.
+ */
+export function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== ''
+    ? value.trim()
+    : undefined;
+}
+
+/**
+ * Keep an outcome's input values only when it succeeded.
+ *
+ * @param outcome - The action's outcome.
+ * @param values - Input values to show after a success (an empty string clears an input).
+ * @returns The outcome, with `values` when its notice is a success.
+ */
+export function onSuccess(
+  outcome: Outcome,
+  values: Record<string, string>,
+): Outcome {
+  return outcome.notice?.severity === 'success'
+    ? { ...outcome, values }
+    : outcome;
+}
