@@ -2,15 +2,10 @@ import type { JsonRpcError } from '@metamask/rpc-errors';
 
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
-import { deriveKey } from './keyring/keys';
 import { MetadataReader } from './metadata';
-import { emitEvent, showConfirmation } from './platform';
 import { Settings } from './settings';
-import { loadState, saveState, StateStore } from './state/store';
+import { loadState, StateStore } from './state/store';
 import type { KeyringState, StateSaver } from './state/store';
-import { confirmDialog } from './ui/dialogs/confirm';
-import { consentDialog } from './ui/dialogs/consent';
-import { sendConfirmation } from './ui/dialogs/sendConfirmation';
 import { redactError } from './utils/secrets';
 
 /**
@@ -18,20 +13,6 @@ import { redactError } from './utils/secrets';
  * once, over a platform. The snap's entry points (src/index.ts) load it with `loadDomain`; Node
  * tests build it with `createDomain` over their own platform.
  */
-
-/**
- * The keyring's platform on MetaMask: state through snap_manageState, events through
- * snap_manageAccounts, keys through snap_getEntropy, and each confirmation a dialog of
- * src/ui/dialogs/ shown through snap_dialog (src/platform.ts makes every call).
- */
-export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
-  saveState,
-  emitEvent,
-  deriveKey,
-  confirm: async (title, text) => showConfirmation(confirmDialog(title, text)),
-  confirmConsent: async (consent) => showConfirmation(consentDialog(consent)),
-  confirmSend: async (summary) => showConfirmation(sendConfirmation(summary)),
-};
 
 /**
  * The one domain API every front door calls: the keyring and the settings, over one state store,
@@ -78,15 +59,19 @@ export function createDomain(
 }
 
 /**
- * Load the state (snap_manageState) and build the domain over it, on the snap platform
- * (snap_manageState, snap_manageAccounts, snap_dialog, snap_getEntropy).
+ * Load the state (snap_manageState) and build the domain over it, on the snap's platform
+ * (snap_manageState, snap_manageAccounts, snap_dialog, snap_getEntropy: src/ui/snapPlatform.ts).
  *
  * @param redirect - Where a parked request is approved.
+ * @param platform - The platform: state saving, keyring events, key derivation and dialogs.
  * @returns `{ keyring, settings, scrub }`.
  * @throws Error when the stored state cannot be read or is of an unknown schema.
  */
-export async function loadDomain(redirect: ApprovalRedirect): Promise<Domain> {
-  return createDomain(await loadState(), snapPlatform, redirect);
+export async function loadDomain(
+  redirect: ApprovalRedirect,
+  platform: KeyringPlatform & { saveState: StateSaver },
+): Promise<Domain> {
+  return createDomain(await loadState(), platform, redirect);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 } from './handlers/permissions';
 import { handleSnapRpc } from './handlers/snapRpc';
 import { homeInput, homePage } from './ui';
+import { snapPlatform } from './ui/snapPlatform';
 import { toRpcError, unauthorized } from './utils/errors';
 import { knownName } from './utils/safeText';
 
@@ -39,7 +40,7 @@ const redirect = (id: string): { message: string; url: string } => ({
  * @returns The domain; a failed load rejects and is retried on the next call.
  */
 async function getDomain(): Promise<Domain> {
-  domain ??= loadDomain(redirect).catch((error: unknown) => {
+  domain ??= loadDomain(redirect, snapPlatform).catch((error: unknown) => {
     domain = undefined; // a failed read is retried on the next request, not cached
     throw error;
   });

@@ -1,0 +1,24 @@
+import type { KeyringPlatform } from '../keyring/keyring';
+import { deriveKey } from '../keyring/keys';
+import { emitEvent, showConfirmation } from '../platform';
+import { saveState } from '../state/store';
+import type { StateSaver } from '../state/store';
+import { confirmDialog } from './dialogs/confirm';
+import { consentDialog } from './dialogs/consent';
+import { sendConfirmation } from './dialogs/sendConfirmation';
+
+/**
+ * The keyring's platform on MetaMask: state through snap_manageState, events through
+ * snap_manageAccounts, keys through snap_getEntropy, and each confirmation the domain asks for
+ * (`confirm`, `confirmConsent`, `confirmSend`) a dialog of src/ui/dialogs/ shown through
+ * snap_dialog. src/platform.ts makes every call; the domain never builds UI, it asks this
+ * platform to confirm. The entry point (src/index.ts) hands it to `loadDomain`.
+ */
+export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
+  saveState,
+  emitEvent,
+  deriveKey,
+  confirm: async (title, text) => showConfirmation(confirmDialog(title, text)),
+  confirmConsent: async (consent) => showConfirmation(consentDialog(consent)),
+  confirmSend: async (summary) => showConfirmation(sendConfirmation(summary)),
+};
