@@ -14,7 +14,7 @@
  * the rewritten form skips building an error nobody sees. The one difference would be a message
  * whose construction throws while the condition holds: every message here interpolates only the
  * type string, a constant, or a `.length` / parsed bigint that the condition itself has just
- * compared as a number or bigint (src/typedDataBuild.test.ts compares the rewritten library with the original).
+ * compared as a number or bigint (test/build/abi-utils-asserts.test.ts compares the rewritten library with the original).
  *
  * Exact match: `EXPECTED` lists, per file, how many such calls the installed version has. A
  * file whose count differs, or that keeps an `assert(…, new …ParserError(…))` the pattern did

@@ -6,7 +6,7 @@
  * (endojs/endo#1563), and noble's Keccak keeps its state in a Uint32Array: one Keccak-256 took
  * 400-800 µs in the snap's sandbox. This file is glue only, no hash arithmetic: it keeps noble's
  * contract (a Uint8Array, or a string as UTF-8, in; a Uint8Array out) for the members those
- * packages read. snap.config.ts applies it to their requests; src/keccakAdapter.test.ts checks
+ * packages read. snap.config.ts applies it to their requests; test/build/keccak.test.ts checks
  * that they read nothing else, and that every output is noble's, byte for byte.
  */
 const sha3 = require('js-sha3');

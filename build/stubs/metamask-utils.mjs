@@ -13,7 +13,7 @@
  * builds a `StructError` (an `Error`, whose stack is captured: 10-30 µs each in the snap's SES
  * sandbox), then checks `value instanceof Uint8Array` and returns the same object. abi-utils
  * calls it for every `bytes32` and address it encodes (11 times for one small EIP-712 message).
- * Every other value goes to the library's function unchanged. src/typedDataBuild.test.ts
+ * Every other value goes to the library's function unchanged. test/build/abi-utils-asserts.test.ts
  * compares the two over generated values (docs/performance.md).
  */
 import { createBytes as libraryCreateBytes } from '@metamask/utils';

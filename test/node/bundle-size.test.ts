@@ -121,7 +121,7 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
         .map((name) => name.trim())
         .filter(Boolean),
     );
-    // Its own functions in front of the library's (createBytes; src/typedDataBuild.test.ts).
+    // Its own functions in front of the library's (createBytes; test/build/abi-utils-asserts.test.ts).
     for (const [, name] of facade.matchAll(/^export function (\w+)\(/gmu)) {
       exported.add(name);
     }

@@ -11,7 +11,7 @@ import * as fc from 'fast-check';
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
-import { fuzzRuns } from '../test/fixtures/fuzz';
+import { fuzzRuns } from '../fixtures/fuzz';
 
 /** The loader's exports. */
 type Loader = {
@@ -33,7 +33,7 @@ type Libraries = {
   packSource: string;
 };
 
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '../..');
 /**
  * The packages' real directories: `require.resolve` answers real paths, so a `node_modules` that is
  * a symbolic link (a git worktree sharing one install) must be resolved too, or the two copies'

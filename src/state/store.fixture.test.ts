@@ -7,10 +7,10 @@ import { hashMessage, recoverAddress, recoverMessageAddress } from 'viem';
 import type { Hex } from 'viem';
 import { getUserOperationHash } from 'viem/account-abstraction';
 
-import { createDomain } from './domain';
-import { migrate } from './state/store';
-import type { KeyringState } from './state/store';
-import fixture from '../test/fixtures/state-v1.json';
+import { createDomain } from '../domain';
+import { migrate } from './store';
+import type { KeyringState } from './store';
+import fixture from '../../test/fixtures/state-v1.json';
 
 /**
  * The keyring over the migrated fixture state.

@@ -8,8 +8,8 @@
 import * as fc from 'fast-check';
 import path from 'node:path';
 
-import { fuzzRuns } from '../test/fixtures/fuzz';
-import { membersUsed } from '../test/fixtures/package-sources';
+import { fuzzRuns } from '../fixtures/fuzz';
+import { membersUsed } from '../fixtures/package-sources';
 
 /** A noble-style hash function: one-shot, with `create()` for an incremental hash. */
 type Hash = ((message: Uint8Array | string) => Uint8Array) & {
@@ -31,7 +31,7 @@ type Sha3Module = Record<
   Hash
 >;
 
-const ROOT = path.join(__dirname, '..');
+const ROOT = path.join(__dirname, '../..');
 const adapter = require(path.join(ROOT, 'build/stubs/keccak.js')) as Sha3Module;
 /** ethereum-cryptography's copy (1.4, eth-sig-util's signatures) and viem's (1.8, also @metamask/utils'). */
 const nobleV14 = require(
