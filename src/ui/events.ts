@@ -9,7 +9,11 @@ import {
   importKey,
   showExportedKey,
 } from './actions/accounts';
-import { approveParked, rejectParked } from './actions/requests';
+import {
+  approveParked,
+  refreshRequests,
+  rejectParked,
+} from './actions/requests';
 import { refreshSendStatus, sendFromForm } from './actions/send';
 import {
   editChain,
@@ -78,7 +82,7 @@ export async function homeInput(
  * Run the action an event asks for, by the element's name (its prefix before the first `:` for
  * names that end in an account id, request id or scope): the approval-mode dropdown, a form
  * submit (create, import, chain, IPFS, send) or a button click (delete, export, approve, reject,
- * refresh a user operation's status, edit a chain). A `type="submit"` button fires a click and a
+ * refresh the requests, refresh a user operation's status, edit a chain). A `type="submit"` button fires a click and a
  * form submit: only the submit acts.
  *
  * @param domain - The keyring and settings.
@@ -122,6 +126,8 @@ async function act(
       return clicked ? approveParked(domain, target) : undefined;
     case UI.requestReject:
       return clicked ? rejectParked(domain, target) : undefined;
+    case UI.requestsRefresh:
+      return clicked ? refreshRequests() : undefined;
     case UI.sendStatus: {
       const [namespace, reference, userOpHash = ''] = rest;
       return clicked

@@ -24,6 +24,7 @@ export const UI = {
   approvalMode: 'approval-mode',
   requestApprove: 'request-approve',
   requestReject: 'request-reject',
+  requestsRefresh: 'requests-refresh',
   send: 'send',
   sendTo: 'send-to',
   sendValue: 'send-value',
@@ -64,8 +65,8 @@ export type HomeModel = {
   approvalMode: 'sync' | 'async';
   /** The pending (async) signing requests. */
   requests: KeyringRequest[];
-  /** The outcome of the last action, shown at the top. */
-  notice?: { severity: 'success' | 'danger'; text: string };
+  /** The outcome of the last action, shown at the top (`info`: a dialog was declined, nothing changed). */
+  notice?: { severity: 'success' | 'danger' | 'info'; text: string };
   /** Errors by form name, or by field name (`chain-rpcUrl`), shown next to what caused them. */
   errors: Record<string, string>;
   /** Values of the text inputs to show (secrets are never here: they always render empty). */

@@ -2,6 +2,21 @@ import type { Outcome } from './homeModel';
 
 export type { Outcome } from './homeModel';
 
+/**
+ * What the page says, everywhere, when the person declines one of its dialogs: nothing happened.
+ * Every home-page flow that opens a dialog answers a decline with this text.
+ */
+export const CANCELLED_TEXT = 'Cancelled: nothing changed';
+
+/**
+ * The outcome of a declined dialog: an `info` notice with {@link CANCELLED_TEXT}, no error.
+ *
+ * @returns The outcome to render.
+ */
+export function cancelled(): Outcome {
+  return { notice: { severity: 'info', text: CANCELLED_TEXT }, errors: {} };
+}
+
 /** A submitted form's values by input name, as snaps hands them to `onUserInput`. */
 export type FormValues = Record<string, string | boolean | null>;
 

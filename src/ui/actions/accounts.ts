@@ -2,7 +2,13 @@ import type { Domain } from '../../domain';
 import { showAlert, showConfirmation } from '../../platform';
 import { deleteAccountDialog, exportedKeyDialog } from '../dialogs/account';
 import { UI } from '../homeModel';
-import { attempt, onSuccess, text } from '../outcome';
+import {
+  attempt,
+  CANCELLED_TEXT,
+  cancelled,
+  onSuccess,
+  text,
+} from '../outcome';
 import type { FormValues, Outcome } from '../outcome';
 
 /**
@@ -78,25 +84,55 @@ export async function importKey(
 }
 
 /**
- * Delete an account after a confirmation dialog naming it.
+ * Delete an account after a confirmation dialog naming it (name and full address) and saying how
+ * many of its requests wait: the keyring's deleteAccount rejects those (`notify:requestRejected`
+ * each). If that count changed while the dialog was open, nothing is deleted and the page says so
+ * (the dialog must say what happens).
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
  * @param id - The account's id.
- * @returns The outcome: deleted, or nothing deleted when the dialog is cancelled.
+ * @returns The outcome: deleted; {@link CANCELLED_TEXT} when the dialog is declined; or the error
+ * (an unknown account: -32001's message).
  */
 export async function confirmDeleteAccount(
   { keyring }: Domain,
   id: string,
 ): Promise<Outcome> {
-  return attempt(UI.accountDelete, async () => {
+  /**
+   * How many of the account's requests wait now.
+   *
+   * @returns The count.
+   */
+  const waiting = async (): Promise<number> =>
+    (await keyring.listRequests()).filter((request) => request.account === id)
+      .length;
+  let declined = false;
+  const outcome = await attempt(UI.accountDelete, async () => {
     const account = await keyring.getAccount(id);
-    if (!(await showConfirmation(deleteAccountDialog(account.address)))) {
-      return 'Nothing deleted';
+    const name =
+      keyring.describeAccounts().find((entry) => entry.account.id === id)
+        ?.name ?? '';
+    const shown = await waiting();
+    if (
+      !(await showConfirmation(
+        deleteAccountDialog({ name, address: account.address, waiting: shown }),
+      ))
+    ) {
+      declined = true;
+      return CANCELLED_TEXT;
+    }
+    if ((await waiting()) !== shown) {
+      throw new Error(
+        'Its waiting requests changed while the dialog was open: nothing deleted, try again',
+      );
     }
     await keyring.deleteAccount(id);
-    return `Deleted ${account.address}`;
+    return shown > 0
+      ? `Deleted ${account.address}; ${shown} waiting ${shown === 1 ? 'request' : 'requests'} rejected`
+      : `Deleted ${account.address}`;
   });
+  return declined ? cancelled() : outcome;
 }
 
 /**

@@ -15,30 +15,45 @@ import { AccountCard } from './AccountCard';
 import { Chains } from './Chains';
 import { CreateAccount } from './CreateAccount';
 import { Ipfs } from './Ipfs';
-import { Requests } from './Requests';
+import { Approval, requestCount, Requests } from './Requests';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
+/** The notice banner's title by the notice's severity (`info`: a dialog was declined). */
+const NOTICE_TITLE = {
+  success: 'Done',
+  danger: 'Not done',
+  info: 'Not done',
+} as const;
+
 /**
- * The home page (snaps `endowment:page-home`): accounts, account creation and import, chain and
- * IPFS settings, pending requests and the approval mode. Pure: renders `model`, reads nothing.
- * No private key, API key or secret is ever in it (URLs are shown masked).
+ * The home page (snaps `endowment:page-home`), in this order: the heading (with how many requests
+ * wait), the last action's notice, the waiting requests when any wait, accounts, account creation
+ * and import, chain and IPFS settings, and the approval mode. Pure: renders `model`, reads
+ * nothing. No private key, API key or secret is ever in it (URLs are shown masked).
  *
  * @param model - What to show.
  * @returns The page's JSX element.
  */
 export function renderHome(model: HomeModel): JSXElement {
+  const waiting = model.requests.length;
   return (
     <Box>
-      <Heading size="lg">Keyring Snap</Heading>
+      <Heading size="lg">
+        {waiting > 0
+          ? `Keyring Snap — ${requestCount(waiting)} waiting`
+          : 'Keyring Snap'}
+      </Heading>
       {model.notice ? (
         <Banner
-          title={model.notice.severity === 'success' ? 'Done' : 'Not done'}
+          title={NOTICE_TITLE[model.notice.severity]}
           severity={model.notice.severity}
         >
           <Text>{model.notice.text}</Text>
         </Banner>
       ) : null}
+      {waiting > 0 ? <Requests model={model} /> : null}
+      {waiting > 0 ? <Divider /> : null}
       <Heading>Accounts</Heading>
       {model.accounts.length === 0 ? (
         <Text>No account yet: create one below.</Text>
@@ -68,7 +83,7 @@ export function renderHome(model: HomeModel): JSXElement {
       <Divider />
       <Ipfs model={model} />
       <Divider />
-      <Requests model={model} />
+      <Approval model={model} />
     </Box>
   );
 }

@@ -1,23 +1,46 @@
 // eslint-disable-next-line @typescript-eslint/no-shadow -- snaps-sdk's component name; the DOM Text global is not used in a snap
-import { Box, Copyable, Heading, Text } from '@metamask/snaps-sdk/jsx';
+import { Box, Copyable, Heading, Row, Text } from '@metamask/snaps-sdk/jsx';
 import type { JSXElement } from '@metamask/snaps-sdk/jsx';
+
+import { displayText } from '../../utils/safeText';
 
 /**
  * The confirmation dialog for deleting an account (content of a `snap_dialog` of type
- * `confirmation`, shown from the home page).
+ * `confirmation`, shown from the home page): the account's name (cleaned, see displayText) and
+ * full address, and how many of its requests wait and will be rejected with it (the keyring's
+ * deleteAccount drops them and sends `notify:requestRejected` for each).
  *
- * @param address - The account's address.
+ * @param account - The account.
+ * @param account.name - Its name (may be empty).
+ * @param account.address - Its address, shown in full.
+ * @param account.waiting - How many of its signing requests wait for approval.
  * @returns A snaps-sdk JSX element.
  */
-export function deleteAccountDialog(address: string): JSXElement {
+export function deleteAccountDialog(account: {
+  name: string;
+  address: string;
+  waiting: number;
+}): JSXElement {
+  const { waiting } = account;
   return (
     <Box>
       <Heading>Delete account</Heading>
+      <Row label="Account">
+        <Text>{account.name ? displayText(account.name) : 'unnamed'}</Text>
+      </Row>
+      <Row label="Address">
+        <Text>{account.address}</Text>
+      </Row>
       <Text>
-        Delete {address} from this snap? Its key is erased here; without a copy
-        of the key (or, for a derived key, your Secret Recovery Phrase) its
+        Delete this account from this snap? Its key is erased here; without a
+        copy of the key (or, for a derived key, your Secret Recovery Phrase) its
         funds are out of reach.
       </Text>
+      {waiting > 0 ? (
+        <Text>
+          {`Its ${waiting} waiting ${waiting === 1 ? 'request' : 'requests'} will be rejected.`}
+        </Text>
+      ) : null}
     </Box>
   );
 }
