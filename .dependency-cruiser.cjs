@@ -10,7 +10,8 @@
  *
  * Layers, top to bottom: src/index.ts (entry) > src/handlers/, src/ui/ (front doors, home page) >
  * src/domain.ts (composition root) > src/keyring/, src/settings.ts, src/consent.ts (the domain) >
- * src/accounts/, src/metadata.ts, src/state/ > src/chain/, src/ipfs/ (plain libraries),
+ * src/errorMap.ts (library errors to JSON-RPC errors) > src/accounts/, src/metadata.ts, src/state/ >
+ * src/chain/, src/ipfs/ (plain libraries),
  * src/ui/dialogs/ (dialog content) > src/platform.ts (the only caller of snap.request), src/utils/.
  * Type imports count: a type two layers share lives in the lower one.
  */
@@ -22,7 +23,7 @@ const path = require('node:path');
 const MAX_SOURCE_LINES = 500;
 
 const SNAP_ROOT_FILES =
-  '^src/(index|domain|settings|consent|metadata|platform)[.]ts$';
+  '^src/(index|domain|settings|consent|metadata|platform|errorMap)[.]ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -99,7 +100,7 @@ module.exports = {
       from: {
         path: [
           '^src/(keyring|state|accounts|chain|ipfs|utils)/',
-          '^src/(settings|consent|metadata|platform)[.]ts$',
+          '^src/(settings|consent|metadata|platform|errorMap)[.]ts$',
         ],
       },
       to: { path: '^src/ui/' },
@@ -166,9 +167,21 @@ module.exports = {
           '^src/metadata[.]ts$',
           '^src/ipfs/',
           '^src/chain/transport[.]ts$',
+          '^src/errorMap[.]ts$',
         ],
       },
       to: { path: '^src/ipfs/' },
+    },
+    {
+      name: 'error-map-reads-error-classes',
+      severity: 'error',
+      comment:
+        "src/errorMap.ts maps the libraries' error classes to JSON-RPC errors: it imports their errors.ts, never a client.",
+      from: { path: '^src/errorMap[.]ts$' },
+      to: {
+        path: '^src/(chain|ipfs)/',
+        pathNot: '^src/(chain|ipfs)/errors[.]ts$',
+      },
     },
   ],
   options: {
