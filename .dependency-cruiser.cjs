@@ -4,13 +4,16 @@
  *
  * `npm run lint` runs this file with Node (`node .dependency-cruiser.cjs`): dependency-cruiser's
  * command line refuses Node 20, its API does not, so the runner at the bottom calls `cruise()` with
- * these rules, and also checks that src/platform.ts is the only file that calls `snap.request` and
- * that no non-test file under src/ is longer than MAX_SOURCE_LINES lines (split it along a seam).
+ * these rules, and also checks that src/platform.ts is the only file that calls `snap.request`,
+ * that no non-test file under src/ is longer than MAX_SOURCE_LINES lines (split it along a seam),
+ * compares an error's name instead of using `instanceof` (ERROR_NAME_COMPARISON), or exports a
+ * function or class under a name another src/ file exports too.
  * Any violation fails lint (and so `npm test`, whose pretest runs lint).
  *
  * Layers, top to bottom: src/index.ts (entry) > src/handlers/, src/ui/ (front doors, home page) >
  * src/domain.ts (composition root) > src/keyring/, src/settings.ts, src/consent.ts (the domain) >
- * src/accounts/, src/metadata.ts, src/state/ > src/chain/, src/ipfs/ (plain libraries),
+ * src/errorMap.ts (library errors to JSON-RPC errors) > src/accounts/, src/metadata.ts, src/state/ >
+ * src/chain/, src/ipfs/ (plain libraries),
  * src/ui/dialogs/ (dialog content) > src/platform.ts (the only caller of snap.request), src/utils/.
  * Type imports count: a type two layers share lives in the lower one.
  */
@@ -21,8 +24,28 @@ const path = require('node:path');
 /** The longest a non-test file under src/ may be, in lines. */
 const MAX_SOURCE_LINES = 500;
 
+/**
+ * An error recognised by its name instead of its class (`error.name === 'TransportError'`,
+ * `case 'IpfsError':`): errors are told apart with `instanceof` (src/errorMap.ts), so that one class
+ * has one name and a renamed class cannot silently stop matching.
+ */
+const ERROR_NAME_COMPARISON = new RegExp(
+  [
+    String.raw`[!=]==?\s*['"\x60][A-Z]\w*Error['"\x60]`,
+    String.raw`['"\x60][A-Z]\w*Error['"\x60]\s*[!=]==?`,
+    String.raw`\bcase\s+['"\x60][A-Z]\w*Error['"\x60]\s*:`,
+    String.raw`\b(?:error|err|e|caught|thrown|cause|reason)\??\.name\s*[!=]==?`,
+    String.raw`[!=]==?\s*(?:error|err|e|caught|thrown|cause|reason)\??\.name\b`,
+  ].join('|'),
+  'u',
+);
+
+/** An exported function or class (`export [async] function NAME`, `export const NAME = (...) =>`). */
+const EXPORTED_CALLABLE =
+  /^export\s+(?:default\s+)?(?:(?:async\s+)?function\*?\s+([\w$]+)|(?:abstract\s+)?class\s+([\w$]+)|const\s+([\w$]+)(?:\s*:[^=]+)?\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|[\w$]+\s*=>))/gmu;
+
 const SNAP_ROOT_FILES =
-  '^src/(index|domain|settings|consent|metadata|platform)[.]ts$';
+  '^src/(index|domain|settings|consent|metadata|platform|errorMap)[.]ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -99,7 +122,7 @@ module.exports = {
       from: {
         path: [
           '^src/(keyring|state|accounts|chain|ipfs|utils)/',
-          '^src/(domain|settings|consent|metadata|platform)[.]ts$',
+          '^src/(domain|settings|consent|metadata|platform|errorMap)[.]ts$',
         ],
       },
       to: { path: '^src/ui/' },
@@ -166,9 +189,21 @@ module.exports = {
           '^src/metadata[.]ts$',
           '^src/ipfs/',
           '^src/chain/transport[.]ts$',
+          '^src/errorMap[.]ts$',
         ],
       },
       to: { path: '^src/ipfs/' },
+    },
+    {
+      name: 'error-map-reads-error-classes',
+      severity: 'error',
+      comment:
+        "src/errorMap.ts maps the libraries' error classes to JSON-RPC errors: it imports their errors.ts, never a client.",
+      from: { path: '^src/errorMap[.]ts$' },
+      to: {
+        path: '^src/(chain|ipfs)/',
+        pathNot: '^src/(chain|ipfs)/errors[.]ts$',
+      },
     },
   ],
   options: {
@@ -180,8 +215,9 @@ module.exports = {
 };
 
 /**
- * Check src/ against the rules above, that only src/platform.ts calls `snap.request` and that no
- * non-test file under src/ exceeds MAX_SOURCE_LINES lines.
+ * Check src/ against the rules above, that only src/platform.ts calls `snap.request`, and that no
+ * non-test file under src/ exceeds MAX_SOURCE_LINES lines, compares an error's name or exports a
+ * function or class name another one exports.
  * Prints each violation; exits 1 if there is any.
  */
 async function main() {
@@ -211,6 +247,8 @@ async function main() {
       const full = path.join(dir, entry.name);
       return entry.isDirectory() ? walk(full) : [full];
     });
+  /** Files exporting each function or class name. */
+  const exporters = new Map();
   for (const file of walk('src')) {
     if (/\.tsx?$/u.test(file) && !/\.test\.tsx?$/u.test(file)) {
       const text = fs.readFileSync(file, 'utf8');
@@ -222,12 +260,30 @@ async function main() {
           `only-platform-calls-snap-request: ${file} calls snap.request (use src/platform.ts)`,
         );
       }
+      text.split('\n').forEach((line, index) => {
+        if (ERROR_NAME_COMPARISON.test(line)) {
+          problems.push(
+            `no-error-name-comparison: ${file}:${index + 1} compares an error's name (use instanceof)`,
+          );
+        }
+      });
+      for (const match of text.matchAll(EXPORTED_CALLABLE)) {
+        const name = match[1] ?? match[2] ?? match[3];
+        exporters.set(name, [...(exporters.get(name) ?? []), file]);
+      }
       const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
       if (lines > MAX_SOURCE_LINES) {
         problems.push(
           `max-source-lines: ${file} has ${lines} lines, more than ${MAX_SOURCE_LINES} (split it along a seam)`,
         );
       }
+    }
+  }
+  for (const [name, files] of exporters) {
+    if (files.length > 1) {
+      problems.push(
+        `one-export-per-name: ${name} is exported by ${files.join(', ')} (rename all but one)`,
+      );
     }
   }
   const modules = result.output.modules.filter((module_) =>

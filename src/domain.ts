@@ -1,12 +1,12 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
+import { callerError } from './errorMap';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
 import { MetadataReader } from './metadata';
 import { Settings } from './settings';
 import { loadState, StateStore } from './state/store';
 import type { KeyringState, StateSaver } from './state/store';
-import { redactError } from './utils/secrets';
 
 /**
  * The composition root: builds the settings, the state store, the metadata reader and the keyring
@@ -23,8 +23,11 @@ export type Domain = {
   keyring: KeyringSnap;
   /** Chain, IPFS and approval settings. */
   settings: Settings;
-  /** The same error with the configured credentials (API keys in URLs) masked in its message. */
-  scrub: (error: JsonRpcError<never>) => JsonRpcError<never>;
+  /**
+   * What a caller sees of anything thrown (`callerError`: mapped to a JSON-RPC error, the
+   * configured credentials masked in it). A JSON-RPC error keeps its code.
+   */
+  scrub: (error: unknown) => JsonRpcError<never>;
 };
 
 /**
@@ -83,16 +86,19 @@ export async function loadDomain(
  * `***`; so are the IPFS API key and secret, current and earlier. The message is cut to 300
  * printable characters.
  *
- * @param error - The error about to be returned.
+ * Anything else than a JSON-RPC error is first mapped to one (src/errorMap.ts).
+ *
+ * @param error - What was thrown.
  * @param domain - The loaded domain (its settings and accounts name the credentials), if loaded.
- * @returns The same error, or a copy with the credentials replaced (same code).
+ * @returns The JSON-RPC error: the same one when nothing was masked, or a copy with the
+ * credentials replaced (same code).
  */
 export function scrubError(
-  error: JsonRpcError<never>,
+  error: unknown,
   domain: Domain | undefined,
 ): JsonRpcError<never> {
   if (!domain) {
-    return redactError(error, [], []);
+    return callerError(error);
   }
   const { settings, keyring } = domain;
   const urls = [
@@ -104,5 +110,5 @@ export function scrubError(
     ...keyring.serviceUrls(),
   ].filter((url): url is string => typeof url === 'string');
   const ipfs = settings.ipfsConfig();
-  return redactError(error, urls, [ipfs?.apiKey, ipfs?.apiKeySecret]);
+  return callerError(error, urls, [ipfs?.apiKey, ipfs?.apiKeySecret]);
 }

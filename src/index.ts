@@ -8,6 +8,7 @@ import type {
 
 import { loadDomain } from './domain';
 import type { Domain } from './domain';
+import { callerError } from './errorMap';
 import { dispatchKeyring } from './handlers/keyringRequest';
 import {
   COMPANION_ORIGINS,
@@ -17,7 +18,7 @@ import {
 import { handleSnapRpc } from './handlers/snapRpc';
 import { homeInput, homePage } from './ui';
 import { snapPlatform } from './ui/snapPlatform';
-import { toRpcError, unauthorized } from './utils/errors';
+import { unauthorized } from './utils/errors';
 import { knownName } from './utils/safeText';
 
 let domain: Promise<Domain> | undefined;
@@ -48,17 +49,16 @@ async function getDomain(): Promise<Domain> {
 }
 
 /**
- * The one place an error becomes what a caller sees: any error mapped to a JSON-RPC error
- * (toRpcError: typed errors keep their code, anything else becomes -32603 without internals), then
- * the snap's configured credentials masked in it (the domain knows them, once it is loaded).
+ * What the RPC front doors throw: any error through `callerError` (src/errorMap.ts, the one map:
+ * library errors by class to their JSON-RPC codes, anything unknown -32603), with the snap's
+ * configured credentials masked (the domain knows them, once it is loaded).
  *
  * @param caught - What a front door caught.
  * @returns The JSON-RPC error to throw to the caller.
  */
 async function frontDoorError(caught: unknown): Promise<JsonRpcError<never>> {
-  const mapped = toRpcError(caught);
   const loaded = await domain?.catch(() => undefined);
-  return loaded ? loaded.scrub(mapped) : mapped;
+  return loaded ? loaded.scrub(caught) : callerError(caught);
 }
 
 /**
@@ -107,7 +107,7 @@ export const onKeyringRequest: OnKeyringRequestHandler = async ({
  * @param args.request - The JSON-RPC request.
  * @returns The method's JSON result.
  * @throws JsonRpcError 4100 for an origin that may not call the method; any other failure as a
- * JSON-RPC error (see toRpcError), credentials masked.
+ * JSON-RPC error (see callerError in src/errorMap.ts), credentials masked.
  */
 export const onRpcRequest: OnRpcRequestHandler = async ({
   origin,

@@ -1,4 +1,3 @@
-import { rpcErrors } from '@metamask/rpc-errors';
 import {
   define,
   exactOptional,
@@ -12,16 +11,11 @@ import {
 } from '@metamask/superstruct';
 import type { Infer } from '@metamask/superstruct';
 
-import {
-  createIpfsClient,
-  IpfsTimeoutError,
-  IpfsTransportError,
-  normalizeIpfsApiUrl,
-  parseCid,
-} from './ipfs';
+import { createIpfsClient, normalizeIpfsApiUrl, parseCid } from './ipfs';
 import type { IpfsClient } from './ipfs';
 import {
   invalidParams,
+  SnapError,
   throwNotFound,
   validate as validateParams,
 } from './utils/errors';
@@ -165,8 +159,10 @@ export function parseAccountMetadata(json: unknown): AccountMetadata {
  * @param client - An IPFS HTTP API client (`createIpfsClient`).
  * @param cid - The document's CID (v0 or v1).
  * @returns The validated metadata.
- * @throws JsonRpcError -32602 naming what failed (bad CID, missing object, not JSON, schema,
- * verification, size, credentials), or -32002 when the IPFS API cannot be reached in time.
+ * @throws SnapError `Account metadata <cid>: ...` whose cause is the IPFS client's error or an
+ * AccountMetadataError; the front door (src/errorMap.ts) makes it -32602 naming what failed (bad
+ * CID, missing object, not JSON, schema, verification, size, credentials), or -32002 when the IPFS
+ * API cannot be reached in time.
  */
 export async function fetchAccountMetadata(
   client: IpfsClient,
@@ -175,14 +171,10 @@ export async function fetchAccountMetadata(
   try {
     return parseAccountMetadata(await client.getJson(cid));
   } catch (error) {
-    const message = `Account metadata ${cid}: ${(error as Error).message}`;
-    if (
-      error instanceof IpfsTransportError ||
-      error instanceof IpfsTimeoutError
-    ) {
-      throw rpcErrors.resourceUnavailable({ message });
-    }
-    throw invalidParams(message);
+    throw new SnapError(
+      `Account metadata ${cid}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 

@@ -8,11 +8,12 @@ import {
 import type { ChainConfig } from './accounts/erc4337';
 import { requireConsent } from './consent';
 import type { ConsentAsker, Requester } from './consent';
+import { callerError } from './errorMap';
 import { parseIpfsConfig } from './metadata';
 import type { IpfsConfig } from './metadata';
 import type { StateStore } from './state/store';
-import { toRpcError, validate } from './utils/errors';
-import { redactError, rememberCredentials } from './utils/secrets';
+import { validate } from './utils/errors';
+import { rememberCredentials } from './utils/secrets';
 
 export type { ChainConfig };
 
@@ -90,9 +91,10 @@ export class Settings {
       config.bundlerUrl,
       config.paymasterUrl,
     ]);
-    // not stored yet, so the front door cannot know its key: mask it here
+    // not stored yet, so the front door's scrub does not list its URL: map and mask here, through
+    // the same callerError the front doors use
     await verifyChainConfig(config).catch((error: unknown) => {
-      throw redactError(toRpcError(error), [config.rpcUrl]);
+      throw callerError(error, [config.rpcUrl]);
     });
     await this.#store.run(async () => {
       const draft = this.#store.draft();

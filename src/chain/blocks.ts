@@ -1,4 +1,4 @@
-import { JsonRpcError, TransportError } from './errors';
+import { ChainRpcError, TransportError } from './errors';
 import type { Settled } from './transport';
 
 /**
@@ -19,7 +19,7 @@ const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]{0,15})$/iu;
  * @param tag - The tag read (latest, safe, finalized), for messages.
  * @param origin - The endpoint's origin, for messages.
  * @returns The block number.
- * @throws The reply's error; JsonRpcError when the node has no such block (e.g. no
+ * @throws The reply's error; ChainRpcError when the node has no such block (e.g. no
  * finalized block yet); TransportError (malformed) when `number` is not a hex quantity.
  */
 export function readBlockNumber(
@@ -31,7 +31,7 @@ export function readBlockNumber(
     throw reply.error;
   }
   if (reply.result === null) {
-    throw new JsonRpcError(-32000, `the node has no "${tag}" block`, {
+    throw new ChainRpcError(-32000, `the node has no "${tag}" block`, {
       method: 'eth_getBlockByNumber',
     });
   }

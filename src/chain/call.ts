@@ -15,7 +15,7 @@ import { checkBlock, checkCall, checkStateOverride } from './validation';
  * @param stateOverride - Optional geth-style state override, sent as the 3rd param only when given.
  * @returns The return data, hex.
  * @throws InvalidParamsError before sending for invalid input, and for a gas above the cap;
- * ExecutionRevertedError on a revert (decoded reason); JsonRpcError; TransportError (also
+ * ExecutionRevertedError on a revert (decoded reason); ChainRpcError; TransportError (also
  * when the result is not hex bytes).
  */
 export async function call(

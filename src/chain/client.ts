@@ -83,7 +83,7 @@ export type RpcClient = {
  * Create a JSON-RPC 2.0 client for one endpoint over HTTP POST (any provider
  * URL shape: `/v3/<key>`, `/<key>/`, `?apikey=<key>`, ...). Nothing is sent
  * until a method is called. Errors: InvalidParamsError (-32602, before
- * sending), JsonRpcError, LimitExceededError (-32005), ExecutionRevertedError
+ * sending), ChainRpcError, LimitExceededError (-32005), ExecutionRevertedError
  * (3), RemovedLogsError, TransportError; messages name the endpoint's origin
  * only, never its path, query or credentials.
  *

@@ -18,7 +18,7 @@ export const EXECUTION_REVERTED = 3;
  * A JSON-RPC error object returned by the node (`{ code, message, data? }`), or
  * raised locally with a JSON-RPC code.
  */
-export class JsonRpcError extends Error {
+export class ChainRpcError extends Error {
   /** JSON-RPC error code (integer). */
   readonly code: number;
 
@@ -52,7 +52,7 @@ export class JsonRpcError extends Error {
       message,
       options.cause === undefined ? undefined : { cause: options.cause },
     );
-    this.name = 'JsonRpcError';
+    this.name = 'ChainRpcError';
     this.code = code;
     this.data = options.data;
     this.method = options.method;
@@ -64,10 +64,10 @@ export class JsonRpcError extends Error {
  * address, block tag, topic, hash; `blockHash` with `fromBlock`/`toBlock`;
  * `safe` on eth_estimateGas; `gas` above 10x the block gas limit) or by the node.
  */
-export class InvalidParamsError extends JsonRpcError {
+export class InvalidParamsError extends ChainRpcError {
   /**
    * @param message - What is wrong, naming the field.
-   * @param options - See JsonRpcError.
+   * @param options - See ChainRpcError.
    * @param options.data - Optional data.
    * @param options.method - The JSON-RPC method name.
    */
@@ -163,7 +163,7 @@ export function classifyLimit(message: string, hint?: RangeHint): LimitReason {
  * `blockHash` or `pending`-only query), or when rate limiting outlasts the
  * retries.
  */
-export class LimitExceededError extends JsonRpcError {
+export class LimitExceededError extends ChainRpcError {
   /** Which limit: the result cap, the query duration, or a rate limit. */
   readonly reason: LimitReason;
 
@@ -307,7 +307,7 @@ export class RemovedLogsError extends Error {
  * from `data`: `Error(string)` → the string; `Panic(uint256)` → code and meaning;
  * a custom error → `custom error 0x<selector>`. `data` keeps the raw payload.
  */
-export class ExecutionRevertedError extends JsonRpcError {
+export class ExecutionRevertedError extends ChainRpcError {
   /** Decoded reason, e.g. `boom` or `Panic(0x11): arithmetic underflow or overflow`. */
   readonly reason: string;
 
@@ -406,13 +406,13 @@ export class TransportError extends Error {
 /**
  * Turn a JSON-RPC error object from a reply into the matching class:
  * code 3 → ExecutionRevertedError, -32005 → LimitExceededError,
- * -32602 → InvalidParamsError, anything else → JsonRpcError.
+ * -32602 → InvalidParamsError, anything else → ChainRpcError.
  *
  * @param error - The reply's `error` member.
  * @param method - The JSON-RPC method that was called.
  * @returns The error instance (not thrown).
  */
-export function fromRpcError(error: unknown, method?: string): JsonRpcError {
+export function fromRpcError(error: unknown, method?: string): ChainRpcError {
   const object = (error ?? {}) as {
     /** JSON-RPC error code, when a number. */
     code?: unknown;
@@ -439,5 +439,5 @@ export function fromRpcError(error: unknown, method?: string): JsonRpcError {
   if (code === INVALID_PARAMS) {
     return new InvalidParamsError(message, { data: object.data, method });
   }
-  return new JsonRpcError(code, message, { data: object.data, method });
+  return new ChainRpcError(code, message, { data: object.data, method });
 }

@@ -10,7 +10,7 @@ import { checkBlock, checkCall, checkStateOverride } from './validation';
  *
  * Sends `[call]`, `[call, block]` when a block is given, or `[call, block ?? "latest",
  * stateOverride]` when a geth-style state override is given (anvil and geth accept
- * it; a provider that refuses it answers with a JsonRpcError, which callers may
+ * it; a provider that refuses it answers with a ChainRpcError, which callers may
  * catch to fall back to estimating without the override).
  *
  * @param transport - The transport.
@@ -26,7 +26,7 @@ import { checkBlock, checkCall, checkStateOverride } from './validation';
  * @returns The estimate, in gas units.
  * @throws InvalidParamsError before sending for an invalid call or the `safe` tag, and for a
  * `gas` above 10x the block gas limit; ExecutionRevertedError (code 3, decoded `reason`, raw
- * `data`) on a revert; JsonRpcError; TransportError for transport faults or an estimate out of bounds.
+ * `data`) on a revert; ChainRpcError; TransportError for transport faults or an estimate out of bounds.
  * @example await estimateGas(t, { from, to, value: 1n }) // 21000n
  */
 export async function estimateGas(

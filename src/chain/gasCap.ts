@@ -15,7 +15,7 @@ import { gasCapOf, readBlockGasLimit } from './untrusted';
  * @param gas - The call's `gas`, hex quantity in gas units, when given.
  * @returns The call's result and the cap, in gas.
  * @throws InvalidParamsError naming both figures when `gas` is above the cap; the call's own
- * error (ExecutionRevertedError, JsonRpcError); TransportError for transport faults or a block
+ * error (ExecutionRevertedError, ChainRpcError); TransportError for transport faults or a block
  * without a valid gasLimit.
  */
 export async function sendWithGasCap(

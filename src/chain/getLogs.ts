@@ -162,7 +162,7 @@ async function start(
  * LimitExceededError when one block alone exceeds the provider's limit (naming the block) or a blockHash
  * query does; RateLimitedError (a LimitExceededError, reason `rate`) when rate limiting outlasts the
  * transport's retries; RemovedLogsError when the provider reports removed
- * logs or two hashes for one block; JsonRpcError for other node errors; TransportError for transport
+ * logs or two hashes for one block; ChainRpcError for other node errors; TransportError for transport
  * faults and malformed replies.
  */
 export async function* getLogsPages(

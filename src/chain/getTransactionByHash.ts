@@ -13,7 +13,7 @@ import { checkBytes32 } from './validation';
  * (gas in gas units; gasPrice, maxFeePerGas, maxPriorityFeePerGas, value in wei),
  * `chainID` renamed `chainId`, block fields null while pending; or null when not found.
  * @throws InvalidParamsError before sending when `hash` is not 32 bytes;
- * JsonRpcError from the node; TransportError (malformed) when the result is not an object.
+ * ChainRpcError from the node; TransportError (malformed) when the result is not an object.
  */
 export async function getTransactionByHash(
   transport: Transport,

@@ -6,7 +6,7 @@ import {
   decodeRevertData,
   classifyLimit,
   InvalidParamsError,
-  JsonRpcError,
+  ChainRpcError,
   maskUrl,
   originOf,
   parseRangeHint,
@@ -299,7 +299,7 @@ describe('chain adapter: pure helpers', () => {
     expect(originOf('not a url abcdef0123456789')).toBe('(invalid URL)');
   });
 
-  it('surfaces a JSON-RPC error sent with HTTP 400 as JsonRpcError', async () => {
+  it('surfaces a JSON-RPC error sent with HTTP 400 as ChainRpcError', async () => {
     const client = createRpcClient({
       url: 'https://x.io/v3/k',
       fetch: async (_url, init) => {
@@ -318,8 +318,8 @@ describe('chain adapter: pure helpers', () => {
     });
     const error = (await client
       .chainId()
-      .catch((caught: unknown) => caught)) as JsonRpcError;
-    expect(error).toBeInstanceOf(JsonRpcError);
+      .catch((caught: unknown) => caught)) as ChainRpcError;
+    expect(error).toBeInstanceOf(ChainRpcError);
     expect(error.code).toBe(-32600);
   });
 });

@@ -8,7 +8,7 @@ export {
   type RpcClientOptions,
 } from './client';
 export {
-  JsonRpcError,
+  ChainRpcError,
   InvalidParamsError,
   LimitExceededError,
   RateLimitedError,

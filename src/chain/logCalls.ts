@@ -1,7 +1,7 @@
 import { hexOf } from './blocks';
 import {
   INVALID_PARAMS,
-  JsonRpcError,
+  ChainRpcError,
   LimitExceededError,
   parseRangeHint,
   TransportError,
@@ -243,7 +243,7 @@ function wireRange(
  * @returns The error to throw.
  */
 export function singleBlockError(run: Run, block: bigint, error: Error): Error {
-  if (!(error instanceof JsonRpcError)) {
+  if (!(error instanceof ChainRpcError)) {
     return error;
   }
   const name =

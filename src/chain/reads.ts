@@ -6,7 +6,7 @@ import { checkAddress, checkBlock, toQuantity } from './validation';
 
 /**
  * Small read actions the ERC-4337 work needs. Each validates its input before
- * sending (InvalidParamsError, -32602), and throws JsonRpcError for an error
+ * sending (InvalidParamsError, -32602), and throws ChainRpcError for an error
  * reply and TransportError for transport faults or a result of the wrong shape.
  */
 

@@ -1,7 +1,7 @@
 import { isRateLimit, jitter, retryAfterMs, sleep } from './backoff';
 import {
   fromRpcError,
-  JsonRpcError,
+  ChainRpcError,
   RateLimitedError,
   TransportError,
 } from './errors';
@@ -293,7 +293,7 @@ export function createTransport(options: TransportOptions): Transport {
       const asked = Math.max(
         0,
         ...limited.map((index) => {
-          const { error } = settled[index] as { error: JsonRpcError };
+          const { error } = settled[index] as { error: ChainRpcError };
           // Infura's -32005 data: { backoff_seconds }.
           const backoff =
             typeof error.data === 'object' && error.data !== null
@@ -310,7 +310,7 @@ export function createTransport(options: TransportOptions): Transport {
         Math.max(Date.now() - started, waited) + delay > maxElapsed
       ) {
         for (const index of limited) {
-          const { error } = settled[index] as { error: JsonRpcError };
+          const { error } = settled[index] as { error: ChainRpcError };
           settled[index] = {
             ok: false,
             error: new RateLimitedError(origin, {
@@ -364,7 +364,7 @@ export function createTransport(options: TransportOptions): Transport {
    * @param method - The JSON-RPC method it answers.
    * @returns The error (not thrown).
    */
-  function rpcError(error: unknown, method: string): JsonRpcError {
+  function rpcError(error: unknown, method: string): ChainRpcError {
     const object: Record<string, unknown> = isObject(error) ? error : {};
     // redact before cutting, so no cut leaves part of a secret behind (the body is already capped)
     const message =

@@ -1,4 +1,4 @@
-import type { JsonRpcError } from './errors';
+import type { ChainRpcError } from './errors';
 
 /**
  * The types and constants of the JSON-RPC transport (src/chain/transport.ts):
@@ -92,7 +92,7 @@ export type Settled =
       /** Discriminant: the call failed. */
       ok: false;
       /** The typed error of the call. */
-      error: JsonRpcError;
+      error: ChainRpcError;
     };
 
 /**
@@ -138,7 +138,7 @@ export type Transport = {
   /**
    * Send one call; resolve with its `result`.
    *
-   * @throws JsonRpcError (or a subclass) for an error reply; TransportError otherwise.
+   * @throws ChainRpcError (or a subclass) for an error reply; TransportError otherwise.
    */
   request(method: string, params?: readonly unknown[]): Promise<unknown>;
   /** Send several calls in one HTTP POST; each settles on its own. */

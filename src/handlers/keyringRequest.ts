@@ -89,7 +89,7 @@ const TAKES_REQUESTER: ReadonlySet<PropertyKey> = new Set([
 /**
  * keyring-snap-sdk's handleKeyringRequest rethrows every error as a plain Error,
  * losing its JSON-RPC code. Route the calls through a proxy that remembers the
- * typed error our Keyring threw, and rethrow that one (src/index.ts maps it with toRpcError and
+ * typed error our Keyring threw, and rethrow that one (src/index.ts maps it with callerError and
  * scrubs it, as it does every error). This proxy stays until @metamask/keyring-snap-sdk >= 7.2
  * is installable here: its handleKeyringRequest keeps the JSON-RPC code of the error a keyring
  * throws (MetaMask/accounts, keyring-snap-sdk CHANGELOG 7.2.0). Errors raised by the SDK

@@ -4,7 +4,7 @@ import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
 import type { DerivedKeys, Key } from './derivedKeys';
-import { importKey } from './keys';
+import { importedKeyPair } from './keys';
 import type { DerivationScheme } from './keys';
 import { CreateAccountOptionsStruct } from './options';
 import type { CreateAccountOptions } from './options';
@@ -99,7 +99,10 @@ export class AccountCreation {
     const { key, derivationIndex } =
       parsed.privateKey === undefined
         ? await this.#keys.reserve(scheme)
-        : { key: importKey(parsed.privateKey), derivationIndex: undefined };
+        : {
+            key: importedKeyPair(parsed.privateKey),
+            derivationIndex: undefined,
+          };
     try {
       // before any network call or dialog; checked again in the state queue
       this.#keys.assertUnique(key);

@@ -59,7 +59,7 @@ export async function deriveKey(
  * @returns The normalised key (0x, lower case) and its checksummed address.
  * @throws JsonRpcError -32602 "Invalid private key" (the key itself is never echoed).
  */
-export function importKey(privateKey: string): {
+export function importedKeyPair(privateKey: string): {
   privateKey: string;
   address: string;
 } {

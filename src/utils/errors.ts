@@ -135,40 +135,28 @@ function describeFailure(failure: {
 }
 
 /**
- * Turn anything thrown below the handlers into a JSON-RPC error the caller can act on:
- * rpc-errors errors pass through; the chain adapter's errors keep their code, message and
- * revert data (-32005 limits, 3 reverts, provider codes); transport faults become -32002
- * (resource unavailable); anything else -32603 with its message. Messages come from our
- * own code and the chain adapter, which masks API keys; no key material is ever in them.
- *
- * @param error - What was thrown.
- * @returns A JSON-RPC error.
+ * The snap's one error base, for a domain step that failed on a library's error and adds what it
+ * was doing (`Account metadata <cid>: <the IPFS client's message>`). The front door's map
+ * (src/errorMap.ts) gives it the JSON-RPC code of its `cause` and keeps its own message. Anything
+ * the domain refuses on its own is thrown with the factories above instead.
  */
-export function toRpcError(error: unknown): JsonRpcError<never> {
-  if (error instanceof JsonRpcError) {
-    return error as JsonRpcError<never>;
+export class SnapError extends Error {
+  /**
+   * @param message - The whole message the caller sees (free of secrets; the front door also
+   * scrubs it).
+   * @param options - The library error that caused it.
+   * @param options.cause - The library error (its class chooses the JSON-RPC code).
+   */
+  constructor(
+    message: string,
+    options: {
+      /** The library error (its class chooses the JSON-RPC code). */
+      cause: unknown;
+    },
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'SnapError';
   }
-  const { code, message, data, name } = (error ?? {}) as {
-    code?: unknown;
-    message?: unknown;
-    data?: unknown;
-    name?: unknown;
-  };
-  const text =
-    typeof message === 'string' && message.length > 0
-      ? message
-      : 'Internal error';
-  if (name === 'TransportError') {
-    return rpcErrors.resourceUnavailable({ message: text });
-  }
-  if (typeof code === 'number' && Number.isInteger(code)) {
-    return new JsonRpcError(
-      code,
-      text,
-      (typeof data === 'string' ? data : undefined) as never,
-    );
-  }
-  return rpcErrors.internal({ message: text });
 }
 
 /**

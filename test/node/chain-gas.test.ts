@@ -17,7 +17,7 @@ import {
   createRpcClient,
   ExecutionRevertedError,
   InvalidParamsError,
-  JsonRpcError,
+  ChainRpcError,
   TransportError,
 } from '../../src/chain';
 
@@ -93,7 +93,7 @@ describe('chain adapter: estimateGas, call, getTransactionByHash, reads', () => 
       .estimateGas({ from: DEV_ACCOUNT, to: REVERTER, data })
       .catch((thrown: unknown) => thrown)) as ExecutionRevertedError;
     expect(error).toBeInstanceOf(ExecutionRevertedError);
-    expect(error).toBeInstanceOf(JsonRpcError);
+    expect(error).toBeInstanceOf(ChainRpcError);
     expect(error.code).toBe(3);
     expect(error.reason).toBe('boom: not allowed');
     expect(error.data).toBe(data);

@@ -5,7 +5,7 @@ import type { LimitsProxy } from '../../devnet/limits-proxy';
 import { freePort } from '../../devnet/ports';
 import {
   createRpcClient,
-  JsonRpcError,
+  ChainRpcError,
   maskUrl,
   RateLimitedError,
   TransportError,
@@ -117,7 +117,7 @@ describe('chain adapter: transport, batches, retries, errors', () => {
       });
       const echoed = (await createRpcClient({ url: url(), retries: 0 })
         .chainId()
-        .catch((thrown: unknown) => thrown)) as JsonRpcError;
+        .catch((thrown: unknown) => thrown)) as ChainRpcError;
       expect(echoed.code).toBe(-32001);
       expect(echoed.message).toBe(
         `invalid project id *** for ${proxy.baseUrl}`,
@@ -174,15 +174,15 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     expect(settled[1].ok).toBe(false);
     await expect(
       client().batch([{ method: 'eth_chainId' }, { method: 'no_such_method' }]),
-    ).rejects.toBeInstanceOf(JsonRpcError);
+    ).rejects.toBeInstanceOf(ChainRpcError);
   });
 
-  it('a JsonRpcError carries code and message of the node', async () => {
+  it('a ChainRpcError carries code and message of the node', async () => {
     const error = await client()
       .request('no_such_method', [])
       .catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(JsonRpcError);
-    expect((error as JsonRpcError).code).toBe(-32601);
+    expect(error).toBeInstanceOf(ChainRpcError);
+    expect((error as ChainRpcError).code).toBe(-32601);
     proxy.inject({
       type: 'rpcError',
       code: -32000,
@@ -191,8 +191,8 @@ describe('chain adapter: transport, batches, retries, errors', () => {
     });
     const injected = (await client()
       .chainId()
-      .catch((thrown: unknown) => thrown)) as JsonRpcError;
-    expect(injected).toBeInstanceOf(JsonRpcError);
+      .catch((thrown: unknown) => thrown)) as ChainRpcError;
+    expect(injected).toBeInstanceOf(ChainRpcError);
     expect(injected.code).toBe(-32000);
     expect(injected.message).toBe('header not found');
     expect(injected.data).toStrictEqual({ x: 1 });

@@ -3,6 +3,7 @@
  * URL; a refused config leaves state untouched. The eth_chainId check talks to a real local
  * JSON-RPC server (127.0.0.1) that answers for chain 31337 on any path.
  */
+import { JsonRpcError } from '@metamask/rpc-errors';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,9 +73,13 @@ describe('Settings', () => {
       });
       request.on('end', () => {
         const { id } = JSON.parse(body) as Record<string, unknown>;
+        // under /refuse/, a node error quoting the path called, key included
+        const reply = request.url?.startsWith('/refuse/')
+          ? { error: { code: -32000, message: `no access for ${request.url}` } }
+          : { result: '0x7a69' };
         response
           .writeHead(200, { 'Content-Type': 'application/json' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x7a69' }));
+          .end(JSON.stringify({ jsonrpc: '2.0', id, ...reply }));
       });
     });
     await new Promise<void>((resolve) =>
@@ -101,6 +106,22 @@ describe('Settings', () => {
     });
     expect(saved.at(-1)?.chains['eip155:31337']?.rpcUrl).toBe(keyed);
     expect(paths.at(-1)).toBe('/v3/SECRETKEY123');
+  });
+
+  it('a node error while checking an unsaved config is a JSON-RPC error, its code kept, the key masked (callerError)', async () => {
+    const { settings, saved } = domain();
+    const error = await settings
+      .setChainConfig({
+        scope: 'eip155:31337',
+        rpcUrl: `${base}/refuse/v3/REFUSEDKEY4567`,
+      })
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(JsonRpcError);
+    expect((error as JsonRpcError<never>).code).toBe(-32000);
+    expect((error as JsonRpcError<never>).message).toMatch(/^no access for /u);
+    expect(JSON.stringify(error)).not.toContain('REFUSEDKEY4567');
+    expect(paths.at(-1)).toBe('/refuse/v3/REFUSEDKEY4567');
+    expect(saved).toStrictEqual([]);
   });
 
   it('a config whose rpcUrl serves another chain is refused and nothing is saved', async () => {

@@ -6,14 +6,14 @@ import {
   bundlerRefusal,
   ENTRY_POINT_REASONS,
 } from './bundlerErrors';
-import { JsonRpcError as ChainJsonRpcError, TransportError } from '../../chain';
+import { ChainRpcError, TransportError } from '../../chain';
 
 const URL = 'https://bundler.example/v3/sEcReT-KeY-77';
 
 describe('bundlerRefusal', () => {
   it('names the AAxx reason from the bundler’s message and keeps the bundler’s code', () => {
     const error = bundlerRefusal(
-      new ChainJsonRpcError(
+      new ChainRpcError(
         -32500,
         "UserOperation reverted during simulation with reason: AA21 didn't pay prefund",
       ),
@@ -36,7 +36,7 @@ describe('bundlerRefusal', () => {
       -32500, -32501, -32502, -32503, -32504, -32505, -32506, -32507,
     ]) {
       const error = bundlerRefusal(
-        new ChainJsonRpcError(code, 'refused'),
+        new ChainRpcError(code, 'refused'),
         URL,
       ) as JsonRpcError<never>;
       expect(error.code).toBe(code);
@@ -76,7 +76,7 @@ describe('bundlerRefusal', () => {
       'AA96',
     ]);
     const error = bundlerRefusal(
-      new ChainJsonRpcError(-32507, 'AA24 signature error'),
+      new ChainRpcError(-32507, 'AA24 signature error'),
       URL,
     ) as JsonRpcError<never>;
     expect(error.message).toMatch(
@@ -87,7 +87,7 @@ describe('bundlerRefusal', () => {
   it('keeps an unknown code with the bundler’s own words, bounded, without its URL’s key or control characters', () => {
     const long = `maxFeePerGas must be at least 7 ${URL}\n${'x'.repeat(1000)}`;
     const error = bundlerRefusal(
-      new ChainJsonRpcError(-32602, long),
+      new ChainRpcError(-32602, long),
       URL,
     ) as JsonRpcError<{ bundlerMessage: string }>;
     expect(error.code).toBe(-32602);

@@ -1,6 +1,6 @@
 import { JsonRpcError } from '@metamask/rpc-errors';
 
-import { JsonRpcError as ChainJsonRpcError, redact } from '../../chain';
+import { ChainRpcError, redact } from '../../chain';
 import { MAX_MESSAGE_LENGTH, printable } from '../../utils/safeText';
 
 /**
@@ -76,7 +76,7 @@ export const BUNDLER_MESSAGE_LIMIT = MAX_MESSAGE_LENGTH;
  * @returns The error to throw.
  */
 export function bundlerRefusal(error: unknown, bundlerUrl: string): unknown {
-  if (!(error instanceof ChainJsonRpcError)) {
+  if (!(error instanceof ChainRpcError)) {
     return error;
   }
   const excerpt = printable(

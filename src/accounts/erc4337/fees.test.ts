@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { bundlerFees, chainFees, feeQuantity, MAX_FEE_PER_GAS } from './fees';
-import { JsonRpcError } from '../../chain';
+import { ChainRpcError } from '../../chain';
 
 /**
  * A one-method JSON-RPC server on 127.0.0.1 answering `reply` to every call.
@@ -55,7 +55,7 @@ describe('fees', () => {
   });
 
   it('chain fees: a failed read throws its error; a malformed or absurd reply is refused', () => {
-    const failure = new JsonRpcError(
+    const failure = new ChainRpcError(
       -32601,
       'the method eth_maxPriorityFeePerGas does not exist',
     );

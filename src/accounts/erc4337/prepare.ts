@@ -26,7 +26,7 @@ import { getPaymasterStubData } from './paymaster';
 import { ERC1967_PROXY_CREATION_CODE } from './proxyCode';
 import { encodeCallData, encodeInitCode, preVerificationGas } from './userop';
 import type { Intent } from './userop';
-import type { JsonRpcError, RpcCall, RpcClient, Settled } from '../../chain';
+import type { ChainRpcError, RpcCall, RpcClient, Settled } from '../../chain';
 import {
   capGas,
   ExecutionRevertedError,
@@ -425,7 +425,7 @@ async function estimateWithoutOverride(
   client: RpcClient,
   sender: Hex,
   intents: Intent[],
-  error: JsonRpcError,
+  error: ChainRpcError,
   gasCap: bigint,
 ): Promise<bigint> {
   if (error instanceof ExecutionRevertedError) {
@@ -465,7 +465,7 @@ async function estimateWithoutOverride(
  *
  * @param item - The settled call.
  * @returns Its result.
- * @throws Its JsonRpcError when the call failed.
+ * @throws Its ChainRpcError when the call failed.
  */
 function unwrap(item: Settled): unknown {
   if (!item.ok) {
