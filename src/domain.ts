@@ -1,6 +1,6 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
-import { callerError } from './errorMap';
+import { callerError } from './utils/errorMap';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
 import { MetadataReader } from './metadata';
@@ -86,7 +86,7 @@ export async function loadDomain(
  * `***`; so are the IPFS API key and secret, current and earlier. The message is cut to 300
  * printable characters.
  *
- * Anything else than a JSON-RPC error is first mapped to one (src/errorMap.ts).
+ * Anything else than a JSON-RPC error is first mapped to one (src/utils/errorMap.ts).
  *
  * @param error - What was thrown.
  * @param domain - The loaded domain (its settings and accounts name the credentials), if loaded.

@@ -8,7 +8,7 @@ import type {
 
 import { loadDomain } from './domain';
 import type { Domain } from './domain';
-import { callerError } from './errorMap';
+import { callerError } from './utils/errorMap';
 import { dispatchKeyring } from './handlers/keyringRequest';
 import {
   COMPANION_ORIGINS,
@@ -49,7 +49,7 @@ async function getDomain(): Promise<Domain> {
 }
 
 /**
- * What the RPC front doors throw: any error through `callerError` (src/errorMap.ts, the one map:
+ * What the RPC front doors throw: any error through `callerError` (src/utils/errorMap.ts, the one map:
  * library errors by class to their JSON-RPC codes, anything unknown -32603), with the snap's
  * configured credentials masked (the domain knows them, once it is loaded).
  *
@@ -107,7 +107,7 @@ export const onKeyringRequest: OnKeyringRequestHandler = async ({
  * @param args.request - The JSON-RPC request.
  * @returns The method's JSON result.
  * @throws JsonRpcError 4100 for an origin that may not call the method; any other failure as a
- * JSON-RPC error (see callerError in src/errorMap.ts), credentials masked.
+ * JSON-RPC error (see callerError in src/utils/errorMap.ts), credentials masked.
  */
 export const onRpcRequest: OnRpcRequestHandler = async ({
   origin,

@@ -107,6 +107,9 @@ export class AccountMetadataError extends Error {
   /** Dotted path of the failing field (`(document)` for the root). */
   readonly field: string;
 
+  /** -32602 (invalid params, EIP-1474): the document the caller named is not usable. */
+  readonly code = -32602;
+
   /**
    * @param field - The failing field.
    * @param message - What is wrong with it.
@@ -160,7 +163,7 @@ export function parseAccountMetadata(json: unknown): AccountMetadata {
  * @param cid - The document's CID (v0 or v1).
  * @returns The validated metadata.
  * @throws SnapError `Account metadata <cid>: ...` whose cause is the IPFS client's error or an
- * AccountMetadataError; the front door (src/errorMap.ts) makes it -32602 naming what failed (bad
+ * AccountMetadataError; the front door (src/utils/errorMap.ts) makes it -32602 naming what failed (bad
  * CID, missing object, not JSON, schema, verification, size, credentials), or -32002 when the IPFS
  * API cannot be reached in time.
  */

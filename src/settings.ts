@@ -8,7 +8,7 @@ import {
 import type { ChainConfig } from './accounts/erc4337';
 import { requireConsent } from './consent';
 import type { ConsentAsker, Requester } from './consent';
-import { callerError } from './errorMap';
+import { callerError } from './utils/errorMap';
 import { parseIpfsConfig } from './metadata';
 import type { IpfsConfig } from './metadata';
 import type { StateStore } from './state/store';

@@ -137,7 +137,7 @@ function describeFailure(failure: {
 /**
  * The snap's one error base, for a domain step that failed on a library's error and adds what it
  * was doing (`Account metadata <cid>: <the IPFS client's message>`). The front door's map
- * (src/errorMap.ts) gives it the JSON-RPC code of its `cause` and keeps its own message. Anything
+ * (src/utils/errorMap.ts) gives it the JSON-RPC code of its `cause` and keeps its own message. Anything
  * the domain refuses on its own is thrown with the factories above instead.
  */
 export class SnapError extends Error {

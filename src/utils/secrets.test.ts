@@ -7,7 +7,7 @@ import { ExecutionRevertedError, maskUrl, originOf } from '../chain';
 import type { Domain } from '../domain';
 import { createDomain } from '../domain';
 import { scrubError } from '../domain';
-import { toRpcError } from '../errorMap';
+import { toRpcError } from './errorMap';
 import { defaultState } from '../state/store';
 
 const RPC_KEY = 'rpcKeyHq83Lm29Xc71Vb40Ns';

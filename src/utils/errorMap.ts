@@ -1,10 +1,13 @@
 import { JsonRpcError, rpcErrors } from '@metamask/rpc-errors';
 
-import { ChainRpcError, TransportError } from './chain/errors';
-import { IpfsError, IpfsTimeoutError, IpfsTransportError } from './ipfs/errors';
-import { AccountMetadataError } from './metadata';
-import { invalidParams, SnapError } from './utils/errors';
-import { redactError } from './utils/secrets';
+import { invalidParams, SnapError } from './errors';
+import { redactError } from './secrets';
+import { ChainRpcError, TransportError } from '../chain/errors';
+import {
+  IpfsError,
+  IpfsTimeoutError,
+  IpfsTransportError,
+} from '../ipfs/errors';
 
 /**
  * The one place anything thrown becomes what a caller sees: `callerError` maps it to a JSON-RPC
@@ -64,8 +67,10 @@ function sameCode(error: ChainRpcError, message: string): JsonRpcError<never> {
  * rate limits, code-3 reverts, -32602 refused parameters): the same code and message, `data`
  * kept when it is a string (revert data);
  * - IPFS `IpfsTransportError`, `IpfsTimeoutError` (and its `IpfsDeadlineError`): -32002;
- * - any other `IpfsError` (bad CID, API refusal, verification, size, content): -32602;
- * - `AccountMetadataError` (a metadata document off its schema): -32602.
+ * - any other `IpfsError` (bad CID, API refusal, verification, size, content): -32602.
+ *
+ * Errors of the snap's own modules carry their code (`AccountMetadataError`: -32602), so this
+ * leaf module needs to know only the two libraries' error classes.
  */
 const ERROR_MAP: readonly ErrorRule[] = [
   [TransportError, unavailable],
@@ -73,7 +78,6 @@ const ERROR_MAP: readonly ErrorRule[] = [
   [IpfsTransportError, unavailable],
   [IpfsTimeoutError, unavailable],
   [IpfsError, refused],
-  [AccountMetadataError, refused],
 ];
 
 /**

@@ -8,7 +8,7 @@ import {
   RateLimitedError,
   RemovedLogsError,
   TransportError,
-} from './chain';
+} from '../chain';
 import { callerError, toRpcError } from './errorMap';
 import {
   ContentVerificationError,
@@ -17,9 +17,9 @@ import {
   IpfsDeadlineError,
   IpfsTimeoutError,
   IpfsTransportError,
-} from './ipfs';
-import { AccountMetadataError } from './metadata';
-import { SnapError } from './utils/errors';
+} from '../ipfs';
+import { AccountMetadataError } from '../metadata';
+import { SnapError } from './errors';
 
 /**
  * The code, message and data a caller sees.
