@@ -6,7 +6,7 @@ import {
   verifyChainConfig,
 } from './accounts/erc4337';
 import type { ChainConfig } from './accounts/erc4337';
-import { isMaskedUrl, maskKeyed, maskUrl } from './chain';
+import { isMaskedUrl, maskKeyed, maskUrl, originOf } from './chain';
 import { requireConsent } from './consent';
 import type { ConsentAsker, Requester } from './consent';
 import { parseIpfsConfig } from './metadata';
@@ -193,6 +193,70 @@ export class Settings {
     return this.#store.current.ipfs;
   }
 
+  /**
+   * @returns The IPFS config as it may be shown: the API URL masked when keyed (`<origin>/***`)
+   * and whether a key or secret is set (never their values), or null when unset.
+   */
+  ipfsSummary(): { apiUrl: string; hasCredentials: boolean } | null {
+    const { ipfs } = this.#store.current;
+    return ipfs
+      ? {
+          apiUrl: maskKeyed(ipfs.apiUrl),
+          hasCredentials:
+            ipfs.apiKey !== undefined || ipfs.apiKeySecret !== undefined,
+        }
+      : null;
+  }
+
+  /**
+   * Change the IPFS config from a form whose key and secret inputs are write-only (the home
+   * page): a key or secret left out keeps the stored one, unless `clearCredentials` is set (then
+   * only the given ones are stored). Stored credentials are kept only for the same API origin
+   * (scheme, host, port): they are never sent to another server unless given again.
+   *
+   * @param edit - The form's values.
+   * @param edit.apiUrl - The IPFS HTTP API URL (required, as in `setIpfsConfig`).
+   * @param edit.apiKey - A new API key; undefined keeps the stored one.
+   * @param edit.apiKeySecret - A new API key secret; undefined keeps the stored one.
+   * @param edit.clearCredentials - True: store only the key and secret given, dropping the stored ones.
+   * @returns As {@link Settings.setIpfsConfig}.
+   * @throws JsonRpcError -32602 naming the bad field; `... at apiKey: ...` when the origin changes
+   * while stored credentials would be kept.
+   */
+  async editIpfsConfig(edit: {
+    apiUrl?: string;
+    apiKey?: string;
+    apiKeySecret?: string;
+    clearCredentials?: boolean;
+  }): Promise<{ apiUrl: string }> {
+    const { clearCredentials = false, ...given } = edit;
+    parseIpfsConfig(given); // a bad URL is named as such, before the credentials' checks
+    const stored = this.#store.current.ipfs;
+    const kept = clearCredentials
+      ? {}
+      : {
+          ...(stored?.apiKey === undefined ? {} : { apiKey: stored.apiKey }),
+          ...(stored?.apiKeySecret === undefined
+            ? {}
+            : { apiKeySecret: stored.apiKeySecret }),
+        };
+    const keeps =
+      (kept.apiKey !== undefined && given.apiKey === undefined) ||
+      (kept.apiKeySecret !== undefined && given.apiKeySecret === undefined);
+    if (
+      keeps &&
+      stored &&
+      given.apiUrl !== undefined &&
+      !isMaskedUrl(given.apiUrl) &&
+      originOf(given.apiUrl) !== originOf(stored.apiUrl)
+    ) {
+      throw invalidParams(
+        'Invalid IPFS settings at apiKey: the stored key and secret belong to another server; enter them again for this URL, or clear them',
+      );
+    }
+    return this.setIpfsConfig({ ...kept, ...given });
+  }
+
   /** @returns The approval mode. */
   approvalMode(): ApprovalMode {
     return this.#store.current.approvalMode;
@@ -227,6 +291,17 @@ export class Settings {
     });
     return { mode };
   }
+}
+
+/**
+ * Whether a URL holds something that is shown masked (a path, query, userinfo or key-like host
+ * label: see `maskUrl`), so a form must not keep it in an input.
+ *
+ * @param url - A URL or any text typed as one (text that is not a URL counts as keyed).
+ * @returns True when its display form hides part of it.
+ */
+export function isKeyedUrl(url: string): boolean {
+  return isMaskedUrl(maskUrl(url));
 }
 
 /** The chain config's URL fields, with the words a person knows them by. */

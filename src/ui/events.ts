@@ -13,6 +13,7 @@ import { approveParked, rejectParked } from './actions/requests';
 import { refreshSendStatus, sendFromForm } from './actions/send';
 import {
   editChain,
+  removeChain,
   saveApprovalMode,
   saveChain,
   saveIpfs,
@@ -78,7 +79,7 @@ export async function homeInput(
  * Run the action an event asks for, by the element's name (its prefix before the first `:` for
  * names that end in an account id, request id or scope): the approval-mode dropdown, a form
  * submit (create, import, chain, IPFS, send) or a button click (delete, export, approve, reject,
- * refresh a user operation's status, edit a chain). A `type="submit"` button fires a click and a
+ * refresh a user operation's status, edit or remove a chain). A `type="submit"` button fires a click and a
  * form submit: only the submit acts.
  *
  * @param domain - The keyring and settings.
@@ -130,6 +131,8 @@ async function act(
     }
     case UI.chainEdit:
       return clicked ? editChain(domain, target) : undefined;
+    case UI.chainRemove:
+      return clicked ? removeChain(domain, target) : undefined;
     default:
       return undefined;
   }
