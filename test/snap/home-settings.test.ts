@@ -249,8 +249,8 @@ describe('home page settings', () => {
     // the URL alone changes (same server): the credentials stay
     await ui.typeInField('ipfs-apiUrl', 'http://127.0.0.1:5001/kubo');
     await step(async (current) => current.clickElement('ipfs-form-submit'));
-    expect(page()).toContain('IPFS API set to http://127.0.0.1:5001/***');
     expect(rowText(ui.content, 'Credentials')).toBe('set');
+    expect(page()).toContain('IPFS API set to http://127.0.0.1:5001/***');
 
     // another server with blank inputs: refused under the key, nothing changes
     await ui.typeInField('ipfs-apiUrl', 'http://127.0.0.1:5002');
