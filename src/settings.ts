@@ -6,14 +6,16 @@ import {
   verifyChainConfig,
 } from './accounts/erc4337';
 import type { ChainConfig } from './accounts/erc4337';
+import { isMaskedUrl, maskKeyed, maskUrl, originOf } from './chain';
 import { requireConsent } from './consent';
 import type { ConsentAsker, Requester } from './consent';
-import { callerError } from './utils/errorMap';
 import { parseIpfsConfig } from './metadata';
 import type { IpfsConfig } from './metadata';
 import type { StateStore } from './state/store';
-import { validate } from './utils/errors';
+import { callerError } from './utils/errorMap';
+import { invalidParams, validate } from './utils/errors';
 import { rememberCredentials } from './utils/secrets';
+import { ChainScopeStruct } from './utils/structs';
 
 export type { ChainConfig };
 
@@ -65,13 +67,16 @@ export class Settings {
    * Validate, confirm (a site's change: URLs masked, EntryPoint and factory in full, flagged when
    * not canonical), check (`eth_chainId` of the rpcUrl must be the scope's chain) and store the
    * chain config of one scope, replacing the previous one. A URL sent back exactly as it was shown
-   * (masked) keeps the stored URL, so an edit form can leave a keyed URL untouched.
+   * (masked) keeps the stored URL of the same scope and field, so an edit form can leave a keyed
+   * URL untouched; a masked URL anywhere else (another scope, no stored config, another field) is
+   * refused before any network request or dialog, since it is only a placeholder.
    *
    * @param params - `{ scope: "eip155:<decimal>", rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`.
    * @param requester - The caller (from the front door); undefined for the snap's home page.
    * @returns The stored config with every URL's API key masked.
-   * @throws JsonRpcError -32602 naming the bad field or a chain mismatch; 4001 when the user
-   * declines; the chain adapter's errors (-32002 when the rpcUrl cannot be reached).
+   * @throws JsonRpcError -32602 naming the bad field, a masked URL that stands for nothing stored
+   * (`... at rpcUrl: it is masked ...`) or a chain mismatch; 4001 when the user declines; the
+   * chain adapter's errors (-32002 when the rpcUrl cannot be reached).
    */
   async setChainConfig(
     params: unknown,
@@ -124,20 +129,52 @@ export class Settings {
   }
 
   /**
+   * Remove the chain config of one scope. Accounts on that scope keep their address; sending on
+   * it needs the chain configured again. Only the snap's own callers use it (the home page, after
+   * its own confirmation dialog): no RPC method exposes it.
+   *
+   * @param scope - CAIP-2 chain id, `eip155:<decimal chain id>`.
+   * @returns The removed config, URLs' API keys masked.
+   * @throws JsonRpcError -32602 when scope is not a chain scope or has no config.
+   */
+  async removeChainConfig(scope: unknown): Promise<ChainConfig> {
+    const valid = validate(scope, ChainScopeStruct, 'removeChainConfig scope');
+    return this.#store.run(async () => {
+      const draft = this.#store.draft();
+      const removed = draft.chains[valid];
+      if (removed === undefined) {
+        throw invalidParams(
+          'Invalid removeChainConfig params at scope: no chain config for it',
+        );
+      }
+      delete draft.chains[valid];
+      await this.#store.commit(draft);
+      return maskChainConfig(removed);
+    });
+  }
+
+  /**
    * Validate and store the IPFS HTTP API config; the credentials stay in encrypted state.
    *
+   * The whole config is replaced: credentials left out are removed. An apiUrl sent back as shown
+   * (masked, `<origin>/***`) keeps the stored URL; any other masked apiUrl is refused.
    * A site's change is confirmed first (the URL masked, the credentials never shown).
    *
    * @param params - `{ apiUrl, apiKey?, apiKeySecret? }`.
    * @param requester - The caller (from the front door); undefined for the snap's home page.
-   * @returns `{ apiUrl }`, credentials never echoed.
-   * @throws JsonRpcError -32602 naming the bad field; 4001 when the user declines.
+   * @returns `{ apiUrl }`, masked (`<origin>/***`) when it holds a path or key, credentials never
+   * echoed.
+   * @throws JsonRpcError -32602 naming the bad field (a masked apiUrl that stands for nothing
+   * stored included); 4001 when the user declines.
    */
   async setIpfsConfig(
     params: unknown,
     requester?: Requester,
   ): Promise<{ apiUrl: string }> {
-    const config = parseIpfsConfig(params);
+    const config = keepMaskedIpfsUrl(
+      parseIpfsConfig(params),
+      this.#store.current.ipfs,
+    );
     await requireConsent(this.#ask, requester, {
       kind: 'ipfsConfig',
       apiUrl: config.apiUrl,
@@ -150,12 +187,76 @@ export class Settings {
       draft.ipfs = config;
       await this.#store.commit(draft);
     });
-    return { apiUrl: config.apiUrl };
+    return { apiUrl: maskKeyed(config.apiUrl) };
   }
 
   /** @returns The IPFS config, credentials included (for the IPFS client only), or null. */
   ipfsConfig(): IpfsConfig | null {
     return this.#store.current.ipfs;
+  }
+
+  /**
+   * @returns The IPFS config as it may be shown: the API URL masked when keyed (`<origin>/***`)
+   * and whether a key or secret is set (never their values), or null when unset.
+   */
+  ipfsSummary(): { apiUrl: string; hasCredentials: boolean } | null {
+    const { ipfs } = this.#store.current;
+    return ipfs
+      ? {
+          apiUrl: maskKeyed(ipfs.apiUrl),
+          hasCredentials:
+            ipfs.apiKey !== undefined || ipfs.apiKeySecret !== undefined,
+        }
+      : null;
+  }
+
+  /**
+   * Change the IPFS config from a form whose key and secret inputs are write-only (the home
+   * page): a key or secret left out keeps the stored one, unless `clearCredentials` is set (then
+   * only the given ones are stored). Stored credentials are kept only for the same API origin
+   * (scheme, host, port): they are never sent to another server unless given again.
+   *
+   * @param edit - The form's values.
+   * @param edit.apiUrl - The IPFS HTTP API URL (required, as in `setIpfsConfig`).
+   * @param edit.apiKey - A new API key; undefined keeps the stored one.
+   * @param edit.apiKeySecret - A new API key secret; undefined keeps the stored one.
+   * @param edit.clearCredentials - True: store only the key and secret given, dropping the stored ones.
+   * @returns As {@link Settings.setIpfsConfig}.
+   * @throws JsonRpcError -32602 naming the bad field; `... at apiKey: ...` when the origin changes
+   * while stored credentials would be kept.
+   */
+  async editIpfsConfig(edit: {
+    apiUrl?: string;
+    apiKey?: string;
+    apiKeySecret?: string;
+    clearCredentials?: boolean;
+  }): Promise<{ apiUrl: string }> {
+    const { clearCredentials = false, ...given } = edit;
+    parseIpfsConfig(given); // a bad URL is named as such, before the credentials' checks
+    const stored = this.#store.current.ipfs;
+    const kept = clearCredentials
+      ? {}
+      : {
+          ...(stored?.apiKey === undefined ? {} : { apiKey: stored.apiKey }),
+          ...(stored?.apiKeySecret === undefined
+            ? {}
+            : { apiKeySecret: stored.apiKeySecret }),
+        };
+    const keeps =
+      (kept.apiKey !== undefined && given.apiKey === undefined) ||
+      (kept.apiKeySecret !== undefined && given.apiKeySecret === undefined);
+    if (
+      keeps &&
+      stored &&
+      given.apiUrl !== undefined &&
+      !isMaskedUrl(given.apiUrl) &&
+      originOf(given.apiUrl) !== originOf(stored.apiUrl)
+    ) {
+      throw invalidParams(
+        'Invalid IPFS settings at apiKey: the stored key and secret belong to another server; enter them again for this URL, or clear them',
+      );
+    }
+    return this.setIpfsConfig({ ...kept, ...given });
   }
 
   /** @returns The approval mode. */
@@ -195,31 +296,77 @@ export class Settings {
 }
 
 /**
- * Replace each URL of `config` that equals the masked form of the stored config's same URL by the
- * stored one.
+ * Whether a URL holds something that is shown masked (a path, query, userinfo or key-like host
+ * label: see `maskUrl`), so a form must not keep it in an input.
+ *
+ * @param url - A URL or any text typed as one (text that is not a URL counts as keyed).
+ * @returns True when its display form hides part of it.
+ */
+export function isKeyedUrl(url: string): boolean {
+  return isMaskedUrl(maskUrl(url));
+}
+
+/** The chain config's URL fields, with the words a person knows them by. */
+const URL_FIELDS = [
+  ['rpcUrl', 'RPC URL'],
+  ['bundlerUrl', 'bundler URL'],
+  ['paymasterUrl', 'paymaster URL'],
+] as const;
+
+/**
+ * Resolve masked URLs: a URL of `config` that equals the masked form of the stored config's URL
+ * of the same scope and field is replaced by the stored one; any other masked URL (`***`, see
+ * `maskUrl`) is refused, so a placeholder never reaches the network or the state.
  *
  * @param config - The parsed new config.
  * @param stored - The stored configs, by scope.
  * @returns The config to store.
+ * @throws JsonRpcError -32602 `Invalid setChainConfig params at <field>: it is masked ...` naming
+ * the field, never its value.
  */
 function keepMaskedUrls(
   config: ChainConfig,
   stored: Readonly<Record<string, ChainConfig>>,
 ): ChainConfig {
   const previous = stored[config.scope];
-  if (!previous) {
-    return config;
-  }
-  const shown = maskChainConfig(previous);
+  const shown = previous ? maskChainConfig(previous) : undefined;
   const kept = { ...config };
-  for (const field of ['rpcUrl', 'bundlerUrl', 'paymasterUrl'] as const) {
-    if (
-      kept[field] !== undefined &&
-      kept[field] === shown[field] &&
-      previous[field] !== undefined
-    ) {
-      kept[field] = previous[field];
+  for (const [field, words] of URL_FIELDS) {
+    const value = kept[field];
+    if (value === undefined || !isMaskedUrl(value)) {
+      continue;
     }
+    const original = previous?.[field];
+    if (original === undefined || value !== shown?.[field]) {
+      throw invalidParams(
+        `Invalid setChainConfig params at ${field}: it is masked (***), which only keeps the stored URL of the same chain; enter the ${words} again`,
+      );
+    }
+    kept[field] = original;
   }
   return kept;
+}
+
+/**
+ * Resolve a masked IPFS API URL the same way: the masked form of the stored URL keeps it, any
+ * other masked URL is refused.
+ *
+ * @param config - The parsed new IPFS config.
+ * @param stored - The stored IPFS config, or null.
+ * @returns The config to store.
+ * @throws JsonRpcError -32602 `Invalid setIpfsConfig params at apiUrl: it is masked ...`.
+ */
+function keepMaskedIpfsUrl(
+  config: IpfsConfig,
+  stored: IpfsConfig | null,
+): IpfsConfig {
+  if (!isMaskedUrl(config.apiUrl)) {
+    return config;
+  }
+  if (stored === null || maskUrl(stored.apiUrl) !== config.apiUrl) {
+    throw invalidParams(
+      'Invalid setIpfsConfig params at apiUrl: it is masked (***), which only keeps the stored URL; enter the IPFS API URL again',
+    );
+  }
+  return { ...config, apiUrl: stored.apiUrl };
 }

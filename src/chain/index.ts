@@ -24,7 +24,7 @@ export {
   LIMIT_EXCEEDED,
   EXECUTION_REVERTED,
 } from './errors';
-export { maskUrl, originOf, redact } from './mask';
+export { isMaskedUrl, maskKeyed, maskUrl, originOf, redact } from './mask';
 export { decodeRevertData, PANIC_REASONS, type DecodedRevert } from './revert';
 export {
   createTransport,

@@ -117,6 +117,31 @@ export function maskUrl(url: string): string {
 }
 
 /**
+ * Whether a URL is a masked placeholder (it holds `***`, as {@link maskUrl} and
+ * {@link originOf} write it): it stands for a stored URL and is never an endpoint to call.
+ *
+ * @param url - A URL as given by a caller.
+ * @returns True when it holds the mask.
+ */
+export function isMaskedUrl(url: string): boolean {
+  return url.includes(MASK);
+}
+
+/**
+ * Mask a URL for display only when it is keyed: as {@link maskUrl}, but a URL with nothing secret
+ * is returned exactly as given (no trailing `/` added).
+ *
+ * @param url - An endpoint URL.
+ * @returns `<origin>/***` for a keyed URL, else `url` unchanged.
+ * @example maskKeyed('https://ipfs.example/KEY123abc') // 'https://ipfs.example/***'
+ * @example maskKeyed('http://127.0.0.1:5001') // 'http://127.0.0.1:5001'
+ */
+export function maskKeyed(url: string): string {
+  const masked = maskUrl(url);
+  return isMaskedUrl(masked) ? masked : url;
+}
+
+/**
  * The parts of `url` that may be secret, for scrubbing free text: the path and
  * query as a whole, every path segment, query name and value, the user name and
  * password (raw and percent-decoded), key-like host labels, each at least 6

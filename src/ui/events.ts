@@ -17,6 +17,7 @@ import {
 import { refreshSendStatus, sendFromForm } from './actions/send';
 import {
   editChain,
+  removeChain,
   saveApprovalMode,
   saveChain,
   saveIpfs,
@@ -82,7 +83,7 @@ export async function homeInput(
  * Run the action an event asks for, by the element's name (its prefix before the first `:` for
  * names that end in an account id, request id or scope): the approval-mode dropdown, a form
  * submit (create, import, chain, IPFS, send) or a button click (delete, export, approve, reject,
- * refresh the requests, refresh a user operation's status, edit a chain). A `type="submit"` button fires a click and a
+ * refresh the requests, refresh a user operation's status, edit or remove a chain). A `type="submit"` button fires a click and a
  * form submit: only the submit acts.
  *
  * @param domain - The keyring and settings.
@@ -136,6 +137,8 @@ async function act(
     }
     case UI.chainEdit:
       return clicked ? editChain(domain, target) : undefined;
+    case UI.chainRemove:
+      return clicked ? removeChain(domain, target) : undefined;
     default:
       return undefined;
   }

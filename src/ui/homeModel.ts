@@ -20,7 +20,9 @@ export const UI = {
   importType: 'import-type',
   chainForm: 'chain-form',
   chainEdit: 'chain-edit',
+  chainRemove: 'chain-remove',
   ipfsForm: 'ipfs-form',
+  ipfsClearCredentials: 'ipfs-clearCredentials',
   approvalMode: 'approval-mode',
   requestApprove: 'request-approve',
   requestReject: 'request-reject',
@@ -33,24 +35,45 @@ export const UI = {
   sendStatus: 'userop-status',
 } as const;
 
-/** The chain form's fields, in order, with their labels (`chain-<field>`). */
+/** The chain form's fields, in order, with their labels and example placeholders (`chain-<field>`). */
 export const CHAIN_FIELDS = [
-  ['scope', 'Chain (eip155:<chain id>)'],
-  ['rpcUrl', 'RPC URL'],
-  ['entryPoint', 'EntryPoint (optional, default v0.6)'],
+  ['scope', 'Chain (eip155:<chain id>, or the chain id)', 'eip155:11155111'],
+  ['rpcUrl', 'RPC URL', 'https://…'],
+  ['entryPoint', 'EntryPoint (optional, default v0.6)', '0x…'],
   [
     'accountFactory',
     'Account factory (optional, default SimpleAccountFactory v0.6)',
+    '0x…',
   ],
-  ['bundlerUrl', 'Bundler URL (optional)'],
-  ['paymasterUrl', 'Paymaster URL (optional, ERC-7677)'],
+  ['bundlerUrl', 'Bundler URL (optional)', 'https://…'],
+  ['paymasterUrl', 'Paymaster URL (optional, ERC-7677)', 'https://…'],
 ] as const;
 
-/** The IPFS form's fields (`ipfs-<field>`); key and secret are write-only. */
+/** The chain form's URL fields: an input holding a keyed URL is emptied after a failed save. */
+export const CHAIN_URL_FIELDS = [
+  'rpcUrl',
+  'bundlerUrl',
+  'paymasterUrl',
+] as const;
+
+/**
+ * The IPFS form's fields (`ipfs-<field>`) with their labels, input types and placeholders; key and
+ * secret are write-only: left blank, the stored ones are kept (for the same API origin).
+ */
 export const IPFS_FIELDS = [
-  ['apiUrl', 'IPFS HTTP API URL', 'text'],
-  ['apiKey', 'API key (write-only)', 'password'],
-  ['apiKeySecret', 'API key secret (write-only)', 'password'],
+  ['apiUrl', 'IPFS HTTP API URL', 'text', 'https://… or http://127.0.0.1:5001'],
+  [
+    'apiKey',
+    'API key (write-only; blank keeps the stored one)',
+    'password',
+    '',
+  ],
+  [
+    'apiKeySecret',
+    'API key secret (write-only; blank keeps the stored one)',
+    'password',
+    '',
+  ],
 ] as const;
 
 /** What the page shows: everything read from the domain, plus the outcome of the last action. */
@@ -59,7 +82,7 @@ export type HomeModel = {
   accounts: AccountSummary[];
   /** The configured chains (URLs masked). */
   chains: ChainConfig[];
-  /** The IPFS API settings, null when unset: the API URL, and whether a key or secret is set (never the values). */
+  /** The IPFS API settings, null when unset: the API URL (masked when keyed), and whether a key or secret is set (never the values). */
   ipfs: { apiUrl: string; hasCredentials: boolean } | null;
   /** `sync`: requests are signed when MetaMask asks; `async`: they wait for approval on this page. */
   approvalMode: 'sync' | 'async';
@@ -94,17 +117,10 @@ export async function buildHomeModel(
   { keyring, settings }: Domain,
   outcome: Outcome = { errors: {} },
 ): Promise<HomeModel> {
-  const ipfs = settings.ipfsConfig();
   return {
     accounts: keyring.describeAccounts(),
     chains: settings.chainConfigs(),
-    ipfs: ipfs
-      ? {
-          apiUrl: ipfs.apiUrl,
-          hasCredentials:
-            ipfs.apiKey !== undefined || ipfs.apiKeySecret !== undefined,
-        }
-      : null,
+    ipfs: settings.ipfsSummary(),
     approvalMode: settings.approvalMode(),
     requests: await keyring.listRequests(),
     notice: outcome.notice,

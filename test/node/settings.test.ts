@@ -132,4 +132,77 @@ describe('Settings', () => {
     expect(saved).toStrictEqual([]);
     expect(settings.chainConfigs()).toStrictEqual([]);
   });
+  it('a masked URL is refused before any request unless it stands for the same scope and field', async () => {
+    const { settings, saved } = domain();
+    const keyed = `${base}/v3/SECRETKEY123`;
+    const shown = await settings.setChainConfig({
+      scope: 'eip155:31337',
+      rpcUrl: keyed,
+    });
+    expect(shown.rpcUrl).toBe(`${base}/***`);
+    const requests = paths.length;
+    const savedBefore = saved.length;
+    // another scope (the edit form with its scope changed), no stored config for it
+    await expect(
+      settings.setChainConfig({ scope: 'eip155:1', rpcUrl: shown.rpcUrl }),
+    ).rejects.toThrow(
+      'Invalid setChainConfig params at rpcUrl: it is masked (***), which only keeps the stored URL of the same chain; enter the RPC URL again',
+    );
+    // the same scope, but the masked RPC URL given as the bundler URL
+    await expect(
+      settings.setChainConfig({
+        scope: 'eip155:31337',
+        rpcUrl: shown.rpcUrl,
+        bundlerUrl: shown.rpcUrl,
+      }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(
+        /^Invalid setChainConfig params at bundlerUrl: it is masked .*enter the bundler URL again$/u,
+      ),
+    });
+    // the same scope and field, but a masked value that is not what is shown for it
+    await expect(
+      settings.setChainConfig({
+        scope: 'eip155:31337',
+        rpcUrl: 'http://127.0.0.1:1/***',
+        paymasterUrl: 'http://127.0.0.1:1/***',
+      }),
+    ).rejects.toThrow(/at rpcUrl: it is masked/u);
+    expect(paths).toHaveLength(requests);
+    expect(saved).toHaveLength(savedBefore);
+    expect(settings.chainConfig('eip155:31337')?.rpcUrl).toBe(keyed);
+    expect(settings.chainConfig('eip155:1')).toBeUndefined();
+  });
+
+  it('removeChainConfig drops one scope, keeps the others, and refuses an unknown scope', async () => {
+    const { settings, saved } = domain();
+    await settings.setChainConfig({ scope: 'eip155:31337', rpcUrl: base });
+    const removed = await settings.removeChainConfig('eip155:31337');
+    expect(removed.scope).toBe('eip155:31337');
+    expect(saved.at(-1)?.chains).toStrictEqual({});
+    await expect(settings.removeChainConfig('eip155:31337')).rejects.toThrow(
+      'Invalid removeChainConfig params at scope: no chain config for it',
+    );
+    await expect(settings.removeChainConfig('31337')).rejects.toMatchObject({
+      code: -32602,
+    });
+  });
+
+  it('an IPFS API URL is returned masked when keyed; its masked form keeps it, another masked URL is refused', async () => {
+    const { settings, saved } = domain();
+    const keyed = 'https://ipfs.example/KEYPATH123456';
+    expect(await settings.setIpfsConfig({ apiUrl: keyed })).toStrictEqual({
+      apiUrl: 'https://ipfs.example/***',
+    });
+    await settings.setIpfsConfig({
+      apiUrl: 'https://ipfs.example/***',
+      apiKey: 'k',
+    });
+    expect(saved.at(-1)?.ipfs).toStrictEqual({ apiUrl: keyed, apiKey: 'k' });
+    await expect(
+      settings.setIpfsConfig({ apiUrl: 'https://other.example/***' }),
+    ).rejects.toThrow(/^Invalid setIpfsConfig params at apiUrl: it is masked/u);
+    expect(settings.ipfsConfig()?.apiUrl).toBe(keyed);
+  });
 });

@@ -1,7 +1,10 @@
 import type { Json } from '@metamask/snaps-sdk';
 
 import type { Domain } from '../../domain';
-import { CHAIN_FIELDS, IPFS_FIELDS, UI } from '../homeModel';
+import { showConfirmation } from '../../platform';
+import { isKeyedUrl } from '../../settings';
+import { removeChainDialog } from '../dialogs/chain';
+import { CHAIN_FIELDS, CHAIN_URL_FIELDS, IPFS_FIELDS, UI } from '../homeModel';
 import { attempt, fieldMap, onSuccess, text } from '../outcome';
 import type { FormValues, Outcome } from '../outcome';
 
@@ -26,7 +29,9 @@ function formParams(
 }
 
 /**
- * Save a chain config from the chain form (the same domain call as `setChainConfig`).
+ * Save a chain config from the chain form (the same domain call as `setChainConfig`). A bare
+ * decimal chain id in the scope input (`31337`) means `eip155:31337`. After a failure, an URL
+ * input that holds a key is emptied (the others stay, to be fixed).
  *
  * @param domain - The keyring and settings.
  * @param domain.settings - The settings.
@@ -37,16 +42,58 @@ export async function saveChain(
   { settings }: Domain,
   value: FormValues,
 ): Promise<Outcome> {
+  const params = formParams('chain', CHAIN_FIELDS, value);
+  if (params.scope !== undefined && /^[0-9]+$/u.test(params.scope)) {
+    params.scope = `eip155:${params.scope}`;
+  }
   const outcome = await attempt(
     UI.chainForm,
-    async () =>
-      `Saved ${(await settings.setChainConfig(formParams('chain', CHAIN_FIELDS, value))).scope}`,
+    async () => `Saved ${(await settings.setChainConfig(params)).scope}`,
     fieldMap('chain', CHAIN_FIELDS),
   );
-  return onSuccess(
-    outcome,
-    Object.fromEntries(CHAIN_FIELDS.map(([field]) => [`chain-${field}`, ''])),
-  );
+  if (outcome.notice?.severity === 'success') {
+    return onSuccess(
+      outcome,
+      Object.fromEntries(CHAIN_FIELDS.map(([field]) => [`chain-${field}`, ''])),
+    );
+  }
+  return {
+    ...outcome,
+    values: Object.fromEntries(
+      CHAIN_URL_FIELDS.filter((field) => {
+        const url = params[field];
+        return url !== undefined && isKeyedUrl(url);
+      }).map((field) => [`chain-${field}`, '']),
+    ),
+  };
+}
+
+/**
+ * Remove a chain config after a confirmation dialog that names the smart accounts on that chain
+ * (a destructive change: the page's own action asks too).
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.keyring - The keyring (its smart accounts on that chain).
+ * @param domain.settings - The settings.
+ * @param scope - The chain's CAIP-2 id.
+ * @returns The outcome: removed, nothing removed (declined), or the error.
+ */
+export async function removeChain(
+  { keyring, settings }: Domain,
+  scope: string,
+): Promise<Outcome> {
+  return attempt(UI.chainRemove, async () => {
+    const onChain = keyring
+      .describeAccounts()
+      .filter(({ account }) =>
+        account.scopes.includes(scope as `${string}:${string}`),
+      )
+      .map(({ account }) => account.address);
+    if (!(await showConfirmation(removeChainDialog(scope, onChain)))) {
+      return 'Nothing removed';
+    }
+    return `Removed ${(await settings.removeChainConfig(scope)).scope}`;
+  });
 }
 
 /**
@@ -68,12 +115,14 @@ export function editChain({ settings }: Domain, scope: string): Outcome {
 }
 
 /**
- * Save the IPFS settings from the IPFS form (the same domain call as `setIpfsConfig`).
+ * Save the IPFS settings from the IPFS form: blank key and secret inputs keep the stored ones
+ * (same API origin only), the `ipfs-clearCredentials` checkbox drops them (Settings.editIpfsConfig).
  *
  * @param domain - The keyring and settings.
  * @param domain.settings - The settings.
- * @param value - The form's values (`ipfs-<field>`).
- * @returns The outcome: the API URL set and a cleared URL input, or the error next to its field.
+ * @param value - The form's values (`ipfs-<field>`, `ipfs-clearCredentials`).
+ * @returns The outcome: the API URL set (masked when keyed) and a cleared URL input, or the error
+ * next to its field.
  */
 export async function saveIpfs(
   { settings }: Domain,
@@ -81,8 +130,13 @@ export async function saveIpfs(
 ): Promise<Outcome> {
   const outcome = await attempt(
     UI.ipfsForm,
-    async () =>
-      `IPFS API set to ${(await settings.setIpfsConfig(formParams('ipfs', IPFS_FIELDS, value))).apiUrl}`,
+    async () => {
+      const { apiUrl } = await settings.editIpfsConfig({
+        ...formParams('ipfs', IPFS_FIELDS, value),
+        clearCredentials: value[UI.ipfsClearCredentials] === true,
+      });
+      return `IPFS API set to ${apiUrl}`;
+    },
     fieldMap('ipfs', IPFS_FIELDS),
   );
   return onSuccess(outcome, { 'ipfs-apiUrl': '' });

@@ -16,8 +16,8 @@ import { CHAIN_FIELDS, UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
 /**
- * The Chains part: each configured chain (URLs masked) with an Edit button, and the form adding
- * or replacing one.
+ * The Chains part: each configured chain (URLs masked) with Edit and Remove buttons (Remove asks
+ * first), and the form adding or replacing one (each input shows an example).
  *
  * @param props - The component's props.
  * @param props.model - The page's model (chains, values and errors).
@@ -50,12 +50,15 @@ export const Chains: SnapComponent<{ model: HomeModel }> = ({ model }) => {
           <Row label="Paymaster">
             <Text>{chain.paymasterUrl ?? 'none'}</Text>
           </Row>
-          <Button name={`${UI.chainEdit}:${chain.scope}`}>Edit</Button>
+          <Box direction="horizontal">
+            <Button name={`${UI.chainEdit}:${chain.scope}`}>Edit</Button>
+            <Button name={`${UI.chainRemove}:${chain.scope}`}>Remove</Button>
+          </Box>
         </Section>
       ))}
       <Form name={UI.chainForm}>
         <Text>Add or replace a chain (the RPC URL must serve that chain):</Text>
-        {CHAIN_FIELDS.map(([field, label]) => (
+        {CHAIN_FIELDS.map(([field, label, placeholder]) => (
           <Field
             key={field}
             label={label}
@@ -63,12 +66,16 @@ export const Chains: SnapComponent<{ model: HomeModel }> = ({ model }) => {
           >
             <Input
               name={`chain-${field}`}
+              placeholder={placeholder}
               value={model.values[`chain-${field}`] ?? ''}
             />
           </Field>
         ))}
         {model.errors[UI.chainForm] ? (
           <Text color="error">{model.errors[UI.chainForm]}</Text>
+        ) : null}
+        {model.errors[UI.chainRemove] ? (
+          <Text color="error">{model.errors[UI.chainRemove]}</Text>
         ) : null}
         <Button type="submit" name={`${UI.chainForm}-submit`}>
           Save chain

@@ -42,7 +42,11 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
         <Text>Smart account (ERC-4337) on these chains:</Text>
         {model.chains.length === 0 ? (
           <Text>No chain is configured yet: add one under Chains.</Text>
-        ) : null}
+        ) : (
+          <Text>
+            None ticked: the account is made on every configured chain.
+          </Text>
+        )}
         {model.chains.map((chain) => (
           <Checkbox
             key={chain.scope}

@@ -1,6 +1,7 @@
 import {
   Box,
   Button,
+  Checkbox,
   Field,
   Form,
   Heading,
@@ -15,8 +16,9 @@ import { IPFS_FIELDS, UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
 /**
- * The IPFS part: the API URL, whether credentials are set, and the settings form (key and
- * secret inputs always render empty).
+ * The IPFS part: the API URL (masked when keyed), whether credentials are set, and the settings
+ * form (key and secret inputs always render empty; left empty they keep the stored ones; a
+ * checkbox removes them).
  *
  * @param props - The component's props.
  * @param props.model - The page's model (IPFS settings, values and errors).
@@ -33,7 +35,7 @@ export const Ipfs: SnapComponent<{ model: HomeModel }> = ({ model }) => {
         <Text>{model.ipfs?.hasCredentials ? 'set' : 'none'}</Text>
       </Row>
       <Form name={UI.ipfsForm}>
-        {IPFS_FIELDS.map(([field, label, type]) => (
+        {IPFS_FIELDS.map(([field, label, type, placeholder]) => (
           <Field
             key={field}
             label={label}
@@ -42,12 +44,17 @@ export const Ipfs: SnapComponent<{ model: HomeModel }> = ({ model }) => {
             <Input
               name={`ipfs-${field}`}
               type={type}
+              {...(placeholder ? { placeholder } : {})}
               value={
                 type === 'password' ? '' : (model.values[`ipfs-${field}`] ?? '')
               }
             />
           </Field>
         ))}
+        <Checkbox
+          name={UI.ipfsClearCredentials}
+          label="Remove the stored key and secret"
+        />
         {model.errors[UI.ipfsForm] ? (
           <Text color="error">{model.errors[UI.ipfsForm]}</Text>
         ) : null}

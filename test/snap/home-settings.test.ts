@@ -1,0 +1,391 @@
+/**
+ * The home page's settings parts (Chains, IPFS, the smart-account chain choice) through the built
+ * snap, as a person meets them: what is shown under a field, what the page shows after, what state
+ * keeps (read back through the RPC front doors) and what reaches the network (a counting JSON-RPC
+ * server on 127.0.0.1 that serves chain 5 on any path).
+ */
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { installKeyringSnap } from './harness';
+import type { KeyringHarness } from './harness';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import type { Erc4337Deployment } from '../../devnet/erc4337';
+
+/** The home page interface, as snaps-jest hands it to the test. */
+type Ui = Awaited<
+  ReturnType<
+    Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']
+  >
+>;
+
+const KEY = 'KEYnever4shown9x';
+const IPFS_SECRET = 'ipfs-secret-never-shown-7f3a';
+
+describe('home page settings', () => {
+  let anvil: Anvil;
+  let contracts: Erc4337Deployment;
+  let harness: KeyringHarness;
+  let ui: Ui;
+  let server: Server;
+  let base: string;
+  /** The paths of every request the counting server received, in order. */
+  const requests: string[] = [];
+
+  /**
+   * The page's content as text, to look for what it shows (and what it must never show).
+   *
+   * @returns The JSON of the page's content.
+   */
+  const page = (): string => JSON.stringify(ui.content);
+
+  /** Open the home page afresh (as MetaMask does when the user comes back to it). */
+  async function open(): Promise<void> {
+    ui = (await harness.snap.onHomePage()).getInterface();
+  }
+
+  /**
+   * Run an action that re-renders the page, and read the page it renders (bounded: an action that
+   * renders nothing new fails the test after 20 s instead of hanging).
+   *
+   * @param action - The action, given the current page.
+   */
+  async function step(action: (current: Ui) => Promise<void>): Promise<void> {
+    const next = ui.waitForUpdate();
+    await action(ui);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('the page did not re-render')),
+        20_000,
+      );
+    });
+    // eslint-disable-next-line require-atomic-updates -- steps run one at a time; ui is this suite's current page
+    ui = await Promise.race([next, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        let id: unknown = null;
+        try {
+          ({ id } = JSON.parse(body) as Record<string, unknown>);
+        } catch {
+          // not JSON: answered with a null id
+        }
+        response
+          .writeHead(200, {
+            'Content-Type': 'application/json',
+            'Access-Control-Allow-Origin': '*',
+          })
+          .end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x5' }));
+      });
+    });
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', resolve),
+    );
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    anvil = await startAnvil();
+    contracts = await deployErc4337(anvil.url);
+    harness = await installKeyringSnap();
+    await open();
+  });
+
+  afterAll(async () => {
+    await anvil?.stop();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('each chain input shows an example, and a bare chain id is saved as eip155:<id>', async () => {
+    expect(placeholder(ui.content, 'chain-scope')).toBe('eip155:11155111');
+    expect(placeholder(ui.content, 'chain-rpcUrl')).toBe('https://…');
+    expect(placeholder(ui.content, 'chain-bundlerUrl')).toBe('https://…');
+    await ui.typeInField('chain-scope', '5');
+    await ui.typeInField('chain-rpcUrl', `${base}/v3/${KEY}`);
+    await step(async (current) => current.clickElement('chain-form-submit'));
+    expect(page()).toContain('Saved eip155:5');
+    expect(page()).not.toContain(KEY);
+    expect(await harness.rpc('getChainConfigs')).toMatchObject([
+      { scope: 'eip155:5', rpcUrl: `${base}/***` },
+    ]);
+    expect(requests.at(-1)).toBe(`/v3/${KEY}`);
+  });
+
+  it('an edited chain moved to another scope refuses its masked RPC URL under the field, before any request', async () => {
+    const before = requests.length;
+    await step(async (current) => current.clickElement('chain-edit:eip155:5'));
+    expect(inputValue(ui.content, 'chain-rpcUrl')).toBe(`${base}/***`);
+    await ui.typeInField('chain-scope', 'eip155:10');
+    await step(async (current) => current.clickElement('chain-form-submit'));
+    expect(findField(ui.content, 'chain-rpcUrl')).toBe(
+      'Invalid setChainConfig params at rpcUrl: it is masked (***), which only keeps the stored URL of the same chain; enter the RPC URL again',
+    );
+    expect(requests).toHaveLength(before);
+    expect(
+      (await harness.rpc('getChainConfigs')).map(
+        (chain: { scope: string }) => chain.scope,
+      ),
+    ).toStrictEqual(['eip155:5']);
+    // the masked URL is emptied (it holds a placeholder for a key); the scope stays to be fixed
+    expect(inputValue(ui.content, 'chain-rpcUrl')).toBe('');
+    expect(inputValue(ui.content, 'chain-scope')).toBe('eip155:10');
+
+    // the RPC front door refuses it the same way (no dialog, no request)
+    await expect(
+      harness.rpcApproved('setChainConfig', {
+        scope: 'eip155:10',
+        rpcUrl: `${base}/***`,
+      }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/at rpcUrl: it is masked/u),
+    });
+    await expect(
+      harness.rpcApproved('setChainConfig', {
+        scope: 'eip155:5',
+        rpcUrl: `${base}/***`,
+        bundlerUrl: `${base}/***`,
+      }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/at bundlerUrl: it is masked/u),
+    });
+    expect(requests).toHaveLength(before);
+  });
+
+  it('a failed save empties an RPC URL input that holds a key; the other inputs stay', async () => {
+    await ui.typeInField('chain-scope', 'eip155:6');
+    await ui.typeInField('chain-rpcUrl', `${base}/v3/${KEY}`);
+    await ui.typeInField('chain-bundlerUrl', 'http://127.0.0.1:1/rpc');
+    await step(async (current) => current.clickElement('chain-form-submit'));
+    expect(findField(ui.content, 'chain-rpcUrl')).toMatch(
+      /serves chain 5, not eip155:6/u,
+    );
+    expect(inputValue(ui.content, 'chain-rpcUrl')).toBe('');
+    expect(inputValue(ui.content, 'chain-bundlerUrl')).toBe('');
+    expect(inputValue(ui.content, 'chain-scope')).toBe('eip155:6');
+    expect(page()).not.toContain(KEY);
+    // a URL without a key stays in its input
+    await ui.typeInField('chain-rpcUrl', base);
+    await step(async (current) => current.clickElement('chain-form-submit'));
+    expect(inputValue(ui.content, 'chain-rpcUrl')).toBe(base);
+    await ui.typeInField('chain-scope', '');
+    await ui.typeInField('chain-rpcUrl', '');
+  });
+
+  it('says what no ticked chain means for a smart account', () => {
+    expect(shownTexts(ui.content)).toContain(
+      'None ticked: the account is made on every configured chain.',
+    );
+  });
+
+  it('removes a chain only after a dialog that names its smart accounts; they stay', async () => {
+    await harness.rpcApproved('setChainConfig', {
+      scope: 'eip155:31337',
+      rpcUrl: anvil.url,
+      entryPoint: contracts.entryPoint,
+      accountFactory: contracts.accountFactory,
+    });
+    const smart = await harness.createAccount({
+      type: 'eip155:erc4337',
+      scopes: ['eip155:31337'],
+    });
+    await open();
+    harness.answerDialogs(false);
+    await step(async (current) =>
+      current.clickElement('chain-remove:eip155:31337'),
+    );
+    const dialog = shownTexts(harness.dialogs.at(-1)?.content).join(' ');
+    expect(dialog).toContain('Remove the settings of eip155:31337');
+    expect(dialog).toContain(smart.address);
+    expect(dialog).toContain('They keep their address');
+    expect(page()).toContain('Nothing removed');
+    expect(
+      (await harness.rpc('getChainConfigs')).map(
+        (chain: { scope: string }) => chain.scope,
+      ),
+    ).toContain('eip155:31337');
+
+    harness.answerDialogs(true);
+    await step(async (current) =>
+      current.clickElement('chain-remove:eip155:31337'),
+    );
+    expect(page()).toContain('Removed eip155:31337');
+    expect(
+      (await harness.rpc('getChainConfigs')).map(
+        (chain: { scope: string }) => chain.scope,
+      ),
+    ).toStrictEqual(['eip155:5']);
+    expect(page()).not.toContain('chain-remove:eip155:31337');
+    const accounts = await harness.keyring('keyring_listAccounts');
+    expect(accounts.map((account: { id: string }) => account.id)).toContain(
+      smart.id,
+    );
+    // a chain with no smart account says so
+    harness.answerDialogs(false);
+    await step(async (current) =>
+      current.clickElement('chain-remove:eip155:5'),
+    );
+    expect(shownTexts(harness.dialogs.at(-1)?.content)).toContain(
+      'No smart account uses this chain.',
+    );
+  });
+
+  it('the IPFS form: blank key and secret keep the stored ones; another server needs them again or the clear box', async () => {
+    await ui.typeInField('ipfs-apiUrl', 'http://127.0.0.1:5001');
+    await ui.typeInField('ipfs-apiKey', 'ipfs-key-1');
+    await ui.typeInField('ipfs-apiKeySecret', IPFS_SECRET);
+    await step(async (current) => current.clickElement('ipfs-form-submit'));
+    expect(rowText(ui.content, 'Credentials')).toBe('set');
+
+    // the URL alone changes (same server): the credentials stay
+    await ui.typeInField('ipfs-apiUrl', 'http://127.0.0.1:5001/kubo');
+    await step(async (current) => current.clickElement('ipfs-form-submit'));
+    expect(rowText(ui.content, 'Credentials')).toBe('set');
+    expect(page()).toContain('IPFS API set to http://127.0.0.1:5001/***');
+
+    // another server with blank inputs: refused under the key, nothing changes
+    await ui.typeInField('ipfs-apiUrl', 'http://127.0.0.1:5002');
+    await step(async (current) => current.clickElement('ipfs-form-submit'));
+    expect(findField(ui.content, 'ipfs-apiKey')).toMatch(
+      /at apiKey: the stored key and secret belong to another server/u,
+    );
+    expect(rowText(ui.content, 'API URL')).toBe('http://127.0.0.1:5001/***');
+    expect(rowText(ui.content, 'Credentials')).toBe('set');
+
+    // the clear box drops them, explicitly
+    await ui.clickElement('ipfs-clearCredentials');
+    await step(async (current) => current.clickElement('ipfs-form-submit'));
+    expect(rowText(ui.content, 'API URL')).toBe('http://127.0.0.1:5002');
+    expect(rowText(ui.content, 'Credentials')).toBe('none');
+    expect(page()).not.toContain(IPFS_SECRET);
+  });
+
+  it('the IPFS part: a key in the API URL is shown masked, on the page and in the notice', async () => {
+    await ui.typeInField('ipfs-apiUrl', `https://ipfs.example/${KEY}`);
+    await step(async (current) => current.clickElement('ipfs-form-submit'));
+    expect(page()).toContain('IPFS API set to https://ipfs.example/***');
+    expect(rowText(ui.content, 'API URL')).toBe('https://ipfs.example/***');
+    expect(page()).not.toContain(KEY);
+    await open();
+    expect(rowText(ui.content, 'API URL')).toBe('https://ipfs.example/***');
+    expect(page()).not.toContain(KEY);
+  });
+});
+
+/**
+ * Walk a JSX tree, depth first.
+ *
+ * @param node - The root.
+ * @yields Every element, the root first.
+ */
+function* walk(node: any): Generator<any> {
+  if (node === null || typeof node !== 'object') {
+    return;
+  }
+  yield node;
+  const children = node.props?.children;
+  for (const child of Array.isArray(children)
+    ? children.flat(Infinity)
+    : [children]) {
+    yield* walk(child);
+  }
+}
+
+/**
+ * The error shown on the Field holding an input.
+ *
+ * @param tree - The page.
+ * @param name - The input's name.
+ * @returns The error, or undefined when there is none.
+ */
+function findField(tree: any, name: string): string | undefined {
+  for (const node of walk(tree)) {
+    if (
+      node.type === 'Field' &&
+      [...walk(node.props.children)].some((child) => child.props?.name === name)
+    ) {
+      return node.props.error;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The Input element of a name.
+ *
+ * @param tree - The page.
+ * @param name - The input's name.
+ * @returns Its props, or undefined when there is no such input.
+ */
+function input(tree: any, name: string): Record<string, any> | undefined {
+  return [...walk(tree)].find(
+    (node) => node.type === 'Input' && node.props?.name === name,
+  )?.props;
+}
+
+/**
+ * The value an input renders with.
+ *
+ * @param tree - The page.
+ * @param name - The input's name.
+ * @returns Its value.
+ */
+function inputValue(tree: any, name: string): string | undefined {
+  return input(tree, name)?.value;
+}
+
+/**
+ * The example an input shows while empty.
+ *
+ * @param tree - The page.
+ * @param name - The input's name.
+ * @returns Its placeholder.
+ */
+function placeholder(tree: any, name: string): string | undefined {
+  return input(tree, name)?.placeholder;
+}
+
+/**
+ * The text of the first Row with a label.
+ *
+ * @param tree - The page.
+ * @param label - The row's label.
+ * @returns The row's text.
+ */
+function rowText(tree: any, label: string): string | undefined {
+  const row = [...walk(tree)].find(
+    (node) => node.type === 'Row' && node.props?.label === label,
+  );
+  return row ? shownTexts(row.props.children).join('') : undefined;
+}
+
+/**
+ * Every text a JSX tree shows, in tree order: text children and row labels.
+ *
+ * @param node - The tree.
+ * @returns The strings.
+ */
+function shownTexts(node: unknown): string[] {
+  if (typeof node === 'string') {
+    return [node];
+  }
+  if (Array.isArray(node)) {
+    return node.flatMap(shownTexts);
+  }
+  if (typeof node !== 'object' || node === null) {
+    return [];
+  }
+  const props =
+    ((node as Record<string, unknown>).props as
+      Record<string, unknown> | undefined) ?? {};
+  return [props.label, props.children].flatMap(shownTexts);
+}
