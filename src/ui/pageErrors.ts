@@ -130,7 +130,8 @@ const RULES: readonly Rule[] = [
     reason: 'invalidIntent',
     form: UI.send,
     field: '*',
-    text: (data) => INTENT_TEXT[data.field ?? ''] ?? 'Check this field',
+    text: (data) =>
+      ownEntry(INTENT_TEXT, data.field ?? '') ?? 'Check this field',
   },
   {
     code: -32002,
