@@ -268,6 +268,7 @@ export class MetadataReader {
       this.#config() ??
       throwNotFound(
         'No IPFS API is configured: call setIpfsConfig before using metadataCid',
+        { reason: 'noIpfsConfig' },
       );
     const key = JSON.stringify(config);
     if (this.#client?.key !== key) {

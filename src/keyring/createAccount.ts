@@ -3,6 +3,7 @@ import type { KeyringAccount } from '@metamask/keyring-api';
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
+import { assertNameFree, checkName, suggestName } from './accountNames';
 import type { DerivedKeys, Key } from './derivedKeys';
 import { importedKeyPair } from './keys';
 import type { DerivationScheme } from './keys';
@@ -68,11 +69,15 @@ export class AccountCreation {
    * delays only this creation. A smart account whose metadata names an EntryPoint or factory other
    * than the chain config's (or the canonical ones), or bundler or paymaster URLs, is created only
    * after the user confirms a dialog naming them (URLs masked) and the address they give.
+   * The name MetaMask is offered (`accountNameSuggestion`) is `options.name` (trimmed; refused
+   * when another account has it, case-insensitively, or when it holds control or bidirectional
+   * characters), else the metadata's name when free, else `Keyring Account <n>` / `Smart Account
+   * <n>` with the next number not used yet (see suggestName).
    *
    * @param options - Creation options.
    * @param requester - The caller (from the front door); undefined for the snap's home page (no site is named).
    * @returns The new account, after state is saved and `notify:accountCreated` accepted.
-   * @throws JsonRpcError -32602 on malformed options, a duplicate address or a key that backs an
+   * @throws JsonRpcError -32602 on malformed options, a duplicate address or name, or a key that backs an
    * account already (`this key already backs account <address>`), 4001 when the user
    * declines, -32001 when a chain or IPFS config is missing.
    */
@@ -90,6 +95,13 @@ export class AccountCreation {
       throw invalidParams(
         'Invalid createAccount options at scopes: EOA accounts serve every EVM chain (eip155:0); scopes are for eip155:erc4337',
       );
+    }
+    const NAME = 'createAccount options at name';
+    const chosen =
+      parsed.name === undefined ? undefined : checkName(parsed.name, NAME);
+    if (chosen !== undefined) {
+      // before any network call or dialog; checked again in the state queue
+      assertNameFree(this.#store.current.accounts, chosen, NAME);
     }
     const metadata =
       parsed.metadataCid === undefined
@@ -143,10 +155,11 @@ export class AccountCreation {
             derivationIndex + 1,
           );
         }
+        if (chosen !== undefined) {
+          assertNameFree(draft.accounts, chosen, NAME);
+        }
         const name =
-          parsed.name ??
-          metadata?.name ??
-          `${smart ? 'Smart Account' : 'Keyring Account'} ${Object.keys(draft.accounts).length + 1}`;
+          chosen ?? suggestName(draft.accounts, smart, metadata?.name);
         draft.accounts[account.id] = { ...record, name };
         await this.#store.commit(draft, async () =>
           this.#platform.emitEvent(KeyringEvent.AccountCreated, {

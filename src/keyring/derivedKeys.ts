@@ -96,11 +96,13 @@ export class DerivedKeys {
     if (backed) {
       throw invalidParams(
         `Invalid createAccount options: this key already backs account ${backed.account.address}; one key backs one account`,
+        { reason: 'keyInUse', address: backed.account.address },
       );
     }
     if (address !== undefined && this.#holds(address)) {
       throw invalidParams(
         'Invalid createAccount options: an account with this address exists already',
+        { reason: 'addressInUse', address },
       );
     }
   }

@@ -13,6 +13,7 @@ import type {
 } from '@metamask/keyring-api';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 
+import { assertNameFree, checkName } from './accountNames';
 import { assertAccountUpdate } from './accountUpdate';
 import { AccountCreation } from './createAccount';
 import { DerivedKeys } from './derivedKeys';
@@ -222,6 +223,31 @@ export class KeyringSnap implements Keyring {
         }),
       );
     });
+  }
+
+  /**
+   * Rename an account: the snap's own label, shown on its home page and in its dialogs (the name
+   * createAccount suggested to MetaMask). keyring-api accounts carry no name, so no keyring event
+   * is sent and MetaMask keeps the label it shows. Saved through the state queue like every change.
+   *
+   * @param id - Account id.
+   * @param name - The new name: 1 to 64 characters once trimmed, no control or bidirectional
+   * characters, not another account's name (case-insensitively).
+   * @returns The name as saved (trimmed).
+   * @throws JsonRpcError -32001 when unknown; -32602 naming `name` (`data.reason` `invalidName`
+   * or `nameTaken`), never echoing it.
+   */
+  async renameAccount(id: string, name: unknown): Promise<string> {
+    const checked = checkName(name);
+    this.#record(id);
+    await this.#store.run(async () => {
+      this.#record(id);
+      assertNameFree(this.#store.current.accounts, checked, 'name', id);
+      const draft = this.#store.draft();
+      draft.accounts[id].name = checked;
+      await this.#store.commit(draft);
+    });
+    return checked;
   }
 
   /**

@@ -65,7 +65,9 @@ export function importedKeyPair(privateKey: string): {
 } {
   const prefixed = privateKey.startsWith('0x') ? privateKey : `0x${privateKey}`;
   if (!isHex(prefixed) || prefixed.length !== 66) {
-    throw invalidParams('Invalid private key: expected 32 bytes of hex');
+    throw invalidParams('Invalid private key: expected 32 bytes of hex', {
+      reason: 'invalidPrivateKey',
+    });
   }
   return keyPair(prefixed);
 }
@@ -80,7 +82,9 @@ export function importedKeyPair(privateKey: string): {
 function keyPair(keyHex: string): { privateKey: string; address: string } {
   const value = BigInt(keyHex);
   if (value === 0n || value >= SECP256K1_N) {
-    throw invalidParams('Invalid private key: out of the secp256k1 range');
+    throw invalidParams('Invalid private key: out of the secp256k1 range', {
+      reason: 'invalidPrivateKey',
+    });
   }
   const privateKey = keyHex.toLowerCase();
   return {

@@ -94,7 +94,9 @@ export class UserOperations {
     );
     const config =
       this.#settings.chainConfig(scope) ??
-      throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+      throwNotFound(`No chain config for ${scope}: call setChainConfig first`, {
+        reason: 'noChainConfig',
+      });
     const hash = userOpHash.toLowerCase() as Hex;
     const sent = (this.#store.current.sentUserOperations ?? []).find(
       (entry) => entry.userOpHash === hash && entry.scope === scope,

@@ -7,6 +7,7 @@ import {
   createEoa,
   createSmartAccount,
   importKey,
+  renameAccount,
   showExportedKey,
 } from './actions/accounts';
 import {
@@ -82,7 +83,7 @@ export async function homeInput(
 /**
  * Run the action an event asks for, by the element's name (its prefix before the first `:` for
  * names that end in an account id, request id or scope): the approval-mode dropdown, a form
- * submit (create, import, chain, IPFS, send) or a button click (delete, export, approve, reject,
+ * submit (create, import, rename, chain, IPFS, send) or a button click (delete, export, approve, reject,
  * refresh the requests, refresh a user operation's status, edit or remove a chain). A `type="submit"` button fires a click and a
  * form submit: only the submit acts.
  *
@@ -123,6 +124,8 @@ async function act(
       return clicked ? confirmDeleteAccount(domain, target) : undefined;
     case UI.accountExport:
       return clicked ? showExportedKey(domain, target) : undefined;
+    case UI.accountRename:
+      return submitted ? renameAccount(domain, target, submitted) : undefined;
     case UI.requestApprove:
       return clicked ? approveParked(domain, target) : undefined;
     case UI.requestReject:

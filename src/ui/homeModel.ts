@@ -11,6 +11,8 @@ import type { ChainConfig } from '../settings';
 export const UI = {
   accountExport: 'account-export',
   accountDelete: 'account-delete',
+  accountRename: 'account-rename',
+  accountName: 'account-name',
   createEoa: 'create-eoa',
   createSmart: 'create-smart',
   smartScope: 'smart-scope',

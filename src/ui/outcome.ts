@@ -1,4 +1,5 @@
 import type { Outcome } from './homeModel';
+import { pageError } from './pageErrors';
 
 export type { Outcome } from './homeModel';
 
@@ -21,18 +22,23 @@ export function cancelled(): Outcome {
 export type FormValues = Record<string, string | boolean | null>;
 
 /**
- * Run an action and describe its outcome: a success notice, or the error next to the field its
- * message names (`... at <field>: ...`) or else next to the form.
+ * Run an action and describe its outcome: a success notice; or the error in page language (see
+ * pageError: what to do on this page, under the input it is about); or, for an error the table
+ * does not know, its own message next to the field it names (`... at <field>: ...`) or else next
+ * to the form. A declined dialog (4001) is only a notice, {@link CANCELLED_TEXT}.
  *
  * @param form - The form (or button) name the error falls back to.
  * @param action - The action; resolves to the success notice's text.
  * @param fields - Input names by the field names errors use (`{ rpcUrl: 'chain-rpcUrl' }`).
+ * @param accountName - An account's name by its address, to name it in an error (`This key is
+ * already the account Savings (0x…)`).
  * @returns The outcome; never throws.
  */
 export async function attempt(
   form: string,
   action: () => Promise<string>,
   fields: Record<string, string> = {},
+  accountName?: (address: string) => string | undefined,
 ): Promise<Outcome> {
   try {
     return {
@@ -40,6 +46,16 @@ export async function attempt(
       errors: {},
     };
   } catch (error) {
+    const translated = pageError(error, { form, fields, accountName });
+    if (translated?.cancelled) {
+      return cancelled();
+    }
+    if (translated) {
+      return {
+        notice: { severity: 'danger', text: translated.text },
+        errors: { [translated.under]: translated.text },
+      };
+    }
     const message =
       error instanceof Error ? error.message : 'Something went wrong';
     const field = Object.keys(fields).find((name) =>

@@ -15,22 +15,64 @@ import {
  */
 
 /**
+ * Why an error was thrown, as a machine-readable key in its `data.reason` (JSON-RPC 2.0 error
+ * `data`): what the home page translates into what to do there (src/ui/pageErrors.ts), and what a
+ * caller can test instead of the message's text.
+ * - `noChainConfig`: no chain is configured (or not the one asked for);
+ * - `noIpfsConfig`: a metadataCid was given and no IPFS API is configured;
+ * - `noBundlerUrl`: the chain (and the account's metadata) has no bundler URL;
+ * - `keyInUse`: the key backs account `data.address` already;
+ * - `addressInUse`: account `data.address` exists already;
+ * - `invalidPrivateKey`: not a 32-byte secp256k1 private key;
+ * - `invalidName`, `nameTaken`: an account name that is refused, or used by another account;
+ * - `invalidIntent`: a sendUserOperation / eth_prepareUserOperation intent's `data.field` is wrong.
+ */
+export type ErrorReason =
+  | 'noChainConfig'
+  | 'noIpfsConfig'
+  | 'noBundlerUrl'
+  | 'keyInUse'
+  | 'addressInUse'
+  | 'invalidPrivateKey'
+  | 'invalidName'
+  | 'nameTaken'
+  | 'invalidIntent';
+
+/** An error's `data`: its reason, and the field or account it is about (never a secret). */
+export type ErrorData = {
+  /** See ErrorReason. */
+  reason: ErrorReason;
+  /** The field it is about (`to`, `value`, `data`), when the reason names one. */
+  field?: string;
+  /** The existing account it is about (checksummed address), when the reason names one. */
+  address?: string;
+};
+
+/**
  * -32602 (invalid params, EIP-1474): a parameter is missing or malformed.
  *
  * @param message - What is wrong with which parameter.
+ * @param data - Optional machine-readable reason (`data.reason`).
  * @returns The error to throw.
  */
-export const invalidParams = (message: string): JsonRpcError<never> =>
-  rpcErrors.invalidParams({ message });
+export const invalidParams = (
+  message: string,
+  data?: ErrorData,
+): JsonRpcError<never> =>
+  rpcErrors.invalidParams(data ? { message, data } : { message }) as never;
 
 /**
  * -32001 (resource not found, EIP-1474): an unknown account, request or config.
  *
  * @param message - What was not found.
+ * @param data - Optional machine-readable reason (`data.reason`).
  * @returns The error to throw.
  */
-export const notFound = (message: string): JsonRpcError<never> =>
-  rpcErrors.resourceNotFound({ message });
+export const notFound = (
+  message: string,
+  data?: ErrorData,
+): JsonRpcError<never> =>
+  rpcErrors.resourceNotFound(data ? { message, data } : { message }) as never;
 
 /**
  * 4100 (unauthorized, EIP-1193): the caller's origin may not use this method.
@@ -163,8 +205,9 @@ export class SnapError extends Error {
  * Throw a not-found error; usable as an expression (`value ?? throwNotFound(...)`).
  *
  * @param message - What was not found.
+ * @param data - Optional machine-readable reason (`data.reason`).
  * @throws JsonRpcError -32001 (resource not found), always.
  */
-export function throwNotFound(message: string): never {
-  throw notFound(message);
+export function throwNotFound(message: string, data?: ErrorData): never {
+  throw notFound(message, data);
 }

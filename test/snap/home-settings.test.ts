@@ -207,7 +207,7 @@ describe('home page settings', () => {
     expect(dialog).toContain('Remove the settings of eip155:31337');
     expect(dialog).toContain(smart.address);
     expect(dialog).toContain('They keep their address');
-    expect(page()).toContain('Nothing removed');
+    expect(page()).toContain('Cancelled: nothing changed');
     expect(
       (await harness.rpc('getChainConfigs')).map(
         (chain: { scope: string }) => chain.scope,

@@ -61,12 +61,15 @@ export async function resolveSmartAccount(
   if (scopes.length === 0) {
     throw notFound(
       'No chain is configured: call setChainConfig before creating a smart account',
+      { reason: 'noChainConfig' },
     );
   }
   const settings = scopes.map((scope) => {
     const config =
       chains[scope] ??
-      throwNotFound(`No chain config for ${scope}: call setChainConfig first`);
+      throwNotFound(`No chain config for ${scope}: call setChainConfig first`, {
+        reason: 'noChainConfig',
+      });
     return { config, merged: resolveChainSettings(config, overrides[scope]) };
   });
   const [first] = settings as [(typeof settings)[number]];

@@ -145,10 +145,14 @@ function parseIntent(raw: unknown, index: number): Intent {
   if (to === null || to === undefined) {
     throw invalidParams(
       `${where}.to: contract creation (to: null) is not supported: SimpleAccount v0.6 execute cannot deploy`,
+      { reason: 'invalidIntent', field: 'to' },
     );
   }
   if (typeof to !== 'string' || !isAddress(to, { strict: false })) {
-    throw invalidParams(`${where}.to: expected a 20-byte address`);
+    throw invalidParams(`${where}.to: expected a 20-byte address`, {
+      reason: 'invalidIntent',
+      field: 'to',
+    });
   }
   if (
     typeof value !== 'string' ||
@@ -158,10 +162,14 @@ function parseIntent(raw: unknown, index: number): Intent {
   ) {
     throw invalidParams(
       `${where}.value: expected a hex or decimal quantity in wei, at most 2^256 - 1`,
+      { reason: 'invalidIntent', field: 'value' },
     );
   }
   if (typeof data !== 'string' || !isHex(data) || data.length % 2 !== 0) {
-    throw invalidParams(`${where}.data: expected hex bytes`);
+    throw invalidParams(`${where}.data: expected hex bytes`, {
+      reason: 'invalidIntent',
+      field: 'data',
+    });
   }
   return { to: getAddress(to), value: BigInt(value), data };
 }
@@ -193,7 +201,9 @@ export function smartAccountChain(
     );
   }
   if (!config) {
-    throw notFound(`No chain config for ${scope}: call setChainConfig first`);
+    throw notFound(`No chain config for ${scope}: call setChainConfig first`, {
+      reason: 'noChainConfig',
+    });
   }
   const settings = resolveChainSettings(config, {
     entryPoint: data.entryPoint,

@@ -260,6 +260,7 @@ export async function prepareUserOperationWith(
   if (!bundlerUrl) {
     throw notFound(
       `No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`,
+      { reason: 'noBundlerUrl' },
     );
   }
   const callData = encodeCallData(intents);

@@ -262,6 +262,7 @@ export async function submitUserOperation(
   if (!chain.bundlerUrl) {
     throw notFound(
       `No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`,
+      { reason: 'noBundlerUrl' },
     );
   }
   const expected = userOpHash(userOp, chain.entryPoint, chain.chainId);

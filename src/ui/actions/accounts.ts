@@ -1,5 +1,7 @@
 import type { Domain } from '../../domain';
+import type { KeyringSnap } from '../../keyring/keyring';
 import { showAlert, showConfirmation } from '../../platform';
+import { displayText } from '../../utils/safeText';
 import { deleteAccountDialog, exportedKeyDialog } from '../dialogs/account';
 import { UI } from '../homeModel';
 import {
@@ -10,6 +12,24 @@ import {
   text,
 } from '../outcome';
 import type { FormValues, Outcome } from '../outcome';
+
+/**
+ * How errors name an existing account: its name by its address.
+ *
+ * @param keyring - The keyring.
+ * @returns The lookup attempt() takes (undefined for an unknown address).
+ */
+function accountNames(
+  keyring: KeyringSnap,
+): (address: string) => string | undefined {
+  return (address) =>
+    keyring
+      .describeAccounts()
+      .find(
+        ({ account }) =>
+          account.address.toLowerCase() === address.toLowerCase(),
+      )?.name;
+}
 
 /**
  * Create an EOA from the next derived key (the `create-eoa` form).
@@ -55,6 +75,7 @@ export async function createSmartAccount(
       return `Created smart account ${(await keyring.createAccount(options)).address}`;
     },
     { metadataCid: UI.smartMetadataCid },
+    accountNames(keyring),
   );
   return onSuccess(outcome, { [UI.smartMetadataCid]: '' });
 }
@@ -80,6 +101,7 @@ export async function importKey(
       privateKey: UI.importPrivateKey,
       'private key': UI.importPrivateKey,
     },
+    accountNames(keyring),
   );
 }
 
@@ -152,4 +174,33 @@ export async function showExportedKey(
     await showAlert(exportedKeyDialog(privateKey as string));
     return 'Private key shown';
   });
+}
+
+/**
+ * Rename an account from its rename form (`account-rename:<id>`, input `account-name:<id>`): the
+ * same keyring call for every caller, KeyringSnap.renameAccount.
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.keyring - The keyring.
+ * @param id - The account's id.
+ * @param value - The form's values.
+ * @returns The outcome: the new name, or the error under the name input.
+ */
+export async function renameAccount(
+  { keyring }: Domain,
+  id: string,
+  value: FormValues,
+): Promise<Outcome> {
+  const input = `${UI.accountName}:${id}`;
+  let saved = '';
+  const outcome = await attempt(
+    `${UI.accountRename}:${id}`,
+    async () => {
+      saved = await keyring.renameAccount(id, value[input] ?? '');
+      return `Renamed to ${displayText(saved)}`;
+    },
+    { name: input },
+    accountNames(keyring),
+  );
+  return onSuccess(outcome, { [input]: displayText(saved) });
 }

@@ -3,6 +3,7 @@ import type { Json } from '@metamask/snaps-sdk';
 import type { Domain } from '../../domain';
 import { showConfirmation } from '../../platform';
 import { isKeyedUrl } from '../../settings';
+import { userRejected } from '../../utils/errors';
 import { removeChainDialog } from '../dialogs/chain';
 import { CHAIN_FIELDS, CHAIN_URL_FIELDS, IPFS_FIELDS, UI } from '../homeModel';
 import { attempt, fieldMap, onSuccess, text } from '../outcome';
@@ -76,7 +77,7 @@ export async function saveChain(
  * @param domain.keyring - The keyring (its smart accounts on that chain).
  * @param domain.settings - The settings.
  * @param scope - The chain's CAIP-2 id.
- * @returns The outcome: removed, nothing removed (declined), or the error.
+ * @returns The outcome: removed, CANCELLED_TEXT when the dialog is declined, or the error.
  */
 export async function removeChain(
   { keyring, settings }: Domain,
@@ -90,7 +91,7 @@ export async function removeChain(
       )
       .map(({ account }) => account.address);
     if (!(await showConfirmation(removeChainDialog(scope, onChain)))) {
-      return 'Nothing removed';
+      throw userRejected('The chain was not removed'); // shown as CANCELLED_TEXT
     }
     return `Removed ${(await settings.removeChainConfig(scope)).scope}`;
   });

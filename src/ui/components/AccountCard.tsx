@@ -2,6 +2,9 @@ import {
   Box,
   Button,
   Copyable,
+  Field,
+  Form,
+  Input,
   Row,
   Section,
   // eslint-disable-next-line @typescript-eslint/no-shadow -- snaps-sdk's component name; the DOM Text global is not used in a snap
@@ -12,12 +15,16 @@ import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 import { SendForm } from './SendForm';
 import type { AccountSummary } from '../../keyring/keyring';
 import { displayText } from '../../utils/safeText';
+import { accountLabel } from '../accountLabel';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
 /**
- * One account's section: name, type, address, chains, key source, metadata CID, the export and
- * delete buttons, and for a smart account its Send form.
+ * One account's section: name, type, address, chains, key source, metadata CID, its rename form
+ * (`account-rename:<id>`, input `account-name:<id>`), the export and delete buttons, and for a
+ * smart account its Send form. Buttons say which account they act on ("Delete Savings", or the
+ * short address of an unnamed account), so a screen reader's list of buttons tells them apart;
+ * names are shown through displayText (control and bidirectional characters replaced).
  *
  * @param props - The component's props.
  * @param props.summary - The account, its name and key source.
@@ -32,6 +39,8 @@ export const AccountCard: SnapComponent<{
   model: HomeModel;
 }> = ({ summary: { account, name, keySource }, model }) => {
   const smart = account.type === 'eip155:erc4337';
+  const label = accountLabel(name, account.address);
+  const nameInput = `${UI.accountName}:${account.id}`;
   const key =
     'imported' in keySource
       ? 'imported'
@@ -64,17 +73,29 @@ export const AccountCard: SnapComponent<{
           <Text>{metadataCid}</Text>
         </Row>
       ) : null}
+      <Form name={`${UI.accountRename}:${account.id}`}>
+        <Field label="New name" error={model.errors[nameInput]}>
+          <Input
+            name={nameInput}
+            placeholder="Savings"
+            value={model.values[nameInput] ?? displayText(name)}
+          />
+        </Field>
+        <Button type="submit" name={`${UI.accountRename}-submit:${account.id}`}>
+          {`Rename ${label}`}
+        </Button>
+      </Form>
       <Box direction="horizontal" alignment="space-between">
         {account.options.exportable === false ? null : (
           <Button name={`${UI.accountExport}:${account.id}`}>
-            Export private key
+            {`Export key of ${label}`}
           </Button>
         )}
         <Button
           name={`${UI.accountDelete}:${account.id}`}
           variant="destructive"
         >
-          Delete
+          {`Delete ${label}`}
         </Button>
       </Box>
       {smart ? (

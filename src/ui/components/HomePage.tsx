@@ -56,7 +56,11 @@ export function renderHome(model: HomeModel): JSXElement {
       {waiting > 0 ? <Divider /> : null}
       <Heading>Accounts</Heading>
       {model.accounts.length === 0 ? (
-        <Text>No account yet: create one below.</Text>
+        <Text>
+          No account yet. This snap keeps Ethereum accounts whose keys stay
+          inside it, for MetaMask to sign with: start by creating an account
+          below, or import a key.
+        </Text>
       ) : null}
       {model.lastSent ? (
         <Section>

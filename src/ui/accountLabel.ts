@@ -1,0 +1,19 @@
+import { displayText } from '../utils/safeText';
+
+/**
+ * How the page names an account in a button or a message: its name, shown safely (control and
+ * bidirectional characters replaced by U+FFFD, so a name holding U+202E cannot pose as another),
+ * or, for an unnamed account, its short address (`0x1234…abcd`).
+ *
+ * @param name - The account's name (may be empty).
+ * @param address - Its 0x-prefixed address.
+ * @returns The label.
+ */
+export function accountLabel(
+  name: string | undefined,
+  address: string,
+): string {
+  return name && name.trim() !== ''
+    ? displayText(name)
+    : `${address.slice(0, 6)}…${address.slice(-4)}`;
+}

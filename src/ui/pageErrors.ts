@@ -1,0 +1,198 @@
+import { UI } from './homeModel';
+import type { ErrorData, ErrorReason } from '../utils/errors';
+import { displayText, ownEntry } from '../utils/safeText';
+
+/**
+ * What the home page says about an error, in page language: what to do on this page, next to the
+ * input it is about. The RPC front doors keep the domain's precise messages (`call setChainConfig
+ * first`); the page translates them here, by a stable key: the JSON-RPC error code, the
+ * `data.reason` the domain adds at the throw site (see ErrorReason), and the form it came from.
+ * Texts are fixed, or built from what the page shows anyway (an account's name and address):
+ * never from the value a person typed.
+ */
+
+/** Where an error happened: the form, its inputs, and how to name an account. */
+export type PageErrorContext = {
+  /** The form (or button) name, with its `:<id>` tail (`send:<account id>`). */
+  form: string;
+  /** Input names by the field names errors use (`{ rpcUrl: 'chain-rpcUrl' }`). */
+  fields: Record<string, string>;
+  /** An account's name by its address, when the page knows it (empty or undefined: unnamed). */
+  accountName?: (address: string) => string | undefined;
+};
+
+/** A translated error: cancelled (a declined dialog), or a text and the input (or form) it goes under. */
+export type PageError =
+  { cancelled: true } | { cancelled?: false; text: string; under: string };
+
+/** One entry of the table: which errors it matches and what the page says. */
+type Rule = {
+  /** The JSON-RPC error code. */
+  code: number;
+  /** The `data.reason`, when the rule needs one. */
+  reason?: ErrorReason;
+  /** The form's name (before any `:<id>`), when the rule is for one form only. */
+  form?: string;
+  /** The field the text goes under (a key of the context's fields), else the form; `data.field` when `'*'`. */
+  field?: string;
+  /** A declined dialog: nothing changed. */
+  cancelled?: true;
+  /** The text, from the error's data and the context. */
+  text?: (data: Partial<ErrorData>, context: PageErrorContext) => string;
+};
+
+/**
+ * An account as a message names it: `Savings (0x…)`, or its address alone when unnamed.
+ *
+ * @param address - The account's address (from the error's data).
+ * @param context - Names the account.
+ * @returns The account's name and address.
+ */
+function named(address: string | undefined, context: PageErrorContext): string {
+  if (address === undefined) {
+    return 'another account';
+  }
+  const name = context.accountName?.(address);
+  return name ? `${displayText(name)} (${address})` : address;
+}
+
+/** What the send form's inputs expect, by intent field. */
+const INTENT_TEXT: Record<string, string> = {
+  to: 'Enter the address to send to: 0x and 40 hex characters',
+  value: 'Enter an amount of ETH, such as 0.01',
+  data: 'Enter call data as 0x and hex bytes, or leave it empty',
+};
+
+/** The table: the first rule that matches an error gives what the page says. */
+const RULES: readonly Rule[] = [
+  { code: 4001, cancelled: true },
+  {
+    code: -32001,
+    reason: 'noChainConfig',
+    form: UI.send,
+    text: () => "This account's chain has no settings: add it under Chains",
+  },
+  {
+    code: -32001,
+    reason: 'noChainConfig',
+    text: () =>
+      'Add a chain under Chains first: a smart account lives on a chain',
+  },
+  {
+    code: -32001,
+    reason: 'noIpfsConfig',
+    field: 'metadataCid',
+    text: () =>
+      'Set an IPFS API under IPFS first, or leave the metadata CID empty',
+  },
+  {
+    code: -32001,
+    reason: 'noBundlerUrl',
+    text: () => 'Add a bundler URL to this chain under Chains',
+  },
+  {
+    code: -32602,
+    reason: 'keyInUse',
+    field: 'privateKey',
+    text: (data, context) =>
+      `This key is already the account ${named(data.address, context)}`,
+  },
+  {
+    code: -32602,
+    reason: 'addressInUse',
+    field: 'privateKey',
+    text: (data, context) =>
+      `This account exists already: ${named(data.address, context)}`,
+  },
+  {
+    code: -32602,
+    reason: 'invalidPrivateKey',
+    field: 'privateKey',
+    text: () =>
+      'Invalid private key: paste the key, 64 hex characters (0x optional)',
+  },
+  {
+    code: -32602,
+    reason: 'invalidName',
+    field: 'name',
+    text: () =>
+      'Enter a name of 1 to 64 characters, without control or right-to-left override characters',
+  },
+  {
+    code: -32602,
+    reason: 'nameTaken',
+    field: 'name',
+    text: (data, context) =>
+      `${named(data.address, context)} has this name already: choose another`,
+  },
+  {
+    code: -32602,
+    reason: 'invalidIntent',
+    form: UI.send,
+    field: '*',
+    text: (data) =>
+      ownEntry(INTENT_TEXT, data.field ?? '') ?? 'Check this field',
+  },
+  {
+    code: -32002,
+    form: UI.chainForm,
+    field: 'rpcUrl',
+    text: () =>
+      "Couldn't reach this RPC URL: check the address, and that the node is running",
+  },
+];
+
+/**
+ * The `data` of an error, when it is an object (a JSON-RPC error's `data`).
+ *
+ * @param error - A thrown value.
+ * @returns Its data's reason, field and address (strings only).
+ */
+function errorData(error: unknown): Partial<ErrorData> {
+  const data = (error as { data?: unknown } | null)?.data;
+  if (typeof data !== 'object' || data === null) {
+    return {};
+  }
+  const { reason, field, address } = data as Record<string, unknown>;
+  return {
+    ...(typeof reason === 'string' ? { reason: reason as ErrorReason } : {}),
+    ...(typeof field === 'string' ? { field } : {}),
+    ...(typeof address === 'string' ? { address } : {}),
+  };
+}
+
+/**
+ * Translate an error for the home page with the table above.
+ *
+ * @param error - What an action threw (a JSON-RPC error from the domain, usually).
+ * @param context - The form it came from, its inputs, and how to name accounts.
+ * @returns The page's text and the input (or form) to show it under, `{ cancelled: true }` for a
+ * declined dialog (code 4001), or undefined when no rule matches (the error's own message is shown).
+ */
+export function pageError(
+  error: unknown,
+  context: PageErrorContext,
+): PageError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const data = errorData(error);
+  const form = context.form.split(':')[0];
+  const rule = RULES.find(
+    (entry) =>
+      entry.code === code &&
+      (entry.reason === undefined || entry.reason === data.reason) &&
+      (entry.form === undefined || entry.form === form),
+  );
+  if (!rule) {
+    return undefined;
+  }
+  if (rule.cancelled) {
+    return { cancelled: true };
+  }
+  const field = rule.field === '*' ? data.field : rule.field;
+  return {
+    text: rule.text?.(data, context) ?? 'Something went wrong',
+    under:
+      (field === undefined ? undefined : ownEntry(context.fields, field)) ??
+      context.form,
+  };
+}

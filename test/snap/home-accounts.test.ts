@@ -1,0 +1,406 @@
+/**
+ * The home page's accounts as a person meets them, through the built snap: the introduction on
+ * first open, names (suggested unique, renamed on the page, refused when they could pose as
+ * another), buttons that say which account they act on, and errors in page language under the
+ * input they are about, while the RPC front doors keep their precise messages.
+ */
+import { createServer } from 'node:net';
+import { privateKeyToAddress } from 'viem/accounts';
+
+import { installKeyringSnap } from './harness';
+import type { KeyringHarness } from './harness';
+import { startAnvil } from '../../devnet/anvil';
+import type { Anvil } from '../../devnet/anvil';
+import { deployErc4337 } from '../../devnet/erc4337';
+import type { Erc4337Deployment } from '../../devnet/erc4337';
+
+/** The home page interface, as snaps-jest hands it to the test. */
+type Ui = Awaited<
+  ReturnType<
+    Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']
+  >
+>;
+
+const IMPORTED_KEY =
+  '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
+const CID = 'QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG';
+const CANCELLED_TEXT = 'Cancelled: nothing changed';
+
+describe('home page: accounts, names and errors in page language', () => {
+  let anvil: Anvil;
+  let contracts: Erc4337Deployment;
+  let harness: KeyringHarness;
+  let ui: Ui;
+
+  /** Open the home page afresh (as MetaMask does when the user comes back to it). */
+  async function open(): Promise<void> {
+    ui = (await harness.snap.onHomePage()).getInterface();
+  }
+
+  /**
+   * Run an action that re-renders the page, and read the page it renders (bounded: 20 s).
+   *
+   * @param action - The action, given the current page.
+   */
+  async function step(action: (current: Ui) => Promise<void>): Promise<void> {
+    const next = ui.waitForUpdate();
+    await action(ui);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('the page did not re-render')),
+        20_000,
+      );
+    });
+    // eslint-disable-next-line require-atomic-updates -- steps run one at a time; ui is this suite's current page
+    ui = await Promise.race([next, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Submit an account's rename form with `name`.
+   *
+   * @param id - The account id.
+   * @param name - The name to type.
+   */
+  async function rename(id: string, name: string): Promise<void> {
+    await ui.typeInField(`account-name:${id}`, name);
+    await step(async (current) =>
+      current.clickElement(`account-rename-submit:${id}`),
+    );
+  }
+
+  /** @returns The text of the notice at the top of the page. */
+  const notice = (): string | undefined =>
+    [...walk(ui.content)].find((node) => node.type === 'Banner')?.props.children
+      .props.children;
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    contracts = await deployErc4337(anvil.url);
+    harness = await installKeyringSnap();
+    await open();
+  });
+
+  afterAll(async () => {
+    await anvil?.stop();
+  });
+
+  it('says on first open what the snap is and what to do first', () => {
+    expect(shownTexts(ui.content).join(' ')).toMatch(
+      /No account yet\. This snap keeps Ethereum accounts whose keys stay inside it, for MetaMask to sign with: start by creating an account below, or import a key\./u,
+    );
+  });
+
+  it('a smart account without a chain: "Add a chain under Chains first" under its form; the RPC reply is unchanged', async () => {
+    await step(async (current) => current.clickElement('create-smart-submit'));
+    const shown = shownTexts(ui.content);
+    expect(shown).toContain(
+      'Add a chain under Chains first: a smart account lives on a chain',
+    );
+    expect(shown.join(' ')).not.toContain('setChainConfig');
+    await expect(
+      harness.createAccount({ type: 'eip155:erc4337' }),
+    ).rejects.toMatchObject({
+      code: -32001,
+      message:
+        'No chain is configured: call setChainConfig before creating a smart account',
+    });
+  });
+
+  it('a metadata CID without IPFS settings: the page says to set them, under the CID input', async () => {
+    await ui.typeInField('smart-metadataCid', CID);
+    await step(async (current) => current.clickElement('create-smart-submit'));
+    expect(findField(ui.content, 'smart-metadataCid')).toBe(
+      'Set an IPFS API under IPFS first, or leave the metadata CID empty',
+    );
+    await expect(
+      harness.createAccount({ type: 'eip155:erc4337', metadataCid: CID }),
+    ).rejects.toMatchObject({
+      code: -32001,
+      message:
+        'No IPFS API is configured: call setIpfsConfig before using metadataCid',
+    });
+  });
+
+  it('suggests unique names: create two, delete the first, create again', async () => {
+    await step(async (current) => current.clickElement('create-eoa-submit'));
+    await step(async (current) => current.clickElement('create-eoa-submit'));
+    const [first] = await harness.keyring('keyring_listAccounts');
+    harness.answerDialogs(true);
+    await step(async (current) =>
+      current.clickElement(`account-delete:${first.id}`),
+    );
+    await step(async (current) => current.clickElement('create-eoa-submit'));
+    const suggested = harness.events
+      .filter((event) => event.method === 'notify:accountCreated')
+      .map((event) => event.params.accountNameSuggestion);
+    expect(suggested).toStrictEqual([
+      'Keyring Account 1',
+      'Keyring Account 2',
+      'Keyring Account 3',
+    ]);
+    expect(rowValues(ui.content, 'Name')).toStrictEqual([
+      'Keyring Account 2',
+      'Keyring Account 3',
+    ]);
+  });
+
+  it('renames on the page; buttons name their account; a duplicate or a bidi name is refused under the input', async () => {
+    const [savings, other] = await harness.keyring('keyring_listAccounts');
+    await rename(savings.id, '  Savings ');
+    expect(notice()).toBe('Renamed to Savings');
+    expect(rowValues(ui.content, 'Name')).toStrictEqual([
+      'Savings',
+      'Keyring Account 3',
+    ]);
+    const buttons = buttonTexts(ui.content);
+    expect(buttons).toContain('Export key of Savings');
+    expect(buttons).toContain('Delete Savings');
+    expect(buttons).toContain('Rename Savings');
+    expect(buttons).toContain('Delete Keyring Account 3');
+    expect(buttons.filter((text) => text.startsWith('Delete '))).toHaveLength(
+      2,
+    );
+    expect(new Set(buttons).size).toBe(buttons.length);
+
+    await rename(other.id, 'SAVINGS');
+    expect(findField(ui.content, `account-name:${other.id}`)).toBe(
+      `Savings (${savings.address}) has this name already: choose another`,
+    );
+    const spoof = 'Savings\u202E1 tnuocca';
+    await rename(other.id, spoof);
+    expect(findField(ui.content, `account-name:${other.id}`)).toBe(
+      'Enter a name of 1 to 64 characters, without control or right-to-left override characters',
+    );
+    expect(JSON.stringify(ui.content)).not.toContain('\\u202e');
+    expect(rowValues(ui.content, 'Name')).toStrictEqual([
+      'Savings',
+      'Keyring Account 3',
+    ]);
+    // The RPC front door refuses the same names with its own messages, naming `name`.
+    await expect(
+      harness.createAccount({ name: 'savings' }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: `Invalid createAccount options at name: account ${savings.address} has this name already`,
+    });
+    await expect(harness.createAccount({ name: spoof })).rejects.toMatchObject({
+      code: -32602,
+      message:
+        'Invalid createAccount options at name: it holds control or bidirectional characters, which could make it look like another name',
+    });
+  });
+
+  it('a key already used names its account under the key input; a bad key says what a key is; the RPC replies are unchanged', async () => {
+    const address = privateKeyToAddress(IMPORTED_KEY);
+    await ui.typeInField('import-privateKey', IMPORTED_KEY);
+    await step(async (current) => current.clickElement('import-key-submit'));
+    const imported = (await harness.keyring('keyring_listAccounts')).at(-1);
+    expect(imported.address).toBe(address);
+    await rename(imported.id, 'Cold');
+
+    await ui.typeInField('import-privateKey', IMPORTED_KEY);
+    await step(async (current) => current.clickElement('import-key-submit'));
+    expect(findField(ui.content, 'import-privateKey')).toBe(
+      `This key is already the account Cold (${address})`,
+    );
+    expect(JSON.stringify(ui.content)).not.toContain(IMPORTED_KEY.slice(2));
+    await expect(
+      harness.createAccount({ privateKey: IMPORTED_KEY }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: `Invalid createAccount options: this key already backs account ${address}; one key backs one account`,
+    });
+
+    await ui.typeInField('import-privateKey', '0x1234secretish');
+    await step(async (current) => current.clickElement('import-key-submit'));
+    expect(findField(ui.content, 'import-privateKey')).toBe(
+      'Invalid private key: paste the key, 64 hex characters (0x optional)',
+    );
+    expect(JSON.stringify(ui.content)).not.toContain('1234secretish');
+    await expect(
+      harness.createAccount({ privateKey: '0x1234secretish' }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: 'Invalid private key: expected 32 bytes of hex',
+    });
+  });
+
+  it('a declined export dialog says "Cancelled: nothing changed"', async () => {
+    const [account] = await harness.keyring('keyring_listAccounts');
+    harness.answerDialogs(false);
+    await step(async (current) =>
+      current.clickElement(`account-export:${account.id}`),
+    );
+    expect(notice()).toBe(CANCELLED_TEXT);
+  });
+
+  it('an unreachable RPC URL: "Couldn\'t reach this RPC URL" under the URL; the RPC reply keeps its code', async () => {
+    const port = await closedPort();
+    await ui.typeInField('chain-scope', 'eip155:31337');
+    await ui.typeInField('chain-rpcUrl', `http://127.0.0.1:${port}`);
+    await step(async (current) => current.clickElement('chain-form-submit'));
+    expect(findField(ui.content, 'chain-rpcUrl')).toBe(
+      "Couldn't reach this RPC URL: check the address, and that the node is running",
+    );
+    expect(JSON.stringify(ui.content)).not.toMatch(/attempts|fetch failed/u);
+    await expect(
+      harness.rpcApproved('setChainConfig', {
+        scope: 'eip155:31337',
+        rpcUrl: `http://127.0.0.1:${port}`,
+      }),
+    ).rejects.toMatchObject({
+      code: -32002,
+      message: expect.stringContaining(`127.0.0.1:${port}`),
+    });
+  });
+
+  it('sending: bad fields under their inputs; no bundler URL says to add one under Chains; the RPC reply is unchanged', async () => {
+    await ui.typeInField('chain-scope', 'eip155:31337');
+    await ui.typeInField('chain-rpcUrl', anvil.url);
+    await ui.typeInField('chain-entryPoint', contracts.entryPoint);
+    await ui.typeInField('chain-accountFactory', contracts.accountFactory);
+    await step(async (current) => current.clickElement('chain-form-submit'));
+    expect(notice()).toBe('Saved eip155:31337');
+    await ui.typeInField('smart-metadataCid', '');
+    await ui.clickElement('smart-scope:eip155:31337');
+    await step(async (current) => current.clickElement('create-smart-submit'));
+    expect(notice()).toMatch(/^Created smart account 0x/u);
+    const smart = (await harness.keyring('keyring_listAccounts')).at(-1);
+    expect(smart.type).toBe('eip155:erc4337');
+
+    await ui.typeInField(`send-to:${smart.id}`, '0x1234');
+    await step(async (current) =>
+      current.clickElement(`send:${smart.id}-submit`),
+    );
+    expect(findField(ui.content, `send-to:${smart.id}`)).toBe(
+      'Enter the address to send to: 0x and 40 hex characters',
+    );
+
+    await ui.typeInField(`send-to:${smart.id}`, smart.address);
+    await ui.typeInField(`send-data:${smart.id}`, '0x123');
+    await step(async (current) =>
+      current.clickElement(`send:${smart.id}-submit`),
+    );
+    expect(findField(ui.content, `send-data:${smart.id}`)).toBe(
+      'Enter call data as 0x and hex bytes, or leave it empty',
+    );
+
+    await ui.typeInField(`send-data:${smart.id}`, '0x');
+    await step(async (current) =>
+      current.clickElement(`send:${smart.id}-submit`),
+    );
+    expect(shownTexts(ui.content)).toContain(
+      'Add a bundler URL to this chain under Chains',
+    );
+    await expect(
+      harness.rpc('sendUserOperation', {
+        account: smart.id,
+        scope: 'eip155:31337',
+        intents: [{ to: smart.address, value: '0x0', data: '0x' }],
+      }),
+    ).rejects.toMatchObject({
+      code: -32001,
+      message:
+        'No bundlerUrl for eip155:31337: set it with setChainConfig or in the account metadata',
+    });
+  });
+});
+
+/**
+ * A TCP port on 127.0.0.1 that nothing listens on (taken, then released).
+ *
+ * @returns The port.
+ */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Walk a JSX tree, depth first.
+ *
+ * @param node - The root.
+ * @yields Every element, the root first.
+ */
+function* walk(node: any): Generator<any> {
+  if (node === null || typeof node !== 'object') {
+    return;
+  }
+  yield node;
+  const children = node.props?.children;
+  for (const child of Array.isArray(children)
+    ? children.flat(Infinity)
+    : [children]) {
+    yield* walk(child);
+  }
+}
+
+/**
+ * The error shown on the Field holding an input.
+ *
+ * @param tree - The page.
+ * @param name - The input's name.
+ * @returns The error, or undefined when there is none.
+ */
+function findField(tree: any, name: string): string | undefined {
+  for (const node of walk(tree)) {
+    if (
+      node.type === 'Field' &&
+      [...walk(node.props.children)].some((child) => child.props?.name === name)
+    ) {
+      return node.props.error;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The text of every Row labelled `label`, in page order.
+ *
+ * @param tree - The page.
+ * @param label - The row's label (`Name`).
+ * @returns The rows' texts.
+ */
+function rowValues(tree: any, label: string): string[] {
+  return [...walk(tree)]
+    .filter((node) => node.type === 'Row' && node.props.label === label)
+    .map((node) => shownTexts(node.props.children).join(''));
+}
+
+/**
+ * The text of every Button, in page order (what a screen reader lists).
+ *
+ * @param tree - The page.
+ * @returns The buttons' texts.
+ */
+function buttonTexts(tree: any): string[] {
+  return [...walk(tree)]
+    .filter((node) => node.type === 'Button')
+    .map((node) => shownTexts(node.props.children).join(''));
+}
+
+/**
+ * Every text a JSX tree shows, in tree order: text children and row labels.
+ *
+ * @param node - The tree.
+ * @returns The strings.
+ */
+function shownTexts(node: unknown): string[] {
+  if (typeof node === 'string') {
+    return [node];
+  }
+  if (Array.isArray(node)) {
+    return node.flatMap(shownTexts);
+  }
+  if (typeof node !== 'object' || node === null) {
+    return [];
+  }
+  const props =
+    ((node as Record<string, unknown>).props as
+      Record<string, unknown> | undefined) ?? {};
+  return [props.label, props.children].flatMap(shownTexts);
+}
