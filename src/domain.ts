@@ -1,12 +1,12 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
-import { callerError } from './utils/errorMap';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
 import { MetadataReader } from './metadata';
 import { Settings } from './settings';
 import { loadState, StateStore } from './state/store';
 import type { KeyringState, StateSaver } from './state/store';
+import { callerError } from './utils/errorMap';
 
 /**
  * The composition root: builds the settings, the state store, the metadata reader and the keyring

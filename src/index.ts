@@ -8,7 +8,6 @@ import type {
 
 import { loadDomain } from './domain';
 import type { Domain } from './domain';
-import { callerError } from './utils/errorMap';
 import { dispatchKeyring } from './handlers/keyringRequest';
 import {
   COMPANION_ORIGINS,
@@ -18,6 +17,7 @@ import {
 import { handleSnapRpc } from './handlers/snapRpc';
 import { homeInput, homePage } from './ui';
 import { snapPlatform } from './ui/snapPlatform';
+import { callerError } from './utils/errorMap';
 import { unauthorized } from './utils/errors';
 import { knownName } from './utils/safeText';
 

@@ -1,15 +1,6 @@
 import { ChainRpcError, TransportError } from './errors';
 import type { Settled } from './transport';
 
-/**
- * A bigint as a hex quantity.
- *
- * @param value - The value, non-negative.
- * @returns The value as a 0x-prefixed hex quantity without leading zeros.
- */
-export const hexOf = (value: bigint): `0x${string}` =>
-  `0x${value.toString(16)}`;
-
 const QUANTITY = /^0x(0|[1-9a-f][0-9a-f]{0,15})$/iu;
 
 /**

@@ -1,4 +1,5 @@
-import { hexOf } from './blocks';
+import { numberToHex } from 'viem';
+
 import {
   INVALID_PARAMS,
   ChainRpcError,
@@ -229,8 +230,9 @@ function wireRange(
   toBlock: string;
 } {
   return {
-    fromBlock: hexOf(piece.from),
-    toBlock: run.openEnd && piece.to === run.top ? 'pending' : hexOf(piece.to),
+    fromBlock: numberToHex(piece.from),
+    toBlock:
+      run.openEnd && piece.to === run.top ? 'pending' : numberToHex(piece.to),
   };
 }
 
@@ -248,8 +250,8 @@ export function singleBlockError(run: Run, block: bigint, error: Error): Error {
   }
   const name =
     run.openEnd && block === run.top
-      ? `block ${block} (${hexOf(block)}) with the pending block`
-      : `block ${block} (${hexOf(block)})`;
+      ? `block ${block} (${numberToHex(block)}) with the pending block`
+      : `block ${block} (${numberToHex(block)})`;
   return new LimitExceededError(
     `eth_getLogs: ${name} alone exceeds the provider's limit ("${error.message.slice(0, 200)}"); ${advice}`,
     {

@@ -1,5 +1,5 @@
-import { decodeAbiParameters, isHex } from 'viem';
-import type { Hex } from 'viem';
+import { decodeErrorResult, isHex, numberToHex, size, slice } from 'viem';
+import type { Abi, Hex } from 'viem';
 
 /** Solidity `Panic(uint256)` codes and their meaning (Solidity docs, "Panic via assert"). */
 export const PANIC_REASONS: Readonly<Record<number, string>> = {
@@ -20,55 +20,121 @@ export const ERROR_SELECTOR = '0x08c379a0';
 /** The selector of `Panic(uint256)`. */
 export const PANIC_SELECTOR = '0x4e487b71';
 
+/**
+ * Largest revert payload decoded, in bytes (selector included). A longer one comes from a
+ * server we do not trust and is shown by its selector only, without being decoded.
+ */
+export const MAX_REVERT_DATA_BYTES = 4096;
+
+/** Longest decoded reason kept, in characters (code points); longer ones end in `…`. */
+export const MAX_REVERT_REASON_LENGTH = 256;
+
 /** What a revert payload says, decoded. */
 export type DecodedRevert = {
   /** `Error` (require/revert with a string), `Panic`, `custom` (a custom error), `empty`. */
   kind: 'Error' | 'Panic' | 'custom' | 'empty';
-  /** Human-readable reason, e.g. `boom`, `Panic(0x11): arithmetic underflow or overflow`. */
+  /**
+   * Human-readable reason, at most {@link MAX_REVERT_REASON_LENGTH} characters, e.g. `boom`,
+   * `Panic(0x11): arithmetic underflow or overflow`, `custom error 0x12345678`, or
+   * `Unauthorized(0x…)` for a custom error found in the ABI given.
+   */
   reason: string;
   /** The 4-byte selector, when the payload has one. */
   selector?: Hex;
   /** The panic code, for `Panic`. */
   panicCode?: bigint;
+  /** The custom error's name, when the ABI given declares it. */
+  errorName?: string;
 };
 
 /**
+ * @param text - Decoded, untrusted text.
+ * @returns It, cut to {@link MAX_REVERT_REASON_LENGTH} code points with `…` marking the cut.
+ */
+function capped(text: string): string {
+  const chars = [...text];
+  return chars.length <= MAX_REVERT_REASON_LENGTH
+    ? text
+    : `${chars.slice(0, MAX_REVERT_REASON_LENGTH - 1).join('')}…`;
+}
+
+/**
+ * @param value - One decoded ABI value (bigint, string, boolean, hex, array or tuple object).
+ * @returns It as text: bigints in decimal, nested values as JSON.
+ */
+function argText(value: unknown): string {
+  if (typeof value === 'string') {
+    return value;
+  }
+  if (typeof value === 'bigint' || typeof value === 'boolean') {
+    return String(value);
+  }
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'bigint' ? item.toString() : item,
+  );
+}
+
+/**
  * Decode an EVM revert payload (the `data` of a code-3 JSON-RPC error, Solidity docs,
- * "Error handling"): `Error(string)` gives its string, `Panic(uint256)` its code and
- * meaning, anything else is a custom error shown by its 4-byte selector.
+ * "Error handling") with viem's `decodeErrorResult`: `Error(string)` gives its string,
+ * `Panic(uint256)` its code and meaning, a custom error declared in `abi` its name and
+ * arguments, and any other custom error is shown by its 4-byte selector.
+ *
+ * Bounds (the payload is untrusted): a payload above {@link MAX_REVERT_DATA_BYTES} bytes is not
+ * decoded (shown by its selector), and the reason is cut to {@link MAX_REVERT_REASON_LENGTH}
+ * characters. Callers that return the reason to a dapp still pass it through their own
+ * printable-text filter.
  *
  * @param data - Hex revert payload, possibly `0x` or undefined.
+ * @param abi - Optional contract ABI whose `error` items are tried after `Error` and `Panic`.
  * @returns The decoded reason. Never throws: malformed payloads are reported as custom.
  */
-export function decodeRevertData(data: string | undefined): DecodedRevert {
-  if (!data || !isHex(data) || data.length < 10) {
+export function decodeRevertData(
+  data: string | undefined,
+  abi?: Abi,
+): DecodedRevert {
+  if (!data || !isHex(data) || data.length < 10 || data.length % 2 !== 0) {
     return {
       kind: 'empty',
       reason:
         data && data.length > 2
-          ? `unrecognised revert data ${data}`
+          ? `unrecognised revert data (${data.length} characters)`
           : 'no revert data',
     };
   }
-  const selector = data.slice(0, 10).toLowerCase() as Hex;
-  const body: Hex = `0x${data.slice(10)}`;
-  try {
-    if (selector === ERROR_SELECTOR) {
-      const [message] = decodeAbiParameters([{ type: 'string' }], body);
-      return { kind: 'Error', reason: message, selector };
-    }
-    if (selector === PANIC_SELECTOR) {
-      const [code] = decodeAbiParameters([{ type: 'uint256' }], body);
-      const meaning = PANIC_REASONS[Number(code)] ?? 'unknown panic code';
-      return {
-        kind: 'Panic',
-        reason: `Panic(0x${code.toString(16)}): ${meaning}`,
-        selector,
-        panicCode: code,
-      };
-    }
-  } catch {
-    // fall through: a well-known selector with a malformed body is shown raw
+  const selector = slice(data, 0, 4).toLowerCase() as Hex;
+  const custom: DecodedRevert = {
+    kind: 'custom',
+    reason: `custom error ${selector}`,
+    selector,
+  };
+  if (size(data) > MAX_REVERT_DATA_BYTES) {
+    return custom;
   }
-  return { kind: 'custom', reason: `custom error ${selector}`, selector };
+  let decoded;
+  try {
+    decoded = decodeErrorResult({ abi, data: data.toLowerCase() as Hex });
+  } catch {
+    // An unknown selector, or a known one with a malformed body: shown by its selector.
+    return custom;
+  }
+  const args: readonly unknown[] = decoded.args ?? [];
+  if (selector === ERROR_SELECTOR && typeof args[0] === 'string') {
+    return { kind: 'Error', reason: capped(args[0]), selector };
+  }
+  if (selector === PANIC_SELECTOR && typeof args[0] === 'bigint') {
+    const code = args[0];
+    const meaning = PANIC_REASONS[Number(code)] ?? 'unknown panic code';
+    return {
+      kind: 'Panic',
+      reason: capped(`Panic(${numberToHex(code)}): ${meaning}`),
+      selector,
+      panicCode: code,
+    };
+  }
+  return {
+    ...custom,
+    reason: capped(`${decoded.errorName}(${args.map(argText).join(', ')})`),
+    errorName: decoded.errorName,
+  };
 }

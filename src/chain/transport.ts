@@ -29,7 +29,7 @@ import { isRedirect, isRedirectRejection } from '../ipfs/redirect';
  * within the same retry and time bounds, then surface as RateLimitedError.
  * Redirects are never followed (`redirect: 'error'`; a 3xx or redirected
  * response is an `http` TransportError naming the service). Errors name the
- * endpoint's origin only.
+ * endpoint's origin only. Not viem's `http` transport, see docs/decisions.md.
  */
 
 export { retryAfterMs } from './backoff';

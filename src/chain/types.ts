@@ -1,48 +1,42 @@
 /**
  * Shapes of the Ethereum JSON-RPC API (ethereum/execution-apis): every quantity is a 0x-prefixed hex string.
+ *
+ * What a node returns is typed with viem's `Rpc*` types (the wire shapes, hex quantities):
+ * `RpcLog` (eth_getLogs), `RpcTransaction` (eth_getTransactionByHash), `RpcBlock`
+ * (eth_getBlockByNumber), `RpcFeeHistory` (eth_feeHistory), re-exported below under the
+ * names this library has always used. Only what a caller passes in is declared here, because
+ * it differs from viem's request types: quantities may be bigint or number (converted to hex
+ * before sending, see {@link Quantity}), and a block may be given as a bigint or number.
  */
 
-/** A 0x-prefixed hex string. */
-export type Hex = `0x${string}`;
+import type { BlockTag, Hex } from 'viem';
 
-/** A block tag (latest, earliest, pending, safe, finalized) or a hex block number. */
-export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
+export type {
+  BlockTag,
+  Hex,
+  RpcBlock,
+  RpcLog,
+  RpcTransaction,
+  RpcTransactionReceipt,
+  RpcFeeHistory as FeeHistory,
+} from 'viem';
 
-/** A block parameter: a tag, a hex block number, or a bigint/number block number. */
+/**
+ * A block parameter: a tag, a hex block number, or a bigint/number block number. Ours, not
+ * viem's `RpcBlockIdentifier`: callers may pass a bigint or number, converted before sending.
+ */
 export type BlockParam = BlockTag | Hex | bigint | number;
 
-/** Log object (eth_getLogs result); hex quantities, null fields for pending logs. */
-export type RpcLog = {
-  /** True when the log was removed by a chain reorganisation. */
-  removed: boolean;
-  /** Index of the log in the block, hex quantity; null while pending. */
-  logIndex: Hex | null;
-  /**
-   * Index of the transaction in the block, hex quantity; null while pending.
-   */
-  transactionIndex: Hex | null;
-  /** Hash of the transaction that emitted the log; null while pending. */
-  transactionHash: Hex | null;
-  /** Hash of the block; null while pending. */
-  blockHash: Hex | null;
-  /** Block number, hex quantity; null while pending. */
-  blockNumber: Hex | null;
-  /** The 20-byte address of the contract that emitted the log. */
-  address: Hex;
-  /** Non-indexed data of the log. */
-  data: Hex;
-  /**
-   * Indexed topics: up to 4 32-byte values, the first the event signature for a
-   * non-anonymous event.
-   */
-  topics: Hex[];
-  [extra: string]: unknown;
-};
-
-/** One topic position: null (any), a 32-byte value, or a list of alternatives. */
+/**
+ * One topic position: null (any), a 32-byte value, or a list of alternatives. Ours, not viem's
+ * `LogTopic`: the list may be readonly (callers pass `as const` arrays).
+ */
 export type TopicFilter = Hex | null | readonly Hex[];
 
-/** eth_getLogs filter object. */
+/**
+ * eth_getLogs filter object. Ours: viem has no exported type for this request, and ours takes
+ * bigint/number blocks and the `blockhash` spelling some clients send.
+ */
 export type LogFilter = {
   /** One 20-byte address or a list of them. */
   address?: Hex | readonly Hex[];
@@ -61,7 +55,10 @@ export type LogFilter = {
 /** A hex quantity, or a bigint/number converted to hex before sending. */
 export type Quantity = Hex | bigint | number;
 
-/** Transaction call object (eth_call, eth_estimateGas): gas in gas units, prices and value in wei. */
+/**
+ * Transaction call object (eth_call, eth_estimateGas): gas in gas units, prices and value in wei.
+ * Ours, not viem's `RpcTransactionRequest`: quantities may be bigint or number ({@link Quantity}).
+ */
 export type CallRequest = {
   /** Sender address. */
   from?: Hex;
@@ -81,7 +78,10 @@ export type CallRequest = {
   data?: Hex;
 };
 
-/** geth-style state override: per address, replace balance/nonce/code/state. */
+/**
+ * geth-style state override: per address, replace balance/nonce/code/state. Ours, not viem's
+ * `RpcStateOverride`: balance and nonce may be bigint or number ({@link Quantity}).
+ */
 export type StateOverride = Record<
   Hex,
   {
@@ -97,89 +97,3 @@ export type StateOverride = Record<
     stateDiff?: Record<Hex, Hex>;
   }
 >;
-
-/** Transaction object (eth_getTransactionByHash), quantities as hex strings, `chainId` spelled so. */
-export type RpcTransaction = {
-  /** Hash of the block; null while pending. */
-  blockHash: Hex | null;
-  /** Block number, hex quantity; null while pending. */
-  blockNumber: Hex | null;
-  /** Sender address. */
-  from: Hex;
-  /** Gas limit, hex quantity in gas. */
-  gas: Hex;
-  /**
-   * Gas price, hex quantity in wei per gas (the effective price for EIP-1559
-   * transactions once mined).
-   */
-  gasPrice?: Hex;
-  /** Transaction hash. */
-  hash: Hex;
-  /** Call data. */
-  input: Hex;
-  /** Sender nonce, hex quantity. */
-  nonce: Hex;
-  /** Recipient address; null for a contract creation. */
-  to: Hex | null;
-  /** Index in the block, hex quantity; null while pending. */
-  transactionIndex: Hex | null;
-  /**
-   * Transaction type (EIP-2718), hex quantity: 0x0 legacy, 0x1 EIP-2930, 0x2
-   * EIP-1559.
-   */
-  type: Hex;
-  /** Value, hex quantity in wei. */
-  value: Hex;
-  /** Signature `v` (or `yParity` for typed transactions). */
-  v: Hex;
-  /** Signature `r`. */
-  r: Hex;
-  /** Signature `s`. */
-  s: Hex;
-  /** Chain id, hex quantity (absent for pre-EIP-155 legacy transactions). */
-  chainId?: Hex;
-  /** EIP-1559 max fee, hex quantity in wei per gas. */
-  maxFeePerGas?: Hex;
-  /** EIP-1559 priority fee, hex quantity in wei per gas. */
-  maxPriorityFeePerGas?: Hex;
-  /** EIP-2930 access list. */
-  accessList?: unknown[];
-  [extra: string]: unknown;
-};
-
-/** Block object (eth_getBlockByNumber), hex quantities. */
-export type RpcBlock = {
-  /** Block number, hex quantity; null while pending. */
-  number: Hex | null;
-  /** Block hash; null while pending. */
-  hash: Hex | null;
-  /** Gas limit of the block, hex quantity in gas. */
-  gasLimit: Hex;
-  /** Gas used by the block, hex quantity in gas. */
-  gasUsed: Hex;
-  /** EIP-1559 base fee, hex quantity in wei per gas (absent before London). */
-  baseFeePerGas?: Hex;
-  /** Block timestamp, hex quantity in seconds since the Unix epoch. */
-  timestamp: Hex;
-  /** Transaction hashes, or full transaction objects when asked for. */
-  transactions: unknown[];
-  [extra: string]: unknown;
-};
-
-/** eth_feeHistory result, hex quantities (fees in wei). */
-export type FeeHistory = {
-  /** Number of the oldest block of the range, hex quantity. */
-  oldestBlock: Hex;
-  /**
-   * Base fee per block, hex quantities in wei per gas, one more than the blocks
-   * (the next block's).
-   */
-  baseFeePerGas: Hex[];
-  /** Per block, the ratio of gas used to the gas limit. */
-  gasUsedRatio: number[];
-  /**
-   * Per block, the priority fees at the requested percentiles, hex quantities
-   * in wei per gas.
-   */
-  reward?: Hex[][];
-};

@@ -1,4 +1,4 @@
-import { isAddress } from 'viem';
+import { isAddress, numberToHex } from 'viem';
 
 import { InvalidParamsError } from './errors';
 import type {
@@ -87,7 +87,7 @@ export function toQuantity(value: Quantity, field: string): Hex {
         `${field}: expected a non-negative safe integer`,
       );
     }
-    return `0x${value.toString(16)}`;
+    return numberToHex(value);
   }
   if (typeof value !== 'string' || !QUANTITY.test(value)) {
     throw new InvalidParamsError(

@@ -42,6 +42,15 @@ describe('bundle size', () => {
     expect(gzipBytes).toBeLessThanOrEqual(budget);
   });
 
+  it('holds no viem Client: createClient throws under SES lockdown (docs/decisions.md)', () => {
+    const bundle = readFileSync(BUNDLE, 'utf8');
+    // createClient's default name, and a key bindActionDecorators assigns onto a function
+    // (`wrapped.call = …`, refused once Function.prototype is frozen). The chain goes through
+    // src/chain's own transport; only viem's pure utilities are bundled.
+    expect(bundle.indexOf('Base Client')).toBe(-1);
+    expect(bundle.indexOf('callWithPeriod')).toBe(-1);
+  });
+
   it("abi-utils' asserts reach the bundle rewritten (build/loaders/abi-utils-asserts.js applied)", () => {
     const bundle = readFileSync(BUNDLE, 'utf8');
     // Before the rewrite, each of the 19 checks minified to `(0,x.assert)(condition,new y.ParserError(…))`.

@@ -1,4 +1,4 @@
-import { decodeEventLog, encodeEventTopics } from 'viem';
+import { decodeEventLog, encodeEventTopics, numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
 import { bundlerReceipt } from './bundler';
@@ -58,15 +58,15 @@ export async function getUserOperationReceipt(
     abi: entryPointAbi,
     eventName: 'UserOperationEvent',
     data: log.data,
-    topics: log.topics as [Hex, ...Hex[]],
+    topics: log.topics,
   });
   return {
     userOpHash,
     sender: args.sender,
-    nonce: `0x${args.nonce.toString(16)}`,
+    nonce: numberToHex(args.nonce),
     success: args.success,
-    actualGasCost: `0x${args.actualGasCost.toString(16)}`,
-    actualGasUsed: `0x${args.actualGasUsed.toString(16)}`,
+    actualGasCost: numberToHex(args.actualGasCost),
+    actualGasUsed: numberToHex(args.actualGasUsed),
     transactionHash: log.transactionHash,
     blockNumber: transaction.blockNumber,
   };
