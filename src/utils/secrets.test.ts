@@ -3,7 +3,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encodeErrorResult, parseAbi } from 'viem';
 
-import { ExecutionRevertedError, maskUrl, originOf } from '../chain';
+import {
+  ChainRpcError,
+  ExecutionRevertedError,
+  maskUrl,
+  originOf,
+} from '../chain';
 import type { Domain } from '../domain';
 import { createDomain } from '../domain';
 import { scrubError } from '../domain';
@@ -236,19 +241,39 @@ describe('scrubError: data at any depth, credentials replaced this session, keys
     );
   });
 
-  it('cuts a long revert reason to 300 printable characters', () => {
-    const reason = `${'\u0007\u202e'.repeat(10)}${'r'.repeat(5000)}`;
-    const reverted = new ExecutionRevertedError(
-      'execution reverted',
-      encodeErrorResult({
-        abi: parseAbi(['error Error(string)']),
-        errorName: 'Error',
-        args: [reason],
-      }),
+  it("cuts a node's long error message to 300 printable characters", () => {
+    const message = `${'\u0007\u202e'.repeat(10)}${'r'.repeat(5000)}`;
+    const scrubbed = scrubError(
+      toRpcError(new ChainRpcError(-32000, message)),
+      undefined,
     );
-    const scrubbed = scrubError(toRpcError(reverted), undefined);
-    expect(scrubbed.code).toBe(3);
+    expect(scrubbed.code).toBe(-32000);
     expect([...scrubbed.message]).toHaveLength(300);
-    expect(scrubbed.message).toMatch(/^execution reverted: r+…$/u);
+    expect(scrubbed.message).toMatch(/^r+…$/u);
+  });
+
+  it('a long revert reason stays bounded: decoded up to 256 characters, or not decoded past 4 KiB of data', () => {
+    /**
+     * The scrubbed message of a revert with this reason.
+     *
+     * @param reason - The Error(string) reason.
+     * @returns The message a caller sees.
+     */
+    const shown = (reason: string): string =>
+      scrubError(
+        toRpcError(
+          new ExecutionRevertedError(
+            'execution reverted',
+            encodeErrorResult({
+              abi: parseAbi(['error Error(string)']),
+              errorName: 'Error',
+              args: [reason],
+            }),
+          ),
+        ),
+        undefined,
+      ).message;
+    expect(shown('r'.repeat(1000))).toMatch(/^execution reverted: r{255}…$/u);
+    expect(shown('r'.repeat(5000))).not.toContain('rrrr');
   });
 });
