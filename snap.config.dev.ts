@@ -1,6 +1,6 @@
 import type { SnapConfig } from '@metamask/snaps-cli';
 
-import { companionOrigins, config } from './snap.config';
+import config, { companionOrigins } from './snap.config';
 
 /**
  * The development build (`npm run build:dev`, served by `npm run serve:dev`): the same snap with

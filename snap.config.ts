@@ -185,7 +185,7 @@ export function companionOrigins(manifestPath: string): string {
  * With SNAP_BUNDLE_STATS=<file> set, the build also writes webpack-bundle-analyzer's JSON
  * report (parsed bytes per module) there, for `npm run bench`.
  */
-export const config: SnapConfig = {
+const config: SnapConfig = {
   input: 'src/index.ts',
   environment: { COMPANION_ORIGINS: companionOrigins('snap.manifest.json') },
   // `npm start` serves dist/ with scripts/serve.ts on 127.0.0.1 (snaps-cli's own server listens on every interface).

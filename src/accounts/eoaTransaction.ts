@@ -70,7 +70,7 @@ export function parseTransaction(
       'Invalid eth_signTransaction params at 0.chainId: the chain id is required',
     );
   }
-  const chainId = quantity(tx.chainId, 'chainId');
+  const chainId = parseQuantity(tx.chainId, 'chainId');
   if (chainId === 0n || chainId > BigInt(Number.MAX_SAFE_INTEGER)) {
     throw invalidParams(
       'Invalid eth_signTransaction params at 0.chainId: out of range (1 to 2^53 - 1)',
@@ -82,7 +82,9 @@ export function parseTransaction(
     );
   }
   const type =
-    tx.type === undefined ? inferType(tx) : Number(quantity(tx.type, 'type'));
+    tx.type === undefined
+      ? inferType(tx)
+      : Number(parseQuantity(tx.type, 'type'));
   if (![0, 1, 2].includes(type)) {
     throw invalidParams(
       'Invalid eth_signTransaction params at 0.type: unsupported; legacy (0), EIP-2930 (1) and EIP-1559 (2) are supported',
@@ -102,24 +104,27 @@ export function parseTransaction(
   const fields: Record<string, unknown> = {
     type,
     chainId,
-    nonce: quantity(tx.nonce ?? '0x0', 'nonce'),
-    gasLimit: quantity(gasLimit, 'gasLimit'),
-    value: quantity(tx.value ?? '0x0', 'value'),
+    nonce: parseQuantity(tx.nonce ?? '0x0', 'nonce'),
+    gasLimit: parseQuantity(gasLimit, 'gasLimit'),
+    value: parseQuantity(tx.value ?? '0x0', 'value'),
     data: tx.data === undefined ? '0x' : hexBytes(tx.data, 'data'),
     to:
       tx.to === undefined || tx.to === null ? undefined : hexBytes(tx.to, 'to'),
   };
   if (type === 2) {
-    fields.maxFeePerGas = quantity(
+    fields.maxFeePerGas = parseQuantity(
       required(tx.maxFeePerGas, 'maxFeePerGas'),
       'maxFeePerGas',
     );
-    fields.maxPriorityFeePerGas = quantity(
+    fields.maxPriorityFeePerGas = parseQuantity(
       required(tx.maxPriorityFeePerGas, 'maxPriorityFeePerGas'),
       'maxPriorityFeePerGas',
     );
   } else {
-    fields.gasPrice = quantity(required(tx.gasPrice, 'gasPrice'), 'gasPrice');
+    fields.gasPrice = parseQuantity(
+      required(tx.gasPrice, 'gasPrice'),
+      'gasPrice',
+    );
   }
   if (type !== 0) {
     fields.accessList = tx.accessList ?? [];
@@ -170,7 +175,7 @@ function required<Value>(value: Value | undefined, field: string): Value {
  * @returns The quantity.
  * @throws JsonRpcError -32602 for any other value.
  */
-function quantity(value: unknown, field: string): bigint {
+function parseQuantity(value: unknown, field: string): bigint {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
     return BigInt(value);
   }

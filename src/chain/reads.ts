@@ -39,7 +39,7 @@ const malformed = (
  * @param params - Its params.
  * @returns The quantity as a bigint.
  */
-async function quantity(
+async function requestQuantity(
   transport: Transport,
   method: string,
   params: unknown[],
@@ -96,7 +96,7 @@ export async function chainId(transport: Transport): Promise<number> {
  * @returns The latest block number.
  */
 export async function blockNumber(transport: Transport): Promise<bigint> {
-  return quantity(transport, 'eth_blockNumber', []);
+  return requestQuantity(transport, 'eth_blockNumber', []);
 }
 
 /**
@@ -132,7 +132,7 @@ export async function getBlockByNumber(
  * @returns The gas price, in wei per gas.
  */
 export async function gasPrice(transport: Transport): Promise<bigint> {
-  return quantity(transport, 'eth_gasPrice', []);
+  return requestQuantity(transport, 'eth_gasPrice', []);
 }
 
 /**
@@ -144,7 +144,7 @@ export async function gasPrice(transport: Transport): Promise<bigint> {
 export async function maxPriorityFeePerGas(
   transport: Transport,
 ): Promise<bigint> {
-  return quantity(transport, 'eth_maxPriorityFeePerGas', []);
+  return requestQuantity(transport, 'eth_maxPriorityFeePerGas', []);
 }
 
 /**
@@ -190,7 +190,7 @@ export async function getBalance(
   address: Hex,
   block?: BlockParam,
 ): Promise<bigint> {
-  return quantity(transport, 'eth_getBalance', [
+  return requestQuantity(transport, 'eth_getBalance', [
     checkAddress(address, 'eth_getBalance address'),
     checkBlock(block, 'eth_getBalance block'),
   ]);
@@ -209,7 +209,7 @@ export async function getTransactionCount(
   address: Hex,
   block?: BlockParam,
 ): Promise<bigint> {
-  return quantity(transport, 'eth_getTransactionCount', [
+  return requestQuantity(transport, 'eth_getTransactionCount', [
     checkAddress(address, 'eth_getTransactionCount address'),
     checkBlock(block, 'eth_getTransactionCount block'),
   ]);

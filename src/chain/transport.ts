@@ -32,7 +32,6 @@ import { isRedirect, isRedirectRejection } from '../ipfs/redirect';
  * endpoint's origin only. Not viem's `http` transport, see docs/decisions.md.
  */
 
-export { retryAfterMs } from './backoff';
 export {
   DEFAULT_MAX_REPLY_BYTES,
   READ_ONLY_METHODS,

@@ -25,7 +25,7 @@ import type {
   ApprovalRedirect,
   KeyringPlatform,
 } from './types';
-import { HOME_PAGE_ORIGIN, UserOperations } from './userOperations';
+import { UserOperations } from './userOperations';
 import { signerOf } from '../accounts';
 import { requireConsent } from '../consent';
 import type { Requester } from '../consent';
@@ -45,7 +45,6 @@ import { parseScope } from '../utils/scope';
 import { ChainScopeStruct } from '../utils/structs';
 
 export type { AccountSummary, ApprovalRedirect, KeyringPlatform };
-export { HOME_PAGE_ORIGIN };
 
 /**
  * The keyring (keyring-api v1 `Keyring`): accounts, their keys, pending requests and keyring

@@ -12,9 +12,6 @@ const SECP256K1_N = BigInt(
 
 export type { DerivationScheme };
 
-/** The schemes new accounts are derived with, one per account type. */
-export const DERIVATION_SCHEMES = ['eoa', 'erc4337-owner'] as const;
-
 /**
  * The snap_getEntropy salt of account index `index` in `scheme`. Changing it changes every derived
  * address: it is part of the snap's public contract (a reinstall on the same Secret Recovery

@@ -72,7 +72,7 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
       lines.push(
         {
           label: 'Chain',
-          value: quantity(first.chainId) ?? (request.scope || 'unknown'),
+          value: shownQuantity(first.chainId) ?? (request.scope || 'unknown'),
         },
         ...(typeof first.to === 'string' && isAddress20(first.to)
           ? []
@@ -82,7 +82,7 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
             typeof first.to === 'string' && isAddress20(first.to)
               ? first.to
               : undefined,
-          value: BigInt(quantity(first.value) ?? '0'),
+          value: BigInt(shownQuantity(first.value) ?? '0'),
           data: hexData(first.data ?? first.input),
         }),
       );
@@ -273,7 +273,7 @@ function userOperationLines(
           ? getAddress(op.sender)
           : 'unknown',
     },
-    { label: 'Nonce', value: quantity(op.nonce) ?? 'unknown' },
+    { label: 'Nonce', value: shownQuantity(op.nonce) ?? 'unknown' },
     {
       label: 'Deploys the account',
       value: hexData(op.initCode) === '0x' ? 'no' : 'yes',
@@ -346,7 +346,7 @@ function isAddress20(value: string): value is Hex {
  * @param value - A safe integer, or a hex (up to 64 digits) or decimal (up to 78 digits) string.
  * @returns The decimal string, or undefined for anything else.
  */
-function quantity(value: unknown): string | undefined {
+function shownQuantity(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) {
     return String(value);
   }

@@ -3,26 +3,10 @@ import type { Json } from '@metamask/utils';
 
 import { assertKeyringState, STATE_VERSION } from './schema';
 import { readState, writeState } from '../platform';
-import type {
-  AccountRecord,
-  ChainConfig,
-  DerivationScheme,
-  IpfsConfig,
-  KeyringState,
-  SentUserOperation,
-  SmartAccountData,
-} from './schema';
+import type { AccountRecord, KeyringState } from './schema';
 
 export { STATE_VERSION };
-export type {
-  AccountRecord,
-  ChainConfig,
-  DerivationScheme,
-  IpfsConfig,
-  KeyringState,
-  SentUserOperation,
-  SmartAccountData,
-};
+export type { AccountRecord, KeyringState };
 
 /**
  * A fresh, empty state.

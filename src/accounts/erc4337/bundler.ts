@@ -144,10 +144,10 @@ export function parseBundlerReceipt(
     return null;
   }
   const quantities = {
-    nonce: quantity(nonce, UINT256_MAX),
-    actualGasCost: quantity(actualGasCost, UINT256_MAX),
-    actualGasUsed: quantity(actualGasUsed, UINT64_MAX),
-    blockNumber: quantity(blockNumber, UINT64_MAX),
+    nonce: receiptQuantity(nonce, UINT256_MAX),
+    actualGasCost: receiptQuantity(actualGasCost, UINT256_MAX),
+    actualGasUsed: receiptQuantity(actualGasUsed, UINT64_MAX),
+    blockNumber: receiptQuantity(blockNumber, UINT64_MAX),
   };
   if (Object.values(quantities).some((value) => value === undefined)) {
     return null;
@@ -172,7 +172,7 @@ export function parseBundlerReceipt(
  * @param max - Its largest accepted value.
  * @returns The canonical quantity, or undefined when it is not a hex quantity or is above `max`.
  */
-function quantity(value: unknown, max: bigint): Hex | undefined {
+function receiptQuantity(value: unknown, max: bigint): Hex | undefined {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/u.test(value)) {
     return undefined;
   }

@@ -15,36 +15,19 @@ import type { Intent } from './userop';
 import { createRpcClient } from '../../chain';
 import { invalidParams, notFound, validate } from '../../utils/errors';
 
-export { ERC4337_METHODS, signUserOperation, userOpHash } from './userop';
-export { computeAccountAddress } from './prepare';
+export { signUserOperation } from './userop';
 export { newSmartAccount, resolveSmartAccount } from './create';
-export {
-  getUserOperationReceipt,
-  lookupUserOperationReceipt,
-  RECENT_RECEIPT_BLOCKS,
-} from './receipt';
+export { lookupUserOperationReceipt } from './receipt';
 export {
   DeployingSends,
   draftUserOperation,
   rememberSent,
   submitUserOperation,
-  MAX_SENT_USER_OPERATIONS,
 } from './send';
-export type { SendSummary, UserOperationDraft } from './send';
+export type { SendSummary } from './send';
 export type { ResolvedSmartAccount } from './create';
-export {
-  maskChainConfig,
-  parseChainConfig,
-  resolveChainSettings,
-  verifyChainConfig,
-} from './config';
-export type {
-  AccountChainOverrides,
-  ChainConfig,
-  ChainSettings,
-  SentUserOperation,
-  SmartAccountData,
-} from './types';
+export { maskChainConfig, parseChainConfig, verifyChainConfig } from './config';
+export type { ChainConfig, SmartAccountData } from './types';
 
 /** A validated ERC-4337 request. */
 export type SmartTask =
