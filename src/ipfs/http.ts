@@ -7,7 +7,7 @@ import {
   ResponseTooLargeError,
   scrub,
 } from './errors';
-import { isRedirect, isRedirectRejection } from './redirect';
+import { isRedirect, isRedirectRejection } from '../utils/redirect';
 
 /**
  * HTTP transport of the IPFS client (Kubo RPC API, https://docs.ipfs.tech/reference/kubo/rpc/):

@@ -5,11 +5,25 @@ import type {
 } from '@metamask/keyring-api';
 
 import type { DerivationScheme } from './keys';
+import type { CallLine } from '../accounts/callData';
 import type { SendSummary } from '../accounts/erc4337';
 import type { ConsentAsker } from '../consent';
 
+export type { CallLine, SendSummary };
+
+/**
+ * What the sendUserOperation dialog shows: the operation's summary (site, account, chain, full
+ * nonce, intents, cost) and, for each intent in order, its call data decoded by the domain
+ * (`describeCallData`: ERC-20/721/1155 calls, nested execute/executeBatch, unlimited approvals
+ * flagged). The dialog only renders it.
+ */
+export type SendReview = SendSummary & {
+  /** One list of decoded lines per intent, in the order of `intents`. */
+  calls: CallLine[][];
+};
+
 /** Shows the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. */
-export type SendConfirmer = (summary: SendSummary) => Promise<boolean>;
+export type SendConfirmer = (confirmation: SendReview) => Promise<boolean>;
 
 /** What the keyring needs from the snap platform; injected so Node tests can run it. */
 export type KeyringPlatform = {

@@ -6,6 +6,7 @@ import type { Hex } from 'viem';
 import { ownRequest, distinct } from './requests';
 import type { SendConfirmer } from './types';
 import { parseAccountRequest, signAccountTask } from '../accounts';
+import { describeCallData } from '../accounts/callData';
 import {
   DeployingSends,
   draftUserOperation,
@@ -171,7 +172,12 @@ export class UserOperations {
           'This platform cannot show the send confirmation: nothing was signed',
         );
       }
-      if (!(await this.#platform.confirmSend({ ...draft.summary, origin }))) {
+      const calls = draft.summary.intents.map((intent) =>
+        describeCallData(intent.data),
+      );
+      if (
+        !(await this.#platform.confirmSend({ ...draft.summary, origin, calls }))
+      ) {
         throw userRejected('The user declined to send the user operation');
       }
       const record = this.#record(id); // still there after the dialog

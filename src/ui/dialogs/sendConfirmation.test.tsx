@@ -8,7 +8,9 @@ import {
 
 import { sendConfirmation } from './sendConfirmation';
 import { sendConfirmationRows } from './sendConfirmationRows';
+import { describeCallData } from '../../accounts/callData';
 import type { SendSummary } from '../../accounts/erc4337';
+import type { SendReview } from '../../keyring/types';
 
 const SPENDER = getAddress('0xa11ce0000000000000000000000000000000beef');
 const TOKEN = getAddress('0x3333333333333333333333333333333333333333');
@@ -18,7 +20,7 @@ const APPROVE_MAX = encodeFunctionData({
   args: [SPENDER, maxUint256],
 });
 
-const SUMMARY: SendSummary = {
+const SUMMARY_FIELDS: SendSummary = {
   origin: 'https://dapp.example',
   account: '0x1111111111111111111111111111111111111111',
   scope: 'eip155:31337',
@@ -38,6 +40,19 @@ const SUMMARY: SendSummary = {
   paymaster: '0x4444444444444444444444444444444444444444',
   feeSource: 'chain',
 };
+
+/**
+ * A summary as the domain hands it to the dialog: each intent's call data decoded.
+ *
+ * @param summary - The operation's summary.
+ * @returns The summary with `calls`.
+ */
+const confirmation = (summary: SendSummary): SendReview => ({
+  ...summary,
+  calls: summary.intents.map((intent) => describeCallData(intent.data)),
+});
+
+const SUMMARY = confirmation(SUMMARY_FIELDS);
 
 /**
  * Every string and Address prop of a JSX tree, in order, with the Address components' props.
@@ -115,12 +130,14 @@ describe('sendUserOperation confirmation', () => {
   });
 
   it('says "this account" when no paymaster pays, and cleans the site name of bidi overrides', () => {
-    const { account, cost } = sendConfirmationRows({
-      ...SUMMARY,
-      origin: 'https://evil.example\u202e/moc.knab',
-      paymaster: null,
-      deploys: false,
-    });
+    const { account, cost } = sendConfirmationRows(
+      confirmation({
+        ...SUMMARY_FIELDS,
+        origin: 'https://evil.example\u202e/moc.knab',
+        paymaster: null,
+        deploys: false,
+      }),
+    );
     expect(account[0]).toStrictEqual({
       label: 'Requested by',
       text: 'https://evil.example\ufffd/moc.knab',
@@ -158,10 +175,12 @@ describe('sendUserOperation confirmation', () => {
     for (const props of addresses) {
       expect(props).toMatchObject({ truncate: false, displayName: false });
     }
-    const plain = sendConfirmation({
-      ...SUMMARY,
-      intents: [SUMMARY.intents[0]],
-    });
+    const plain = sendConfirmation(
+      confirmation({
+        ...SUMMARY_FIELDS,
+        intents: [SUMMARY_FIELDS.intents[0]],
+      }),
+    );
     expect(walk(plain).strings).not.toContain('Unlimited approval');
   });
 });

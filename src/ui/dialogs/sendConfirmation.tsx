@@ -16,7 +16,7 @@ import type {
   ConfirmationRow,
   SendConfirmationRows,
 } from './sendConfirmationRows';
-import type { SendSummary } from '../../accounts/erc4337';
+import type { SendReview } from '../../keyring/types';
 
 /**
  * One row of the confirmation: its address in full (never truncated, no avatar or address-book
@@ -106,10 +106,11 @@ export const SendConfirmation: SnapComponent<SendConfirmationRows> = ({
 /**
  * The dialog content for `snap_dialog`.
  *
- * @param summary - From sendUserOperation's draft, with the requesting origin.
+ * @param summary - From sendUserOperation's draft, with the requesting origin and each intent's
+ * decoded call data (`calls`, from the domain).
  * @returns The SendConfirmation element.
  */
-export function sendConfirmation(summary: SendSummary): JSXElement {
+export function sendConfirmation(summary: SendReview): JSXElement {
   // snaps-sdk's JSX runtime calls the component: the element is its Box
   return (
     <SendConfirmation {...sendConfirmationRows(summary)} />

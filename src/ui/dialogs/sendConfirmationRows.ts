@@ -1,8 +1,6 @@
 import { formatEther } from 'viem';
 
-import { describeCallData } from '../../accounts/callData';
-import type { CallLine } from '../../accounts/callData';
-import type { SendSummary } from '../../accounts/erc4337';
+import type { CallLine, SendReview } from '../../keyring/types';
 import { displayText } from '../../utils/safeText';
 
 /**
@@ -43,12 +41,13 @@ export type SendConfirmationRows = {
 /**
  * The dialog's rows, in display order (also what a text-only view would show).
  *
- * @param summary - From sendUserOperation's draft, with the requesting origin.
+ * @param summary - From sendUserOperation's draft, with the requesting origin and each intent's
+ * decoded call data (`calls`, from the domain).
  * @returns Row groups: the request's and account's, one per intent, and the cost's; `warnings`
  * counts the flagged rows (unlimited approvals) of all intents.
  */
 export function sendConfirmationRows(
-  summary: SendSummary,
+  summary: SendReview,
 ): SendConfirmationRows {
   const intents = summary.intents.map((intent, index): ConfirmationRow[] => [
     {
@@ -56,7 +55,7 @@ export function sendConfirmationRows(
       address: intent.to,
     },
     { label: 'Value', text: `${formatEther(intent.value)} ETH` },
-    ...describeCallData(intent.data).map(callRow),
+    ...(summary.calls[index] ?? []).map(callRow),
   ]);
   return {
     account: [
