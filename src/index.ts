@@ -31,7 +31,7 @@ let domain: Promise<Domain> | undefined;
  */
 const redirect = (id: string): { message: string; url: string } => ({
   message:
-    'Open the Keyring Snap home page in MetaMask (or its companion site) to approve or reject this request.',
+    'Open the Tandem Keyring home page in MetaMask (Menu > Snaps) or its companion site to approve or reject this request.',
   url: `${COMPANION_ORIGINS[0]}/#/requests/${id}`,
 });
 

@@ -105,7 +105,7 @@ describe('home page: waiting requests', () => {
   });
 
   it('with none waiting, the heading has no count and the approval dropdown stays at the bottom', async () => {
-    expect(texts()[0]).toBe('Keyring Snap');
+    expect(texts()[0]).toBe('Tandem Keyring');
     expect(position('No pending request.')).toBeGreaterThan(position('IPFS'));
     expect(elementNames(ui.content)).toContain('approval-mode');
     // Sync mode: nothing can start waiting, so there is nothing to refresh.
@@ -123,7 +123,7 @@ describe('home page: waiting requests', () => {
     // The open page was rendered before they arrived: it cannot know yet.
     expect(JSON.stringify(ui.content)).not.toContain('first message');
     await step(async (current) => current.clickElement('requests-refresh'));
-    expect(texts()[0]).toBe('Keyring Snap — 2 requests waiting');
+    expect(texts()[0]).toBe('Tandem Keyring — 2 requests waiting');
     const first = position('first message');
     expect(position('Requests waiting (2)')).toBeLessThan(first);
     expect(position('second message')).toBeGreaterThan(first);
@@ -171,7 +171,7 @@ describe('home page: waiting requests', () => {
     expect(position('Approval mode: sync')).toBeLessThan(note);
     expect(position('first message')).toBeGreaterThan(note);
     expect(position('second message')).toBeGreaterThan(note);
-    expect(texts()[0]).toBe('Keyring Snap — 2 requests waiting');
+    expect(texts()[0]).toBe('Tandem Keyring — 2 requests waiting');
     const names = elementNames(ui.content);
     const ids = (
       await harness.keyring('keyring_listRequests', undefined, METAMASK)
@@ -256,7 +256,7 @@ describe('home page: waiting requests', () => {
     expect(
       position(`Deleted ${bob.address}; 2 waiting requests rejected`),
     ).toBeLessThan(position('Requests waiting (1)'));
-    expect(texts()[0]).toBe('Keyring Snap — 1 request waiting');
+    expect(texts()[0]).toBe('Tandem Keyring — 1 request waiting');
     expect(JSON.stringify(ui.content)).not.toContain('second message');
   });
 
@@ -284,7 +284,7 @@ describe('home page: waiting requests', () => {
       current.clickElement(`request-reject:${withdrawn}`),
     );
     expect(texts()).toContain('This request was already answered or withdrawn');
-    expect(texts()[0]).toBe('Keyring Snap');
+    expect(texts()[0]).toBe('Tandem Keyring');
 
     await expectError(
       harness.keyring('keyring_approveRequest', { id: pending.id, data: {} }),

@@ -41,8 +41,8 @@ export function renderHome(model: HomeModel): JSXElement {
     <Box>
       <Heading size="lg">
         {waiting > 0
-          ? `Keyring Snap — ${requestCount(waiting)} waiting`
-          : 'Keyring Snap'}
+          ? `Tandem Keyring — ${requestCount(waiting)} waiting`
+          : 'Tandem Keyring'}
       </Heading>
       {model.notice ? (
         <Banner
