@@ -83,9 +83,9 @@ export async function homeInput(
 /**
  * Run the action an event asks for, by the element's name (its prefix before the first `:` for
  * names that end in an account id, request id or scope): the approval-mode dropdown, a form
- * submit (create, import, rename, chain, IPFS, send) or a button click (delete, export, approve, reject,
- * refresh the requests, refresh a user operation's status, edit or remove a chain). A `type="submit"` button fires a click and a
- * form submit: only the submit acts.
+ * submit (create, import, rename, chain, IPFS, send) or a button click (delete, export, approve,
+ * reject, refresh the requests, refresh a user operation's status, edit or remove a chain). A
+ * `type="submit"` button fires a click and a form submit: only the submit acts.
  *
  * @param domain - The keyring and settings.
  * @param event - The user's event.
