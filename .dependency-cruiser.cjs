@@ -63,23 +63,31 @@ module.exports = {
       name: 'chain-is-a-library',
       severity: 'error',
       comment:
-        'src/chain/ is a plain JSON-RPC library: it imports nothing of the snap (src/utils/redirect.ts, which imports nothing itself, is shared with the IPFS library).',
+        'src/chain/ is a plain JSON-RPC library: it imports nothing of the snap (src/net/, which imports nothing else, is shared with the IPFS library).',
       from: { path: '^src/chain/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/chain/', '^src/utils/redirect[.]ts$'],
+        pathNot: ['^src/chain/', '^src/net/'],
       },
     },
     {
       name: 'ipfs-is-a-library',
       severity: 'error',
       comment:
-        'src/ipfs/ is a plain IPFS HTTP API library: it imports nothing of the snap (but the self-contained src/utils/redirect.ts), and nothing of the chain library.',
+        'src/ipfs/ is a plain IPFS HTTP API library: it imports nothing of the snap (but the self-contained src/net/), and nothing of the chain library.',
       from: { path: '^src/ipfs/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/ipfs/', '^src/utils/redirect[.]ts$'],
+        pathNot: ['^src/ipfs/', '^src/net/'],
       },
+    },
+    {
+      name: 'net-is-the-ground',
+      severity: 'error',
+      comment:
+        'src/net/ holds what both plain libraries share about fetch (the redirect refusal): it imports nothing of the snap.',
+      from: { path: '^src/net/' },
+      to: { path: '^src/', pathNot: '^src/net/' },
     },
     {
       name: 'accounts-get-their-config-passed-in',

@@ -16,7 +16,7 @@ import type {
   Transport,
   TransportOptions,
 } from './transportTypes';
-import { isRedirect, isRedirectRejection } from '../utils/redirect';
+import { isRedirect, isRedirectRejection } from '../net/redirect';
 
 /**
  * JSON-RPC 2.0 over HTTP POST (JSON-RPC 2.0 specification, jsonrpc.org: requests,

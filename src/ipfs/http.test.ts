@@ -155,9 +155,9 @@ describe('request shape (Kubo RPC API)', () => {
 });
 
 describe('snap compatibility of src/ipfs', () => {
-  it('imports only fetch-world packages: multiformats, @ipld/dag-pb, ipfs-unixfs, itself and the self-contained src/utils/redirect.ts', () => {
+  it('imports only fetch-world packages: multiformats, @ipld/dag-pb, ipfs-unixfs, itself and the self-contained src/net/redirect.ts', () => {
     const allowed =
-      /^(?:\.\/[\w-]+|\.\.\/utils\/redirect|multiformats\/[\w/-]+|@ipld\/dag-pb|ipfs-unixfs)$/u;
+      /^(?:\.\/[\w-]+|\.\.\/net\/redirect|multiformats\/[\w/-]+|@ipld\/dag-pb|ipfs-unixfs)$/u;
     const specifiers: string[] = [];
 
     for (const file of readdirSync(__dirname).filter(

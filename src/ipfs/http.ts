@@ -7,7 +7,7 @@ import {
   ResponseTooLargeError,
   scrub,
 } from './errors';
-import { isRedirect, isRedirectRejection } from '../utils/redirect';
+import { isRedirect, isRedirectRejection } from '../net/redirect';
 
 /**
  * HTTP transport of the IPFS client (Kubo RPC API, https://docs.ipfs.tech/reference/kubo/rpc/):

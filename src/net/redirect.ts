@@ -2,7 +2,7 @@
  * Redirects are never followed: every `fetch` of the snap passes `redirect: 'error'` (WHATWG Fetch
  * Standard, `RequestRedirect`), since a redirect from an https:// service could lead to http:// or
  * a loopback address and get around the https-only rule of the configured URLs. It imports
- * nothing, so the two plain libraries (src/chain/, src/ipfs/) can share it.
+ * nothing, so the two plain libraries (src/chain/, src/ipfs/) can share it from src/net/, below both.
  */
 
 /**
