@@ -12,10 +12,9 @@
  *
  * Layers, top to bottom: src/index.ts (entry) > src/handlers/, src/ui/ (front doors, home page) >
  * src/domain.ts (composition root) > src/keyring/, src/settings.ts, src/consent.ts (the domain) >
- * src/accounts/, src/metadata.ts, src/state/ >
- * src/chain/, src/ipfs/ (plain libraries),
- * src/ui/dialogs/ (dialog content) > src/platform.ts (the only caller of snap.request), src/utils/
- * (leaf helpers; src/utils/errorMap.ts also reads the two libraries' error classes).
+ * src/accounts/, src/metadata.ts, src/state/ > src/ui/dialogs/ (dialog content) > src/platform.ts
+ * (the only caller of snap.request), src/utils/ (helpers; src/utils/errorMap.ts also reads the two
+ * libraries' error classes) > src/chain/, src/ipfs/ (plain libraries) > src/net/ (what they share).
  * Type imports count: a type two layers share lives in the lower one.
  */
 /* eslint-disable n/no-sync -- a one-shot lint script, run before the tests */
