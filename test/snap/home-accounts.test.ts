@@ -9,17 +9,19 @@ import { privateKeyToAddress } from 'viem/accounts';
 
 import { installKeyringSnap } from './harness';
 import type { KeyringHarness } from './harness';
+import type { HomePageUi } from './homePage';
+import {
+  findField,
+  nextPage,
+  openHomePage,
+  rowValues,
+  shownTexts,
+  walk,
+} from './homePage';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
 import { deployErc4337 } from '../../devnet/erc4337';
 import type { Erc4337Deployment } from '../../devnet/erc4337';
-
-/** The home page interface, as snaps-jest hands it to the test. */
-type Ui = Awaited<
-  ReturnType<
-    Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']
-  >
->;
 
 const IMPORTED_KEY =
   '0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318';
@@ -30,11 +32,11 @@ describe('home page: accounts, names and errors in page language', () => {
   let anvil: Anvil;
   let contracts: Erc4337Deployment;
   let harness: KeyringHarness;
-  let ui: Ui;
+  let ui: HomePageUi;
 
   /** Open the home page afresh (as MetaMask does when the user comes back to it). */
   async function open(): Promise<void> {
-    ui = (await harness.snap.onHomePage()).getInterface();
+    ui = await openHomePage(harness);
   }
 
   /**
@@ -42,18 +44,11 @@ describe('home page: accounts, names and errors in page language', () => {
    *
    * @param action - The action, given the current page.
    */
-  async function step(action: (current: Ui) => Promise<void>): Promise<void> {
-    const next = ui.waitForUpdate();
-    await action(ui);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error('the page did not re-render')),
-        20_000,
-      );
-    });
+  async function step(
+    action: (current: HomePageUi) => Promise<void>,
+  ): Promise<void> {
     // eslint-disable-next-line require-atomic-updates -- steps run one at a time; ui is this suite's current page
-    ui = await Promise.race([next, timeout]).finally(() => clearTimeout(timer));
+    ui = await nextPage(ui, action);
   }
 
   /**
@@ -321,57 +316,6 @@ async function closedPort(): Promise<number> {
 }
 
 /**
- * Walk a JSX tree, depth first.
- *
- * @param node - The root.
- * @yields Every element, the root first.
- */
-function* walk(node: any): Generator<any> {
-  if (node === null || typeof node !== 'object') {
-    return;
-  }
-  yield node;
-  const children = node.props?.children;
-  for (const child of Array.isArray(children)
-    ? children.flat(Infinity)
-    : [children]) {
-    yield* walk(child);
-  }
-}
-
-/**
- * The error shown on the Field holding an input.
- *
- * @param tree - The page.
- * @param name - The input's name.
- * @returns The error, or undefined when there is none.
- */
-function findField(tree: any, name: string): string | undefined {
-  for (const node of walk(tree)) {
-    if (
-      node.type === 'Field' &&
-      [...walk(node.props.children)].some((child) => child.props?.name === name)
-    ) {
-      return node.props.error;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The text of every Row labelled `label`, in page order.
- *
- * @param tree - The page.
- * @param label - The row's label (`Name`).
- * @returns The rows' texts.
- */
-function rowValues(tree: any, label: string): string[] {
-  return [...walk(tree)]
-    .filter((node) => node.type === 'Row' && node.props.label === label)
-    .map((node) => shownTexts(node.props.children).join(''));
-}
-
-/**
  * The text of every Button, in page order (what a screen reader lists).
  *
  * @param tree - The page.
@@ -381,26 +325,4 @@ function buttonTexts(tree: any): string[] {
   return [...walk(tree)]
     .filter((node) => node.type === 'Button')
     .map((node) => shownTexts(node.props.children).join(''));
-}
-
-/**
- * Every text a JSX tree shows, in tree order: text children and row labels.
- *
- * @param node - The tree.
- * @returns The strings.
- */
-function shownTexts(node: unknown): string[] {
-  if (typeof node === 'string') {
-    return [node];
-  }
-  if (Array.isArray(node)) {
-    return node.flatMap(shownTexts);
-  }
-  if (typeof node !== 'object' || node === null) {
-    return [];
-  }
-  const props =
-    ((node as Record<string, unknown>).props as
-      Record<string, unknown> | undefined) ?? {};
-  return [props.label, props.children].flatMap(shownTexts);
 }

@@ -10,13 +10,8 @@ import { stringToHex } from 'viem';
 
 import { expectError, installKeyringSnap, METAMASK } from './harness';
 import type { KeyringHarness } from './harness';
-
-/** The home page interface, as snaps-jest hands it to the test. */
-type Ui = Awaited<
-  ReturnType<
-    Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']
-  >
->;
+import type { HomePageUi } from './homePage';
+import { elementNames, nextPage, openHomePage, shownTexts } from './homePage';
 
 /**
  * The first account's name. Names holding bidirectional or control characters are refused when an
@@ -27,16 +22,16 @@ const ALICE_NAME = 'Alice Savings';
 
 describe('home page: waiting requests', () => {
   let harness: KeyringHarness;
-  let ui: Ui;
+  let ui: HomePageUi;
   let alice: any;
   let bob: any;
 
   /**
-   * Every text the page shows, in page order.
+   * Every text the page shows, in page order (banner titles included).
    *
    * @returns The texts.
    */
-  const texts = (): string[] => shownTexts(ui.content);
+  const texts = (): string[] => shownTexts(ui.content, { titles: true });
 
   /**
    * Where a text first shows on the page (a text that contains `part`).
@@ -52,7 +47,7 @@ describe('home page: waiting requests', () => {
 
   /** Open the home page afresh (as MetaMask does when the user comes back to it). */
   async function open(): Promise<void> {
-    ui = (await harness.snap.onHomePage()).getInterface();
+    ui = await openHomePage(harness);
   }
 
   /**
@@ -60,18 +55,11 @@ describe('home page: waiting requests', () => {
    *
    * @param action - The action, given the current page.
    */
-  async function step(action: (current: Ui) => Promise<void>): Promise<void> {
-    const next = ui.waitForUpdate();
-    await action(ui);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error('the page did not re-render')),
-        20_000,
-      );
-    });
+  async function step(
+    action: (current: HomePageUi) => Promise<void>,
+  ): Promise<void> {
     // eslint-disable-next-line require-atomic-updates -- steps run one at a time; ui is this suite's current page
-    ui = await Promise.race([next, timeout]).finally(() => clearTimeout(timer));
+    ui = await nextPage(ui, action);
   }
 
   /**
@@ -298,56 +286,3 @@ describe('home page: waiting requests', () => {
     );
   });
 });
-
-/**
- * Walk a JSX tree, depth first.
- *
- * @param node - The root.
- * @yields Every element, the root first.
- */
-function* walk(node: any): Generator<any> {
-  if (node === null || typeof node !== 'object') {
-    return;
-  }
-  yield node;
-  const children = node.props?.children;
-  for (const child of Array.isArray(children)
-    ? children.flat(Infinity)
-    : [children]) {
-    yield* walk(child);
-  }
-}
-
-/**
- * The names of every named element (buttons, inputs, dropdowns), in page order.
- *
- * @param tree - The page.
- * @returns The names.
- */
-function elementNames(tree: any): string[] {
-  return [...walk(tree)]
-    .map((node) => node.props?.name)
-    .filter((name): name is string => typeof name === 'string');
-}
-
-/**
- * Every text a JSX tree shows, in tree order: text children, row labels and banner titles.
- *
- * @param node - The tree.
- * @returns The strings.
- */
-function shownTexts(node: unknown): string[] {
-  if (typeof node === 'string') {
-    return [node];
-  }
-  if (Array.isArray(node)) {
-    return node.flatMap(shownTexts);
-  }
-  if (typeof node !== 'object' || node === null) {
-    return [];
-  }
-  const props =
-    ((node as Record<string, unknown>).props as
-      Record<string, unknown> | undefined) ?? {};
-  return [props.title, props.label, props.children].flatMap(shownTexts);
-}

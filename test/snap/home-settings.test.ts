@@ -10,17 +10,21 @@ import type { AddressInfo } from 'node:net';
 
 import { installKeyringSnap } from './harness';
 import type { KeyringHarness } from './harness';
+import type { HomePageUi } from './homePage';
+import {
+  findField,
+  inputValue,
+  nextPage,
+  openHomePage,
+  pageJson,
+  placeholder,
+  rowText,
+  shownTexts,
+} from './homePage';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
 import { deployErc4337 } from '../../devnet/erc4337';
 import type { Erc4337Deployment } from '../../devnet/erc4337';
-
-/** The home page interface, as snaps-jest hands it to the test. */
-type Ui = Awaited<
-  ReturnType<
-    Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']
-  >
->;
 
 const KEY = 'KEYnever4shown9x';
 const IPFS_SECRET = 'ipfs-secret-never-shown-7f3a';
@@ -29,7 +33,7 @@ describe('home page settings', () => {
   let anvil: Anvil;
   let contracts: Erc4337Deployment;
   let harness: KeyringHarness;
-  let ui: Ui;
+  let ui: HomePageUi;
   let server: Server;
   let base: string;
   /** The paths of every request the counting server received, in order. */
@@ -40,11 +44,11 @@ describe('home page settings', () => {
    *
    * @returns The JSON of the page's content.
    */
-  const page = (): string => JSON.stringify(ui.content);
+  const page = (): string => pageJson(ui);
 
   /** Open the home page afresh (as MetaMask does when the user comes back to it). */
   async function open(): Promise<void> {
-    ui = (await harness.snap.onHomePage()).getInterface();
+    ui = await openHomePage(harness);
   }
 
   /**
@@ -53,18 +57,11 @@ describe('home page settings', () => {
    *
    * @param action - The action, given the current page.
    */
-  async function step(action: (current: Ui) => Promise<void>): Promise<void> {
-    const next = ui.waitForUpdate();
-    await action(ui);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error('the page did not re-render')),
-        20_000,
-      );
-    });
+  async function step(
+    action: (current: HomePageUi) => Promise<void>,
+  ): Promise<void> {
     // eslint-disable-next-line require-atomic-updates -- steps run one at a time; ui is this suite's current page
-    ui = await Promise.race([next, timeout]).finally(() => clearTimeout(timer));
+    ui = await nextPage(ui, action);
   }
 
   beforeAll(async () => {
@@ -280,112 +277,3 @@ describe('home page settings', () => {
     expect(page()).not.toContain(KEY);
   });
 });
-
-/**
- * Walk a JSX tree, depth first.
- *
- * @param node - The root.
- * @yields Every element, the root first.
- */
-function* walk(node: any): Generator<any> {
-  if (node === null || typeof node !== 'object') {
-    return;
-  }
-  yield node;
-  const children = node.props?.children;
-  for (const child of Array.isArray(children)
-    ? children.flat(Infinity)
-    : [children]) {
-    yield* walk(child);
-  }
-}
-
-/**
- * The error shown on the Field holding an input.
- *
- * @param tree - The page.
- * @param name - The input's name.
- * @returns The error, or undefined when there is none.
- */
-function findField(tree: any, name: string): string | undefined {
-  for (const node of walk(tree)) {
-    if (
-      node.type === 'Field' &&
-      [...walk(node.props.children)].some((child) => child.props?.name === name)
-    ) {
-      return node.props.error;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The Input element of a name.
- *
- * @param tree - The page.
- * @param name - The input's name.
- * @returns Its props, or undefined when there is no such input.
- */
-function input(tree: any, name: string): Record<string, any> | undefined {
-  return [...walk(tree)].find(
-    (node) => node.type === 'Input' && node.props?.name === name,
-  )?.props;
-}
-
-/**
- * The value an input renders with.
- *
- * @param tree - The page.
- * @param name - The input's name.
- * @returns Its value.
- */
-function inputValue(tree: any, name: string): string | undefined {
-  return input(tree, name)?.value;
-}
-
-/**
- * The example an input shows while empty.
- *
- * @param tree - The page.
- * @param name - The input's name.
- * @returns Its placeholder.
- */
-function placeholder(tree: any, name: string): string | undefined {
-  return input(tree, name)?.placeholder;
-}
-
-/**
- * The text of the first Row with a label.
- *
- * @param tree - The page.
- * @param label - The row's label.
- * @returns The row's text.
- */
-function rowText(tree: any, label: string): string | undefined {
-  const row = [...walk(tree)].find(
-    (node) => node.type === 'Row' && node.props?.label === label,
-  );
-  return row ? shownTexts(row.props.children).join('') : undefined;
-}
-
-/**
- * Every text a JSX tree shows, in tree order: text children and row labels.
- *
- * @param node - The tree.
- * @returns The strings.
- */
-function shownTexts(node: unknown): string[] {
-  if (typeof node === 'string') {
-    return [node];
-  }
-  if (Array.isArray(node)) {
-    return node.flatMap(shownTexts);
-  }
-  if (typeof node !== 'object' || node === null) {
-    return [];
-  }
-  const props =
-    ((node as Record<string, unknown>).props as
-      Record<string, unknown> | undefined) ?? {};
-  return [props.label, props.children].flatMap(shownTexts);
-}

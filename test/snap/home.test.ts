@@ -15,17 +15,20 @@ import { privateKeyToAddress } from 'viem/accounts';
 
 import { installKeyringSnap, METAMASK } from './harness';
 import type { KeyringHarness } from './harness';
+import type { HomePageUi } from './homePage';
+import {
+  copyables,
+  findField,
+  inputValue,
+  nextPage,
+  openHomePage,
+  pageJson,
+  shownTexts,
+} from './homePage';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
 import { deployErc4337 } from '../../devnet/erc4337';
 import type { Erc4337Deployment } from '../../devnet/erc4337';
-
-/** The home page interface, as snaps-jest hands it to the test. */
-type Ui = Awaited<
-  ReturnType<
-    Awaited<ReturnType<KeyringHarness['snap']['onHomePage']>>['getInterface']
-  >
->;
 
 const IMPORTED_KEY =
   '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba';
@@ -35,18 +38,18 @@ describe('home page', () => {
   let anvil: Anvil;
   let contracts: Erc4337Deployment;
   let harness: KeyringHarness;
-  let ui: Ui;
+  let ui: HomePageUi;
 
   /**
    * The page's content as text, to look for what it shows (and what it must never show).
    *
    * @returns The JSON of the page's content.
    */
-  const page = (): string => JSON.stringify(ui.content);
+  const page = (): string => pageJson(ui);
 
   /** Open the home page afresh (as MetaMask does when the user comes back to it). */
   async function open(): Promise<void> {
-    ui = (await harness.snap.onHomePage()).getInterface();
+    ui = await openHomePage(harness);
   }
 
   /**
@@ -55,18 +58,11 @@ describe('home page', () => {
    *
    * @param action - The action, given the current page.
    */
-  async function step(action: (current: Ui) => Promise<void>): Promise<void> {
-    const next = ui.waitForUpdate();
-    await action(ui);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error('the page did not re-render')),
-        20_000,
-      );
-    });
+  async function step(
+    action: (current: HomePageUi) => Promise<void>,
+  ): Promise<void> {
     // eslint-disable-next-line require-atomic-updates -- steps run one at a time; ui is this suite's current page
-    ui = await Promise.race([next, timeout]).finally(() => clearTimeout(timer));
+    ui = await nextPage(ui, action);
   }
 
   beforeAll(async () => {
@@ -95,7 +91,7 @@ describe('home page', () => {
       method: 'notify:accountCreated',
       params: { account: fromPage, accountNameSuggestion: 'Keyring Account 1' },
     });
-    ui = (await harness.snap.onHomePage()).getInterface();
+    await open();
     expect(page()).toContain(fromPage.address);
     expect(page()).toContain('index 0');
 
@@ -149,7 +145,7 @@ describe('home page', () => {
       entryPoint: contracts.entryPoint,
       accountFactory: contracts.accountFactory,
     });
-    ui = (await harness.snap.onHomePage()).getInterface();
+    await open();
     expect(page()).not.toContain('KEY-never-shown');
     await step(async (current) =>
       current.clickElement('chain-edit:eip155:31337'),
@@ -266,7 +262,7 @@ describe('home page', () => {
       undefined,
       METAMASK,
     );
-    ui = (await harness.snap.onHomePage()).getInterface();
+    await open();
     expect(page()).toContain(message);
 
     await step(async (current) =>
@@ -308,7 +304,7 @@ describe('home page', () => {
       undefined,
       METAMASK,
     );
-    ui = (await harness.snap.onHomePage()).getInterface();
+    await open();
     expect(page()).toContain('1 ETH');
     expect(page()).toContain('function 0xa9059cbb');
     await step(async (current) =>
@@ -366,7 +362,7 @@ describe('home page', () => {
       stringToHex(message),
       account.address,
     ]);
-    ui = (await harness.snap.onHomePage()).getInterface();
+    await open();
     const texts = shownTexts(ui.content);
     expect(texts).toContain('message.spender');
     expect(texts[texts.indexOf('message.spender') + 1]).toBe(spender);
@@ -388,91 +384,3 @@ describe('home page', () => {
     await ui.selectInDropdown('approval-mode', 'sync');
   });
 });
-
-/**
- * Walk a JSX tree, depth first.
- *
- * @param node - The root.
- * @yields Every element, the root first.
- */
-function* walk(node: any): Generator<any> {
-  if (node === null || typeof node !== 'object') {
-    return;
-  }
-  yield node;
-  const children = node.props?.children;
-  for (const child of Array.isArray(children)
-    ? children.flat(Infinity)
-    : [children]) {
-    yield* walk(child);
-  }
-}
-
-/**
- * The error shown on the Field holding an input.
- *
- * @param tree - The page.
- * @param name - The input's name.
- * @returns The error, or undefined when there is none.
- */
-function findField(tree: any, name: string): string | undefined {
-  for (const node of walk(tree)) {
-    if (
-      node.type === 'Field' &&
-      [...walk(node.props.children)].some((child) => child.props?.name === name)
-    ) {
-      return node.props.error;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The values of every Copyable (the accounts' addresses).
- *
- * @param tree - The page.
- * @returns The values, in page order.
- */
-function copyables(tree: any): string[] {
-  return [...walk(tree)]
-    .filter((node) => node.type === 'Copyable')
-    .map((node) => node.props.value);
-}
-
-/**
- * The value an input renders with.
- *
- * @param tree - The page.
- * @param name - The input's name.
- * @returns Its value, or undefined when there is no such input.
- */
-function inputValue(tree: any, name: string): string | undefined {
-  for (const node of walk(tree)) {
-    if (node.type === 'Input' && node.props?.name === name) {
-      return node.props.value;
-    }
-  }
-  return undefined;
-}
-
-/**
- * Every text a JSX tree shows, in tree order: text children and row labels.
- *
- * @param node - The tree.
- * @returns The strings.
- */
-function shownTexts(node: unknown): string[] {
-  if (typeof node === 'string') {
-    return [node];
-  }
-  if (Array.isArray(node)) {
-    return node.flatMap(shownTexts);
-  }
-  if (typeof node !== 'object' || node === null) {
-    return [];
-  }
-  const props =
-    ((node as Record<string, unknown>).props as
-      Record<string, unknown> | undefined) ?? {};
-  return [props.label, props.children].flatMap(shownTexts);
-}
