@@ -171,6 +171,52 @@ describe('KeyringSnap requests and key collisions', () => {
     expect(await keyring.listRequests()).toStrictEqual([]);
   });
 
+  it('deletes nothing when the requests a dialog named are not exactly those still waiting', async () => {
+    const { platform, events } = fakePlatform();
+    const keyring = newKeyring(
+      { ...defaultState(), approvalMode: 'async' },
+      platform,
+    );
+    const account = await keyring.createAccount();
+    /**
+     * Park a personal_sign request of the account.
+     *
+     * @param id - The request id.
+     */
+    const park = async (id: string): Promise<void> => {
+      await keyring.submitRequest({
+        id,
+        scope: '',
+        account: account.id,
+        origin: 'https://dapp.example',
+        request: {
+          method: 'personal_sign',
+          params: ['0x00', account.address],
+        },
+      });
+    };
+    const first = '1c0a9a52-6a7e-4f5e-8f3e-2a4f0d1b6c01';
+    const second = '1c0a9a52-6a7e-4f5e-8f3e-2a4f0d1b6c02';
+    await park(first);
+    await park(second); // arrived after the dialog counted one
+    const emitted = events.length;
+    await expect(
+      keyring.deleteAccount(account.id, undefined, { waiting: [first] }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      data: { reason: 'requestsChanged' },
+    });
+    expect(events).toHaveLength(emitted);
+    expect(await keyring.getAccount(account.id)).toStrictEqual(account);
+    expect(
+      (await keyring.listRequests()).map(({ id }) => id).sort(),
+    ).toStrictEqual([first, second].sort());
+    await keyring.deleteAccount(account.id, undefined, {
+      waiting: [second, first],
+    });
+    expect(await keyring.listRequests()).toStrictEqual([]);
+  });
+
   it('skips a derivation index whose key was imported already', async () => {
     const { platform } = fakePlatform();
     const keyring = newKeyring(defaultState(), platform);

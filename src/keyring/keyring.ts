@@ -256,9 +256,19 @@ export class KeyringSnap implements Keyring {
    *
    * @param id - Account id.
    * @param requester - The caller (from the front door); undefined for the snap's home page.
-   * @throws JsonRpcError -32001 when unknown, 4001 when the user declines (nothing deleted).
+   * @param shown - What the caller's own dialog said (the home page's): `waiting`, the ids of the
+   * account's requests it said would be rejected. Checked inside the state queue, so a request
+   * that arrives after the dialog cannot be rejected without having been named.
+   * @param shown.waiting - Those request ids.
+   * @throws JsonRpcError -32001 when unknown, 4001 when the user declines (nothing deleted);
+   * -32602 (`data.reason: 'requestsChanged'`) when `shown.waiting` is not exactly the account's
+   * waiting requests (nothing deleted).
    */
-  async deleteAccount(id: string, requester?: Requester): Promise<void> {
+  async deleteAccount(
+    id: string,
+    requester?: Requester,
+    shown?: { waiting: readonly string[] },
+  ): Promise<void> {
     const { account, name } = this.#record(id);
     await requireConsent(this.#platform.confirmConsent, requester, {
       kind: 'deleteAccount',
@@ -272,6 +282,16 @@ export class KeyringSnap implements Keyring {
       const dropped = Object.values(draft.pendingRequests).filter(
         (request) => request.account === id,
       );
+      if (
+        shown &&
+        (shown.waiting.length !== dropped.length ||
+          dropped.some(({ id: request }) => !shown.waiting.includes(request)))
+      ) {
+        throw invalidParams(
+          'Invalid deleteAccount: its waiting requests changed since they were shown; nothing deleted',
+          { reason: 'requestsChanged' },
+        );
+      }
       dropped.forEach((request) => delete draft.pendingRequests[request.id]);
       await this.#store.commit(draft, async () =>
         this.#platform.emitEvent(KeyringEvent.AccountDeleted, { id }),

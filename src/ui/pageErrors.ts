@@ -134,6 +134,12 @@ const RULES: readonly Rule[] = [
       ownEntry(INTENT_TEXT, data.field ?? '') ?? 'Check this field',
   },
   {
+    code: -32602,
+    reason: 'requestsChanged',
+    text: () =>
+      'Its waiting requests changed while the dialog was open: nothing deleted, try again',
+  },
+  {
     code: -32002,
     form: UI.chainForm,
     field: 'rpcUrl',

@@ -36,7 +36,8 @@ export type ErrorReason =
   | 'invalidPrivateKey'
   | 'invalidName'
   | 'nameTaken'
-  | 'invalidIntent';
+  | 'invalidIntent'
+  | 'requestsChanged';
 
 /** An error's `data`: its reason, and the field or account it is about (never a secret). */
 export type ErrorData = {

@@ -67,19 +67,17 @@ describe('confirmDeleteAccount', () => {
     expect(deleteAccount).not.toHaveBeenCalled();
   });
 
-  it('deletes nothing when a request arrived while the dialog was open (the dialog named fewer)', async () => {
+  it('asks the keyring to delete only if exactly the requests the dialog counted still wait', async () => {
     const pending = [request('r1')];
     const { domain, deleteAccount } = domainWith(pending);
     jest.mocked(showConfirmation).mockImplementation(async () => {
       pending.push(request('r2'));
       return true;
     });
-    const outcome = await confirmDeleteAccount(domain, ID);
-    expect(outcome.notice).toStrictEqual({
-      severity: 'danger',
-      text: expect.stringMatching(/changed while the dialog was open/u),
+    await confirmDeleteAccount(domain, ID);
+    expect(deleteAccount).toHaveBeenCalledWith(ID, undefined, {
+      waiting: ['r1'],
     });
-    expect(deleteAccount).not.toHaveBeenCalled();
   });
 
   it('confirmed with the count unchanged: deletes and says how many requests were rejected', async () => {
@@ -92,6 +90,8 @@ describe('confirmDeleteAccount', () => {
       severity: 'success',
       text: `Deleted ${ADDRESS}; 2 waiting requests rejected`,
     });
-    expect(deleteAccount).toHaveBeenCalledWith(ID);
+    expect(deleteAccount).toHaveBeenCalledWith(ID, undefined, {
+      waiting: ['r1', 'r2'],
+    });
   });
 });

@@ -108,8 +108,9 @@ export async function importKey(
 /**
  * Delete an account after a confirmation dialog naming it (name and full address) and saying how
  * many of its requests wait: the keyring's deleteAccount rejects those (`notify:requestRejected`
- * each). If that count changed while the dialog was open, nothing is deleted and the page says so
- * (the dialog must say what happens).
+ * each). The keyring deletes only if exactly the requests the dialog counted still wait (checked
+ * in its state queue); otherwise nothing is deleted and the page says so (the dialog must say what
+ * happens).
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
@@ -121,21 +122,16 @@ export async function confirmDeleteAccount(
   { keyring }: Domain,
   id: string,
 ): Promise<Outcome> {
-  /**
-   * How many of the account's requests wait now.
-   *
-   * @returns The count.
-   */
-  const waiting = async (): Promise<number> =>
-    (await keyring.listRequests()).filter((request) => request.account === id)
-      .length;
   let declined = false;
   const outcome = await attempt(UI.accountDelete, async () => {
     const account = await keyring.getAccount(id);
     const name =
       keyring.describeAccounts().find((entry) => entry.account.id === id)
         ?.name ?? '';
-    const shown = await waiting();
+    const waiting = (await keyring.listRequests())
+      .filter((request) => request.account === id)
+      .map((request) => request.id);
+    const shown = waiting.length;
     if (
       !(await showConfirmation(
         deleteAccountDialog({ name, address: account.address, waiting: shown }),
@@ -144,12 +140,8 @@ export async function confirmDeleteAccount(
       declined = true;
       return CANCELLED_TEXT;
     }
-    if ((await waiting()) !== shown) {
-      throw new Error(
-        'Its waiting requests changed while the dialog was open: nothing deleted, try again',
-      );
-    }
-    await keyring.deleteAccount(id);
+    // the keyring checks, inside its state queue, that exactly these requests still wait
+    await keyring.deleteAccount(id, undefined, { waiting });
     return shown > 0
       ? `Deleted ${account.address}; ${shown} waiting ${shown === 1 ? 'request' : 'requests'} rejected`
       : `Deleted ${account.address}`;
