@@ -63,6 +63,31 @@ function fakePlatform(overrides: Partial<Platform> = {}): {
   return { platform, saved, events };
 }
 
+/**
+ * Park a personal_sign request of `account` (the keyring must be in async approval mode).
+ *
+ * @param keyring - The keyring.
+ * @param account - The signing account.
+ * @param account.id - Its id.
+ * @param account.address - Its address.
+ * @param id - The request id.
+ * @param message - The message, hex.
+ */
+async function parkPersonalSign(
+  keyring: KeyringSnap,
+  account: { id: string; address: string },
+  id: string,
+  message = '0x00',
+): Promise<void> {
+  await keyring.submitRequest({
+    id,
+    scope: '',
+    account: account.id,
+    origin: 'https://dapp.example',
+    request: { method: 'personal_sign', params: [message, account.address] },
+  });
+}
+
 describe('KeyringSnap (Node, fake platform)', () => {
   it('saves state before emitting notify:accountCreated', async () => {
     const order: string[] = [];
@@ -133,16 +158,7 @@ describe('KeyringSnap requests and key collisions', () => {
     );
     const account = await keyring.createAccount();
     const id = '6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40';
-    await keyring.submitRequest({
-      id,
-      scope: '',
-      account: account.id,
-      origin: 'https://dapp.example',
-      request: {
-        method: 'personal_sign',
-        params: ['0x68656c6c6f', account.address],
-      },
-    });
+    await parkPersonalSign(keyring, account, id, '0x68656c6c6f');
     expect(await keyring.listRequests()).toHaveLength(1);
     await expect(keyring.approveRequest(id)).rejects.toThrow('not found');
     expect(await keyring.listRequests()).toStrictEqual([]);
@@ -156,13 +172,7 @@ describe('KeyringSnap requests and key collisions', () => {
     );
     const account = await keyring.createAccount();
     const id = '7b2e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f41';
-    await keyring.submitRequest({
-      id,
-      scope: '',
-      account: account.id,
-      origin: 'https://dapp.example',
-      request: { method: 'personal_sign', params: ['0x00', account.address] },
-    });
+    await parkPersonalSign(keyring, account, id);
     await keyring.deleteAccount(account.id);
     expect(events.slice(-2)).toStrictEqual([
       { event: KeyringEvent.AccountDeleted, data: { id: account.id } },
@@ -178,27 +188,10 @@ describe('KeyringSnap requests and key collisions', () => {
       platform,
     );
     const account = await keyring.createAccount();
-    /**
-     * Park a personal_sign request of the account.
-     *
-     * @param id - The request id.
-     */
-    const park = async (id: string): Promise<void> => {
-      await keyring.submitRequest({
-        id,
-        scope: '',
-        account: account.id,
-        origin: 'https://dapp.example',
-        request: {
-          method: 'personal_sign',
-          params: ['0x00', account.address],
-        },
-      });
-    };
     const first = '1c0a9a52-6a7e-4f5e-8f3e-2a4f0d1b6c01';
     const second = '1c0a9a52-6a7e-4f5e-8f3e-2a4f0d1b6c02';
-    await park(first);
-    await park(second); // arrived after the dialog counted one
+    await parkPersonalSign(keyring, account, first);
+    await parkPersonalSign(keyring, account, second); // arrived after the dialog counted one
     const emitted = events.length;
     await expect(
       keyring.deleteAccount(account.id, undefined, { waiting: [first] }),
