@@ -19,6 +19,7 @@ import {
   LAYOUTS,
   referenceLogs,
   rpc,
+  SEED_ANVIL_ARGS,
   seedLayout,
   seedLogs,
   TOPICS,
@@ -95,7 +96,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   let reference: RpcLog[];
 
   beforeAll(async () => {
-    anvil = await startAnvil();
+    anvil = await startAnvil({ args: [...SEED_ANVIL_ARGS] });
     seed = await seedLogs(anvil.url);
     reference = await referenceLogs(anvil.url, seed.fromBlock, seed.toBlock);
     proxy = await startLimitsProxy({ upstream: anvil.url });
@@ -704,7 +705,7 @@ describe('chain adapter: eth_getLogs costs what it must (calls and round trips, 
   const EMPTY_TOP = 0x950n;
 
   beforeAll(async () => {
-    anvil = await startAnvil();
+    anvil = await startAnvil({ args: [...SEED_ANVIL_ARGS] });
     await rpc(anvil.url, 'anvil_mine', [toQuantity(EMPTY_TOP)]);
     // 250 logs in 25 blocks of 10, 90 empty blocks before each: about 2,300 blocks
     seed = await seedLayout(
@@ -846,7 +847,7 @@ describe.each(['uniform', 'uneven', 'sparse'] as const)(
     let expected: RpcLog[];
 
     beforeAll(async () => {
-      anvil = await startAnvil();
+      anvil = await startAnvil({ args: [...SEED_ANVIL_ARGS] });
       seed = await seedLayout(anvil.url, LAYOUTS[name]);
       expected = await referenceLogs(
         anvil.url,
