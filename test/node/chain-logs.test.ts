@@ -1,13 +1,25 @@
+/**
+ * The chain adapter's eth_getLogs against anvil behind the limits proxy (10,000 results, 5,000
+ * parameters and 10 eth_getLogs per batch): exact results in anvil's order on a seed of dense and
+ * sparse blocks, splitting on result caps, query timeouts, parameter caps and client-side
+ * timeouts, range hints, rate limits (-32005 and HTTP 429 with Retry-After), block tags, removed
+ * and malformed logs, and refusals before sending; what it costs (calls and round trips); and, on
+ * the three layouts of `npm run bench` (uniform, uneven, sparse), each seeded once on its own
+ * anvil, round trips within ceil(N/10,000) + 2 with the provider giving no range hint, one in
+ * `data`, or one in the message.
+ */
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
 import type { LimitsProxy } from '../../devnet/limits-proxy';
+import { waitFor } from '../../devnet/ports';
 import { countingFetch } from '../../devnet/round-trips';
 import {
   EMITTERS,
   LAYOUTS,
   referenceLogs,
   rpc,
+  SEED_ANVIL_ARGS,
   seedLayout,
   seedLogs,
   TOPICS,
@@ -84,7 +96,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
   let reference: RpcLog[];
 
   beforeAll(async () => {
-    anvil = await startAnvil();
+    anvil = await startAnvil({ args: [...SEED_ANVIL_ARGS] });
     seed = await seedLogs(anvil.url);
     reference = await referenceLogs(anvil.url, seed.fromBlock, seed.toBlock);
     proxy = await startLimitsProxy({ upstream: anvil.url });
@@ -223,9 +235,11 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
       toBlock: toQuantity(seed.toBlock),
     };
     proxy.inject({ type: 'rateLimit', method: 'eth_getLogs', times: 2 });
+    // the injected -32005 asks for 200 ms (backoff_seconds): a fake clock skips the pauses
     const logs = await createRpcClient({
       url: proxy.url,
       retryDelayMs: 5,
+      sleep: async () => undefined,
     }).getLogs(filter);
     expectSameLogs(logs, reference);
     const sent = ranges();
@@ -240,6 +254,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
       url: proxy.url,
       retries: 2,
       retryDelayMs: 5,
+      sleep: async () => undefined,
     })
       .getLogs(filter)
       .catch((thrown: unknown) => thrown)) as RateLimitedError;
@@ -259,7 +274,8 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
       { lane: 0, from: seed.fromBlock, to: last },
       10,
     ).map((part) => `${toQuantity(part.from)}..${toQuantity(part.to)}`);
-    proxy.inject({ type: 'delay', ms: 2500, method: 'eth_getLogs' });
+    // the proxy's 1,500 ms pause starts after the client's 1,000 ms timer does: the client gives up first
+    proxy.inject({ type: 'delay', ms: 1500, method: 'eth_getLogs' });
     const logs = await createRpcClient({
       url: proxy.url,
       timeoutMs: 1000,
@@ -273,17 +289,21 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
         (log) => log.blockNumber !== null && BigInt(log.blockNumber) <= last,
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // the proxy records the delayed calls when it serves them
+    const whole = `${toQuantity(seed.fromBlock)}..${toQuantity(last)}`;
+    // the proxy counts a call when it arrives and records its range when it serves it (the
+    // delayed one last): wait (bounded) until every call that arrived is recorded
+    await waitFor(
+      async () =>
+        ranges().length ===
+        proxy.stats.logCallsPerRequest.reduce((sum, calls) => sum + calls, 0),
+      10_000,
+      20,
+    );
     const sent = ranges();
     // the whole range once (timed out; the proxy records it last, when it serves it), then
     // narrowed into the 10 pieces, each sent once
     expect(sent).toHaveLength(11);
-    expect(
-      sent.filter(
-        (entry) =>
-          entry === `${toQuantity(seed.fromBlock)}..${toQuantity(last)}`,
-      ),
-    ).toHaveLength(1);
+    expect(sent.filter((entry) => entry === whole)).toHaveLength(1);
     for (const range of first) {
       expect(sent.filter((entry) => entry === range)).toHaveLength(1);
     }
@@ -685,7 +705,7 @@ describe('chain adapter: eth_getLogs costs what it must (calls and round trips, 
   const EMPTY_TOP = 0x950n;
 
   beforeAll(async () => {
-    anvil = await startAnvil();
+    anvil = await startAnvil({ args: [...SEED_ANVIL_ARGS] });
     await rpc(anvil.url, 'anvil_mine', [toQuantity(EMPTY_TOP)]);
     // 250 logs in 25 blocks of 10, 90 empty blocks before each: about 2,300 blocks
     seed = await seedLayout(
@@ -818,21 +838,37 @@ describe('chain adapter: eth_getLogs costs what it must (calls and round trips, 
 });
 
 describe.each(['uniform', 'uneven', 'sparse'] as const)(
-  'chain adapter: eth_getLogs cost on the %s layout (no range hint)',
+  'chain adapter: eth_getLogs cost and round trips on the %s layout',
   (name) => {
     let anvil: Anvil;
     let proxy: LimitsProxy;
     let seed: SeedResult;
+    /** anvil's logs of the whole seeded range, read in one request (no cap there). */
+    let expected: RpcLog[];
 
     beforeAll(async () => {
-      anvil = await startAnvil();
+      anvil = await startAnvil({ args: [...SEED_ANVIL_ARGS] });
       seed = await seedLayout(anvil.url, LAYOUTS[name]);
+      expected = await referenceLogs(
+        anvil.url,
+        seed.fromBlock,
+        seed.toBlock,
+        {},
+        seed.toBlock - seed.fromBlock + 1n,
+      );
       proxy = await startLimitsProxy({ upstream: anvil.url });
     });
 
     afterAll(async () => {
       await proxy?.close();
       await anvil?.stop();
+    });
+
+    beforeEach(() => {
+      // every test starts from the proxy's defaults: no fault, no hint, counters at zero
+      proxy.clearFaults();
+      proxy.resetStats();
+      proxy.options.hint = 'none';
     });
 
     it("round trips within ceil(N/10,000) + 2, calls within 2 x round trips + 10, exactly anvil's logs in order", async () => {
@@ -856,5 +892,28 @@ describe.each(['uniform', 'uneven', 'sparse'] as const)(
       expect(calls).toBeLessThanOrEqual(2 * roundTrips + 10);
       expect(proxy.stats.maxLogsPerRequest).toBeLessThanOrEqual(10);
     });
+
+    it.each(['none', 'data', 'message'] as const)(
+      'hint %s: exact, within ceil(N/10,000) + 2 round trips, at most 10 eth_getLogs per batch',
+      async (hint) => {
+        expect(expected).toHaveLength(seed.totalLogs);
+        proxy.options.hint = hint;
+        proxy.resetStats();
+        const wire = countingFetch();
+        const logs = await createRpcClient({
+          url: proxy.url,
+          fetch: wire.fetch,
+        }).getLogs({
+          fromBlock: toQuantity(seed.fromBlock),
+          toBlock: toQuantity(seed.toBlock),
+        });
+        expect(logs).toHaveLength(expected.length);
+        expect(JSON.stringify(logs) === JSON.stringify(expected)).toBe(true);
+        expect(wire.stats.roundTrips).toBeLessThanOrEqual(
+          Math.ceil(seed.totalLogs / 10_000) + 2,
+        );
+        expect(proxy.stats.maxLogsPerRequest).toBeLessThanOrEqual(10);
+      },
+    );
   },
 );
