@@ -473,8 +473,7 @@ describe('ERC-4337 devnet: anvil + EntryPoint v0.6 + Alto + ERC-7677 paymaster',
       pollingInterval: 100,
     });
     expect(receipt.success).toBe(true);
-    // viem 2.53.1 types receipt.nonce as bigint but passes Alto's hex string through: normalise.
-    expect(BigInt(receipt.nonce)).toBe(1n);
+    expect(receipt.nonce).toBe(1n);
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(0xc3n);
     expect(await events('AccountDeployed')).toHaveLength(1);
     expect(await events('UserOperationEvent')).toHaveLength(2);
