@@ -26,15 +26,79 @@ jest.setTimeout(300_000);
  */
 const bound = (count: number): number => Math.ceil(count / 10_000) + 2;
 
+// Bound once: inside jest's VM context every global lookup (`Array`, `Object`) is slow, and the
+// comparison below makes millions of them on a 100,000-log list.
+const { isArray } = Array;
+const { keys: keysOf } = Object;
+
 /**
- * Whether two log lists are the same, in order (cheap on 100,000 logs, unlike a deep equality).
+ * Whether two JSON values are the same, member order included: what comparing their JSON texts
+ * checks, without building two texts of 100,000 logs (no `undefined` members occur here).
+ * Recursion depth is the values' nesting (two levels for a log list).
+ *
+ * @param a - A JSON value (parsed, or built from plain objects, arrays and primitives).
+ * @param b - Another.
+ * @returns True when equal primitives, or arrays/objects with the same keys in the same order
+ * and the same values.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) {
+    return true;
+  }
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    isArray(a) !== isArray(b)
+  ) {
+    return false;
+  }
+  if (isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) {
+      return false;
+    }
+    for (let i = 0; i < a.length; i += 1) {
+      // primitives compared in place: a call per member would cost more than the compare
+      if (
+        a[i] !== other[i] &&
+        (typeof a[i] !== 'object' || !sameJson(a[i], other[i]))
+      ) {
+        return false;
+      }
+    }
+    return true;
+  }
+  const keys = keysOf(a);
+  const otherKeys = keysOf(b);
+  if (keys.length !== otherKeys.length) {
+    return false;
+  }
+  for (let i = 0; i < keys.length; i += 1) {
+    const value = (a as Record<string, unknown>)[keys[i]];
+    const other = (b as Record<string, unknown>)[keys[i]];
+    if (
+      keys[i] !== otherKeys[i] ||
+      (value !== other &&
+        (typeof value !== 'object' || !sameJson(value, other)))
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether two log lists are the same, in order, every member of every log equal and in the same
+ * order (as their JSON texts would be; cheap on 100,000 logs, unlike a deep equality).
  *
  * @param actual - From the adapter.
  * @param expected - The provider's logs.
  * @returns True when identical.
  */
 const same = (actual: unknown[], expected: unknown[]): boolean =>
-  JSON.stringify(actual) === JSON.stringify(expected);
+  sameJson(actual, expected);
 
 /**
  * Logs per block of a seeding layout (gaps become empty blocks).

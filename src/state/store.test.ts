@@ -34,7 +34,27 @@ const IMPORTED = Array.from({ length: 8 }, (_, seed) => key(seed));
  * @returns The key, 0x-prefixed hex; never one of IMPORTED.
  */
 const derived = (index: number): `0x${string}` => key(100 + index);
-const IMPORTED_ADDRESSES = new Set(IMPORTED.map((k) => privateKeyToAddress(k)));
+/** The address of each IMPORTED key, in the same order (derived once: a secp256k1 multiplication each). */
+const IMPORTED_ADDRESS_LIST = IMPORTED.map((k) => privateKeyToAddress(k));
+const IMPORTED_ADDRESSES = new Set(IMPORTED_ADDRESS_LIST);
+/** Addresses of the derived keys computed so far, by derivation index. */
+const derivedAddresses = new Map<number, `0x${string}`>();
+
+/**
+ * The address of the key the fake snap_getEntropy derives for an index, computed once per index
+ * (the fake platform's stand-in work, not the code under test).
+ *
+ * @param index - The derivation index.
+ * @returns The checksummed address of `derived(index)`.
+ */
+const derivedAddress = (index: number): `0x${string}` => {
+  let address = derivedAddresses.get(index);
+  if (address === undefined) {
+    address = privateKeyToAddress(derived(index));
+    derivedAddresses.set(index, address);
+  }
+  return address;
+};
 
 /** The fault injected into an operation: none, its keyring event refused, or its save failing. */
 type Fault = 'none' | 'refuse' | 'failSave';
@@ -129,7 +149,7 @@ describe('state model: concurrent operations with refused events and failed save
               await scheduler.schedule(Promise.resolve(), 'derive');
               return {
                 privateKey: derived(index),
-                address: privateKeyToAddress(derived(index)),
+                address: derivedAddress(index),
               };
             },
           };
@@ -174,7 +194,7 @@ describe('state model: concurrent operations with refused events and failed save
                 const address =
                   item.imported === undefined
                     ? undefined
-                    : privateKeyToAddress(IMPORTED[item.imported]);
+                    : IMPORTED_ADDRESS_LIST[item.imported];
                 if (
                   !claim(address ?? 'derived') ||
                   (address && model.imported.has(address))

@@ -450,9 +450,18 @@ export async function assertSigningProperties(send: Send): Promise<void> {
         );
         return;
       }
-      const { v, r, s } = signed(
-        await submit('eth_signTransaction', [json], `eip155:${tx.chainId}`),
-      );
+      // The signing and the two mismatches are independent (sync mode parks nothing): sent
+      // together, checked in order.
+      const [signedReply, wrongScope, wrongSender] = await Promise.all([
+        submit('eth_signTransaction', [json], `eip155:${tx.chainId}`),
+        submit('eth_signTransaction', [json], `eip155:${tx.chainId + 1n}`),
+        submit(
+          'eth_signTransaction',
+          [{ ...json, from: other.address }],
+          `eip155:${tx.chainId}`,
+        ),
+      ]);
+      const { v, r, s } = signed(signedReply);
       const signature =
         tx.type === 0
           ? { r, s, v: BigInt(v) }
@@ -465,36 +474,24 @@ export async function assertSigningProperties(send: Send): Promise<void> {
           serializedTransaction: serializeTransaction(viem, signature),
         }),
       ).toBe(signer.address);
-      refused(
-        await submit(
-          'eth_signTransaction',
-          [json],
-          `eip155:${tx.chainId + 1n}`,
-        ),
-        /at 0\.chainId: does not match the request scope/u,
-      );
-      refused(
-        await submit(
-          'eth_signTransaction',
-          [{ ...json, from: other.address }],
-          `eip155:${tx.chainId}`,
-        ),
-        /is not this account's address/u,
-      );
+      refused(wrongScope, /at 0\.chainId: does not match the request scope/u);
+      refused(wrongSender, /is not this account's address/u);
     }),
     { numRuns: fuzzRuns(150), reporter: short },
   );
 
   await fc.assert(
     fc.asyncProperty(bytes(0, 300), async (message) => {
-      const signature = signed(
-        await submit('personal_sign', [message, signer.address], ''),
-      );
+      const [signedReply, wrongSender] = await Promise.all([
+        submit('personal_sign', [message, signer.address], ''),
+        submit('personal_sign', [message, other.address], ''),
+      ]);
+      const signature = signed(signedReply);
       expect(
         await recoverMessageAddress({ message: { raw: message }, signature }),
       ).toBe(signer.address);
       refused(
-        await submit('personal_sign', [message, other.address], ''),
+        wrongSender,
         /personal_sign params\[1\]: .* is not this account's address/u,
       );
     }),
@@ -511,9 +508,18 @@ export async function assertSigningProperties(send: Send): Promise<void> {
         async ({ json, viem, chainId: domainChain }) => {
           const scope =
             domainChain === undefined ? '' : `eip155:${domainChain}`;
-          const signature = signed(
-            await submit(method, [signer.address, json], scope),
-          );
+          const [signedReply, wrongSender, wrongScope] = await Promise.all([
+            submit(method, [signer.address, json], scope),
+            submit(method, [other.address, json], scope),
+            domainChain === undefined
+              ? undefined
+              : submit(
+                  method,
+                  [signer.address, json],
+                  `eip155:${BigInt(domainChain) + 1n}`,
+                ),
+          ]);
+          const signature = signed(signedReply);
           expect(
             await recoverTypedDataAddress({
               ...(viem as object),
@@ -521,16 +527,12 @@ export async function assertSigningProperties(send: Send): Promise<void> {
             } as never),
           ).toBe(signer.address);
           refused(
-            await submit(method, [other.address, json], scope),
+            wrongSender,
             /params\[0\]: .* is not this account's address/u,
           );
-          if (domainChain !== undefined) {
+          if (wrongScope !== undefined) {
             refused(
-              await submit(
-                method,
-                [signer.address, json],
-                `eip155:${BigInt(domainChain) + 1n}`,
-              ),
+              wrongScope,
               /at domain\.chainId: does not match the request scope/u,
             );
           }
