@@ -29,9 +29,10 @@ const env = {
 
 /**
  * One step: a label and a command line, run through the shell from the project root with
- * `node_modules/.bin` on PATH; `live` shows its output as it comes instead of when it ends.
+ * `node_modules/.bin` on PATH; `live` shows its output as it comes instead of when it ends;
+ * `nodeOptions` are added to NODE_OPTIONS for that step.
  *
- * @typedef {{ label: string, command: string, live?: boolean }} Step
+ * @typedef {{ label: string, command: string, live?: boolean, nodeOptions?: string }} Step
  */
 
 const jestArgs = process.argv.slice(2);
@@ -51,7 +52,13 @@ const LANES = [
     },
   ],
   [
-    { label: 'eslint', command: 'eslint .' },
+    // A larger young generation: typed linting allocates heavily, and with 64 MiB semi-spaces
+    // ESLint spends 8 % less CPU here (docs/testing.md, "Lanes").
+    {
+      label: 'eslint',
+      command: 'eslint .',
+      nodeOptions: '--max-semi-space-size=64',
+    },
     { label: 'tsc', command: 'tsc --noEmit' },
     { label: 'prettier', command: 'prettier --check .' },
     { label: 'layers', command: 'node .dependency-cruiser.cjs' },
@@ -74,7 +81,12 @@ async function runStep(step) {
   const child = spawn(step.command, {
     shell: true,
     cwd: root,
-    env,
+    env: step.nodeOptions
+      ? {
+          ...env,
+          NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} ${step.nodeOptions}`.trim(),
+        }
+      : env,
     stdio: step.live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
   });
   const chunks = [];
