@@ -22,10 +22,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 // npm puts node_modules/.bin on PATH for its scripts; this does the same when the script is run
-// directly (`node scripts/test.mjs`).
+// directly (`node scripts/test.mjs`). Windows spells the variable `Path`: the existing key is kept.
+const pathKey =
+  Object.keys(process.env).find((key) => key.toUpperCase() === 'PATH') ??
+  'PATH';
 const env = {
   ...process.env,
-  PATH: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+  [pathKey]: `${path.join(root, 'node_modules', '.bin')}${path.delimiter}${process.env[pathKey] ?? ''}`,
 };
 
 /**
