@@ -171,7 +171,8 @@ describe('redactError: what is remembered as a credential', () => {
       '*** ***',
     );
     rememberCredentials([], [renewed]); // moved to the newest place
-    rememberCredentials([], ['one-more-credential']);
+    // two more: the oldest goes, then the first filler (not the renewed one)
+    rememberCredentials([], ['one-more-credential', 'two-more-credential']);
     expect(redactError(rpcError(`${oldest} ${renewed}`), []).message).toBe(
       `${oldest} ***`,
     );
