@@ -148,7 +148,7 @@ describe(`at most ${TYPED_DATA_LIMITS.items} values`, () => {
   it('accepts exactly the limit (the array and its 9,999 items) and refuses one more', () => {
     const items = TYPED_DATA_LIMITS.items - 1;
     const accepted = normaliseTypedData(list(items), 'V4');
-    expect((accepted.message.list as unknown[])).toHaveLength(items);
+    expect(accepted.message.list as unknown[]).toHaveLength(items);
     const error = refusal(list(items + 1));
     expect(error?.code).toBe(-32602);
     expect(error?.message).toBe(
