@@ -10,7 +10,14 @@ import { fileURLToPath } from 'node:url';
 
 const config = createConfig([
   {
-    ignores: ['dist/', 'dev/', 'coverage/', 'node_modules/'],
+    ignores: [
+      'dist/',
+      'dev/',
+      'coverage/',
+      'node_modules/',
+      '.stryker-tmp/',
+      'reports/',
+    ],
   },
 
   {

@@ -94,6 +94,8 @@ const shared = {
     ],
   },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+  // Stryker's sandboxes (`npm run test:mutation`) are copies of the project.
+  modulePathIgnorePatterns: ['<rootDir>/.stryker-tmp/'],
   setupFiles: ['<rootDir>/jest.setup.js'],
 };
 

@@ -1,7 +1,7 @@
 /**
  * `npm test` after its `pretest` (scripts/build-checked.mjs: the build, failing at once on a stale
  * snap.manifest.json): jest over all three projects, the lint steps of `npm run lint` and
- * `tsc --noEmit`, in lanes that run at the same time. Each lane runs its steps in order and stops
+ * the type-check (`tsgo --noEmit`), in lanes that run at the same time. Each lane runs its steps in order and stops
  * at the first that fails. Jest's own output is shown as it comes; every other step's output is
  * held and printed whole when the step ends, so lanes never interleave lines. A failed step ends
  * its lane; the other lanes run to their end (a stopped jest would leave its suites' servers
@@ -68,7 +68,7 @@ const LANES = [
     },
   ],
   [
-    { label: 'tsc', command: 'tsc --noEmit' },
+    { label: 'tsgo', command: 'tsgo --noEmit' },
     { label: 'prettier', command: 'prettier --check .' },
     { label: 'layers', command: 'node .dependency-cruiser.cjs' },
     { label: 'knip', command: 'knip --no-progress' },
