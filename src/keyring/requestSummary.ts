@@ -7,6 +7,8 @@ import type { CallLine } from '../accounts/callData';
 import { maxGasCost } from '../accounts/erc4337/send';
 import { normaliseTypedData } from '../accounts/typedData';
 import type { TypedDataVersion } from '../accounts/typedData';
+import { normaliseTypedDataV1 } from '../accounts/typedDataV1';
+import type { TypedDataV1Field } from '../accounts/typedDataV1';
 import { displayText } from '../utils/safeText';
 
 /** One line of a request summary: a label and its value, both plain text. */
@@ -88,7 +90,7 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
       );
       break;
     case 'eth_signTypedData_v1':
-      lines.push(...typedDataLines(list[0]));
+      lines.push(...typedDataV1Lines(list[1]));
       break;
     case 'eth_signTypedData_v3':
       lines.push(...typedDataLines(list[1], 'V3'));
@@ -190,6 +192,29 @@ function typedDataLines(
     },
     ...fieldLines(data.message ?? {}, 'message', 0, budget),
   ];
+}
+
+/**
+ * The lines of a legacy typed-data param (eth_signTypedData_v1, `[address, data]`), shown as it
+ * is signed: each field checked and normalised by normaliseTypedDataV1.
+ *
+ * @param value - The param: the `[{ type, name, value }, ...]` array, or its JSON text.
+ * @returns One line per field (`<name> (<type>)`; an array's items by index), or `unreadable`.
+ */
+function typedDataV1Lines(value: unknown): SummaryLine[] {
+  const parsed = typedData(value);
+  let fields: TypedDataV1Field[];
+  try {
+    fields = normaliseTypedDataV1(
+      parsed as Parameters<typeof normaliseTypedDataV1>[0],
+    );
+  } catch {
+    return [{ label: 'Typed data', value: 'unreadable' }];
+  }
+  const budget = { left: MAX_TYPED_FIELDS };
+  return fields.flatMap(({ name, type, value: field }) =>
+    fieldLines(field, `${name} (${type})`, 0, budget),
+  );
 }
 
 /**
