@@ -86,6 +86,9 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
               : undefined,
           value: BigInt(shownQuantity(first.value) ?? '0'),
           data: hexData(first.data ?? first.input),
+          ...(typeof first.from === 'string' && isAddress20(first.from)
+            ? { from: first.from }
+            : {}),
         }),
       );
       break;
@@ -319,26 +322,36 @@ function userOperationLines(
   } catch {
     // fields that are not quantities: validated when the request is approved
   }
-  return [...lines, ...callLines({ data: hexData(op.callData) })];
+  return [
+    ...lines,
+    ...callLines({
+      data: hexData(op.callData),
+      ...(typeof op.sender === 'string' && isAddress20(op.sender)
+        ? { from: op.sender }
+        : {}),
+    }),
+  ];
 }
 
 /**
  * A call's decoded lines, as summary lines.
  *
- * @param call - `{ to?, value?, data }`.
+ * @param call - `{ to?, value?, data, from? }`.
  * @param call.to - The called address, when known.
  * @param call.value - Wei sent, when part of the request.
  * @param call.data - The call data.
+ * @param call.from - The sending account (a user operation's sender), when known.
  * @returns The decoder's lines (addresses in full; unknown data in full).
  */
 function callLines(call: {
   to?: Hex;
   value?: bigint;
   data: Hex;
+  from?: Hex;
 }): SummaryLine[] {
   const lines: CallLine[] =
     call.to === undefined && call.value === undefined
-      ? describeCallData(call.data)
+      ? describeCallData(call.data, call.from ? { self: call.from } : {})
       : describeCall(call);
   return lines.map(({ label, text, warning }) => ({
     label,
