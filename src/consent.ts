@@ -6,6 +6,7 @@ import {
   DEFAULT_ACCOUNT_FACTORY,
   DEFAULT_ENTRY_POINT,
 } from './accounts/erc4337/constants';
+import { knownImplementation } from './accounts/erc4337/knownFactories';
 import { maskUrl } from './chain';
 import { internalError, userRejected } from './utils/errors';
 import { displayText } from './utils/safeText';
@@ -117,6 +118,10 @@ export async function requireConsent(
   }
 }
 
+/** What a dialog says of a factory whose account implementation the snap does not pin. */
+const CUSTOM_FACTORY_NOTE =
+  "This factory is not one the snap knows: the smart-account address is computed from the account implementation the chain's RPC reports for it, so a lying RPC could give an address no one can deploy to.";
+
 /**
  * A contract address in full, flagged when it is not the canonical v0.6 deployment.
  *
@@ -188,7 +193,12 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
             ),
           },
         ],
-        warnings,
+        warnings: [
+          ...warnings,
+          ...(knownImplementation(config.accountFactory) === undefined
+            ? [CUSTOM_FACTORY_NOTE]
+            : []),
+        ],
       };
     }
     case 'ipfsConfig':
@@ -285,6 +295,9 @@ export function metadataConsent(
     ? []
     : [
         `The account metadata asks for the factory ${account.data.accountFactory} and EntryPoint ${account.data.entryPoint}, which are not the ones configured for this chain. They give the address ${account.address}.`,
+        ...(knownImplementation(account.data.accountFactory) === undefined
+          ? [CUSTOM_FACTORY_NOTE]
+          : []),
       ];
   return {
     title: account.trusted

@@ -6,7 +6,7 @@ import {
   verifyChainConfig,
 } from './accounts/erc4337';
 import type { ChainConfig } from './accounts/erc4337';
-import { isMaskedUrl, maskKeyed, maskUrl, originOf } from './chain';
+import { isMaskedUrl, maskKeyed, maskUrl } from './chain';
 import { requireConsent } from './consent';
 import type { ConsentAsker, Requester } from './consent';
 import { parseIpfsConfig } from './metadata';
@@ -250,7 +250,7 @@ export class Settings {
       stored &&
       given.apiUrl !== undefined &&
       !isMaskedUrl(given.apiUrl) &&
-      originOf(given.apiUrl) !== originOf(stored.apiUrl)
+      !sameServer(given.apiUrl, stored.apiUrl)
     ) {
       throw invalidParams(
         'Invalid IPFS settings at apiKey: the stored key and secret belong to another server; enter them again for this URL, or clear them',
@@ -292,6 +292,24 @@ export class Settings {
       await this.#store.commit(draft);
     });
     return { mode };
+  }
+}
+
+/**
+ * Whether two URLs name the same server: their exact origins (scheme, host, port, as the WHATWG
+ * URL standard serialises them: https://url.spec.whatwg.org/#concept-url-origin) are equal. Masked
+ * origins are not enough: `https://ipfs2024x.io` and `https://attack777.io` both show as
+ * `https://***.io`.
+ *
+ * @param a - A URL.
+ * @param b - Another URL.
+ * @returns True when both parse and their origins are equal.
+ */
+function sameServer(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
   }
 }
 

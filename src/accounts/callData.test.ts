@@ -173,7 +173,7 @@ describe('call-data decoder', () => {
       functionName: 'execute',
       args: [OWNER, 0n, batch],
     });
-    const lines = describeCall({ to: OWNER, value: 0n, data });
+    const lines = describeCall({ to: OWNER, from: OWNER, value: 0n, data });
     expect(value(lines, 'To')).toBe(OWNER);
     expect(value(lines, 'Call')).toMatch(/^execute/u);
     expect(value(lines, 'Inner call 1: to')).toBe(OWNER);
@@ -229,5 +229,62 @@ describe('call-data decoder', () => {
       'no function selector (not decoded)',
     );
     expect(value(describeCallData('0x'), 'Call')).toBe('plain transfer');
+  });
+
+  it("credits execute/executeBatch to the account only when sent to the account itself; elsewhere it is that contract's own code, shown raw", () => {
+    const approve = encodeFunctionData({
+      abi: ERC20,
+      functionName: 'approve',
+      args: [ATTACKER, maxUint256],
+    });
+    const execute = encodeFunctionData({
+      abi: ACCOUNT,
+      functionName: 'execute',
+      args: [TOKEN, 0n, approve],
+    });
+    const batch = encodeFunctionData({
+      abi: ACCOUNT,
+      functionName: 'executeBatch',
+      args: [[TOKEN], [approve]],
+    });
+    const foreign = new RegExp(
+      `^a call to ${ATTACKER} \\(a contract\\), which runs its own code: function 0x[0-9a-f]{8} \\(not this account's execute`,
+      'u',
+    );
+    for (const data of [execute, batch]) {
+      // an EOA's transaction to a third party's contract
+      const sent = describeCall({ to: ATTACKER, from: OWNER, value: 0n, data });
+      expect(value(sent, 'Call')).toMatch(foreign);
+      expect(
+        sent.find((line) => line.label.startsWith('Call data'))?.text,
+      ).toBe(data.toLowerCase());
+      expect(sent.some((line) => line.label.startsWith('Inner call'))).toBe(
+        false,
+      );
+      // an inner call of the account's own execute, to a third party
+      const outer = encodeFunctionData({
+        abi: ACCOUNT,
+        functionName: 'execute',
+        args: [ATTACKER, 0n, data],
+      });
+      const nested = describeCallData(outer, { self: OWNER });
+      expect(value(nested, 'Call')).toMatch(/^execute \(SimpleAccount\)/u);
+      expect(value(nested, 'Inner call 1: Call')).toMatch(foreign);
+      expect(
+        nested.some((line) => line.label.startsWith('Inner call 1.1')),
+      ).toBe(false);
+      // a user operation's callData runs in the account: its own
+      expect(value(describeCallData(data), 'Call')).toMatch(
+        /\(SimpleAccount\)/u,
+      );
+      // a call whose sender is unknown is not credited to the account either
+      expect(value(describeCall({ to: OWNER, data }), 'Call')).toMatch(
+        /^a call to /u,
+      );
+    }
+    // a contract deployment is creation code, not an account's execute
+    expect(value(describeCall({ value: 0n, data: execute }), 'Call')).toMatch(
+      /^contract creation code: function 0xb61d27f6/u,
+    );
   });
 });

@@ -3,6 +3,7 @@ import {
   encodeFunctionData,
   formatEther,
   getAddress,
+  isAddressEqual,
   parseAbi,
   size,
   slice,
@@ -19,7 +20,10 @@ import type { Hex } from 'viem';
  *   overloads, and ERC-1155 (EIP-1155) `safeTransferFrom`;
  * - SimpleAccount (eth-infinitism v0.6) `execute(address,uint256,bytes)` and
  *   `executeBatch(address[],bytes[])`, whose inner calls are decoded the same way, at most
- *   {@link MAX_NESTING} levels deep and {@link MAX_INNER_CALLS} calls per batch.
+ *   {@link MAX_NESTING} levels deep and {@link MAX_INNER_CALLS} calls per batch: only when the
+ *   data runs in the sending account itself (see {@link CallContext}). The same selectors sent to
+ *   any other address are that contract's own code, whatever it does with them: they are shown
+ *   as `a call to <address> (a contract), which runs its own code` with the full call data.
  * Anything else, and any encoding that is not exactly the standard ABI encoding of what was
  * decoded (dirty padding, trailing bytes), is shown as its selector and its FULL call data.
  * Addresses are always given in full (checksummed), never shortened.
@@ -77,10 +81,27 @@ export type CallLine = {
   warning?: boolean;
 };
 
+/**
+ * Where call data runs: what decides whether an `execute`/`executeBatch` is the account's own.
+ */
+export type CallContext = {
+  /**
+   * The address the data is sent to; undefined when it runs in the sending account itself (a user
+   * operation's callData, which the EntryPoint sends to its sender).
+   */
+  to?: Hex;
+  /** The sending account, when known: a call to it is its own. */
+  self?: Hex;
+  /** True for a contract deployment (the data is creation code, run by no existing contract). */
+  creation?: boolean;
+};
+
 /** A call: recipient, value (wei) and data (hex bytes). */
 export type Call = {
   /** The called address; absent when not known (a parked user operation's outer call). */
   to?: Hex;
+  /** The sending account, when known (an `execute` sent to it is its own). */
+  from?: Hex;
   /** Wei sent with the call; absent when not part of what is described. */
   value?: bigint;
   /** The call data (`0x` for none). */
@@ -91,14 +112,19 @@ export type Call = {
  * Describe call data for a person, as lines.
  *
  * @param data - The call data (hex bytes).
+ * @param context - Where it runs (default: in the sending account itself, as a user operation's
+ * callData does).
  * @param prefix - Prefix of the labels (`''` at the top, `Inner call 1` inside execute).
  * @param depth - Nesting level (0 at the top).
  * @returns `Call` (the function, or `plain transfer`), then one line per argument and warnings;
- * for execute/executeBatch each inner call's to, value and decoded data; for anything not decoded,
- * `function <selector> (not decoded)` and `Call data` with the full hex.
+ * for the account's own execute/executeBatch each inner call's to, value and decoded data; for
+ * those selectors sent to another contract, `a call to <address> (a contract), which runs its own
+ * code` and the full hex; for anything not decoded, `function <selector> (not decoded)` and
+ * `Call data` with the full hex.
  */
 export function describeCallData(
   data: Hex,
+  context: CallContext = {},
   prefix = '',
   depth = 0,
 ): CallLine[] {
@@ -111,6 +137,9 @@ export function describeCallData(
     return raw(data, label);
   }
   const { functionName: name, args } = decoded;
+  if ((name === 'execute' || name === 'executeBatch') && !ownAccount(context)) {
+    return raw(data, label, context);
+  }
   const lines: CallLine[] = [{ label: label('Call'), text: TITLES[name] }];
   /**
    * @param field - The argument's name.
@@ -187,6 +216,7 @@ export function describeCallData(
       lines.push(
         ...inner(
           { to: args[0], value: args[1], data: args[2] },
+          context.self,
           prefix,
           1,
           depth,
@@ -201,6 +231,7 @@ export function describeCallData(
         lines.push(
           ...inner(
             { to, value: 0n, data: args[1][index] },
+            context.self,
             prefix,
             index + 1,
             depth,
@@ -217,7 +248,8 @@ export function describeCallData(
 /**
  * Describe a call: its recipient and value when given, then its data.
  *
- * @param call - The call.
+ * @param call - The call; its data runs at `to` (a deployment when `to` is absent), so an
+ * `execute` in it is the account's own only when `to` is `from`.
  * @param prefix - Prefix of the labels.
  * @returns `To` (full address), `Value` (ETH), then {@link describeCallData}'s lines.
  */
@@ -233,7 +265,16 @@ export function describeCall(call: Call, prefix = ''): CallLine[] {
       text: `${formatEther(call.value)} ETH`,
     });
   }
-  return [...lines, ...describeCallData(call.data, prefix)];
+  return [
+    ...lines,
+    ...describeCallData(
+      call.data,
+      call.to === undefined
+        ? { creation: true }
+        : { to: call.to, ...(call.from ? { self: call.from } : {}) },
+      prefix,
+    ),
+  ];
 }
 
 /**
@@ -250,13 +291,15 @@ export function hasWarning(lines: readonly CallLine[]): boolean {
  * An inner call of execute/executeBatch.
  *
  * @param call - Its to, value (wei) and data.
+ * @param account - The sending account, when known.
  * @param prefix - The outer call's label prefix.
  * @param index - Its 1-based position.
  * @param depth - The outer call's nesting level.
  * @returns Its lines, labelled `Inner call <path>`.
  */
 function inner(
-  call: Required<Call>,
+  call: Required<Pick<Call, 'to' | 'value' | 'data'>>,
+  account: Hex | undefined,
   prefix: string,
   index: number,
   depth: number,
@@ -267,7 +310,12 @@ function inner(
   return [
     addressLine(`${path}: to`, call.to),
     { label: `${path}: value`, text: `${formatEther(call.value)} ETH` },
-    ...describeCallData(call.data, path, depth + 1),
+    ...describeCallData(
+      call.data,
+      { to: call.to, ...(account ? { self: account } : {}) },
+      path,
+      depth + 1,
+    ),
   ];
 }
 
@@ -303,6 +351,22 @@ function decodeKnown(
   }
 }
 
+/**
+ * Whether call data runs in the sending account itself.
+ *
+ * @param context - Where it runs.
+ * @returns True for a user operation's callData (no `to`) or a call to the account's own address.
+ */
+function ownAccount(context: CallContext): boolean {
+  if (context.creation) {
+    return false;
+  }
+  if (context.to === undefined) {
+    return true;
+  }
+  return context.self !== undefined && isAddressEqual(context.to, context.self);
+}
+
 /** Makes a line's label from a field name. */
 type Labeller = (name: string) => string;
 
@@ -329,18 +393,21 @@ function addressLine(label: string, value: Hex): CallLine {
  *
  * @param data - The call data.
  * @param label - Makes a label with the prefix.
- * @returns Two lines: the selector (or `no function selector`) and the full data.
+ * @param foreign - Set for an account-call selector sent to another contract: where it runs.
+ * @returns Two lines: the selector (or `no function selector`, or for `foreign` the contract that
+ * runs it) and the full data.
  */
-function raw(data: Hex, label: Labeller): CallLine[] {
+function raw(data: Hex, label: Labeller, foreign?: CallContext): CallLine[] {
   const bytes = size(data);
+  let text =
+    bytes >= 4
+      ? `function ${slice(data, 0, 4).toLowerCase()} (not decoded: check the full call data)`
+      : 'no function selector (not decoded)';
+  if (foreign !== undefined) {
+    text = `${foreign.to === undefined ? 'contract creation code' : `a call to ${getAddress(foreign.to)} (a contract), which runs its own code`}: function ${slice(data, 0, 4).toLowerCase()} (not this account's execute: check the full call data)`;
+  }
   return [
-    {
-      label: label('Call'),
-      text:
-        bytes >= 4
-          ? `function ${slice(data, 0, 4).toLowerCase()} (not decoded: check the full call data)`
-          : 'no function selector (not decoded)',
-    },
+    { label: label('Call'), text },
     {
       label: label(`Call data (${bytes} bytes, in full)`),
       text: data.toLowerCase(),

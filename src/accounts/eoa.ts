@@ -25,6 +25,7 @@ import { numberToHex } from 'viem';
 import { assertSigner, parseTransaction } from './eoaTransaction';
 import { signingError } from './signError';
 import { normaliseTypedData, TYPED_DATA_LIMITS } from './typedData';
+import { normaliseTypedDataV1 } from './typedDataV1';
 import { invalidParams, validate } from '../utils/errors';
 import { parseEoaScope } from '../utils/scope';
 
@@ -122,7 +123,7 @@ export type EoaTask =
   | {
       method: 'eth_signTypedData';
       version: SignTypedDataVersion;
-      /** V1: the request's array; V3/V4: normaliseTypedData's checked, normalised data. */
+      /** V1: normaliseTypedDataV1's checked fields; V3/V4: normaliseTypedData's checked, normalised data. */
       data: unknown;
     };
 
@@ -140,8 +141,8 @@ const TypedDataParamsStruct = tuple([string(), union([string(), unknown()])]);
  * @param params - The request's params array.
  * @returns The validated task.
  * @throws JsonRpcError -32602 naming the malformed field, a foreign address or a chain mismatch;
- * for typed data v3/v4, any `domain` or `message` value that does not match its declared EIP-712
- * type (see normaliseTypedData), never echoing the value.
+ * for typed data, any value that does not match its declared type (v3/v4: see normaliseTypedData;
+ * v1: see normaliseTypedDataV1), never echoing the value.
  */
 export function parseEoaRequest(
   address: string,
@@ -187,11 +188,13 @@ export function parseEoaRequest(
       const data =
         typeof raw === 'string' ? parseJson(raw, `${method} params[1]`) : raw;
       if (method === EthMethod.SignTypedDataV1) {
-        validate(data, EthTypedDataV1Struct, `${method} typed data`);
+        // Every value against its declared type, as for v3/v4 (see normaliseTypedDataV1).
         return {
           method: 'eth_signTypedData',
           version: TYPED_DATA_VERSION.V1,
-          data,
+          data: normaliseTypedDataV1(
+            validate(data, EthTypedDataV1Struct, `${method} typed data`),
+          ),
         };
       }
       const typed = validate(

@@ -45,7 +45,7 @@ type TxInput = Record<string, string | number | null | undefined | unknown[]>;
  * Check an `eth_signTransaction` transaction for the EOA `address` and turn it into
  * `@ethereumjs/tx` input: the type is inferred when absent (EIP-1559 fee fields: 2, an access
  * list: 1, else legacy 0), quantities become bigints and missing nonce, value and data default
- * to zero and empty.
+ * to zero and empty; `input` is read as `data` when `data` is absent (see callData).
  *
  * @param address - The account's address (20-byte hex).
  * @param tx - The request's transaction object (`params[0]`).
@@ -107,7 +107,7 @@ export function parseTransaction(
     nonce: parseQuantity(tx.nonce ?? '0x0', 'nonce'),
     gasLimit: parseQuantity(gasLimit, 'gasLimit'),
     value: parseQuantity(tx.value ?? '0x0', 'value'),
-    data: tx.data === undefined ? '0x' : hexBytes(tx.data, 'data'),
+    data: callData(tx),
     to:
       tx.to === undefined || tx.to === null ? undefined : hexBytes(tx.to, 'to'),
   };
@@ -191,7 +191,33 @@ function parseQuantity(value: unknown, field: string): bigint {
 }
 
 /**
- * A transaction bytes field (`data`, `to`).
+ * The transaction's call data: `data`, or `input` (the name the Ethereum execution API's
+ * GenericTransaction gives it: https://github.com/ethereum/execution-apis) when `data` is absent,
+ * so what is signed is what a summary showing `data ?? input` shows. Both present and different
+ * is refused: which one would be signed is not for the snap to guess.
+ *
+ * @param tx - The request's transaction object.
+ * @returns The call data (`0x` when neither is given).
+ * @throws JsonRpcError -32602 for malformed bytes, or `input` that differs from `data`.
+ */
+function callData(tx: TxInput): string {
+  const data = tx.data === undefined ? undefined : hexBytes(tx.data, 'data');
+  const input =
+    tx.input === undefined ? undefined : hexBytes(tx.input, 'input');
+  if (
+    data !== undefined &&
+    input !== undefined &&
+    data.toLowerCase() !== input.toLowerCase()
+  ) {
+    throw invalidParams(
+      'Invalid eth_signTransaction params at 0.input: differs from data; send the call data once, as data',
+    );
+  }
+  return data ?? input ?? '0x';
+}
+
+/**
+ * A transaction bytes field (`data`, `input`, `to`).
  *
  * @param value - The field's value.
  * @param field - The field's name, for the error.

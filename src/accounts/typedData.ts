@@ -50,7 +50,7 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/u;
 const LONE_SURROGATE = /\p{Surrogate}/u;
 
 /** The walk's state: declared structs, the version, and the work done so far. */
-type Walk = {
+export type Walk = {
   /** Each declared struct's fields, types parsed; EIP712Domain always present. */
   structs: DeclaredStructs;
   /** V3 or V4. */
@@ -70,7 +70,7 @@ type Walk = {
  * @returns The normalised value.
  * @throws JsonRpcError -32602 naming the path and the expected type.
  */
-function normaliseValue(
+export function normaliseValue(
   walk: Walk,
   type: FieldType,
   value: unknown,

@@ -85,7 +85,7 @@ export function refuse(path: string, problem: string): Error {
  * @returns The parsed type.
  * @throws JsonRpcError -32602 for an unknown type, an array in V3 or a malformed size.
  */
-function parseType(
+export function parseType(
   type: string,
   structs: ReadonlySet<string>,
   version: TypedDataVersion,

@@ -7,6 +7,8 @@ import type { CallLine } from '../accounts/callData';
 import { maxGasCost } from '../accounts/erc4337/send';
 import { normaliseTypedData } from '../accounts/typedData';
 import type { TypedDataVersion } from '../accounts/typedData';
+import { normaliseTypedDataV1 } from '../accounts/typedDataV1';
+import type { TypedDataV1Field } from '../accounts/typedDataV1';
 import { displayText } from '../utils/safeText';
 
 /** One line of a request summary: a label and its value, both plain text. */
@@ -84,11 +86,14 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
               : undefined,
           value: BigInt(shownQuantity(first.value) ?? '0'),
           data: hexData(first.data ?? first.input),
+          ...(typeof first.from === 'string' && isAddress20(first.from)
+            ? { from: first.from }
+            : {}),
         }),
       );
       break;
     case 'eth_signTypedData_v1':
-      lines.push(...typedDataLines(list[0]));
+      lines.push(...typedDataV1Lines(list[1]));
       break;
     case 'eth_signTypedData_v3':
       lines.push(...typedDataLines(list[1], 'V3'));
@@ -193,6 +198,29 @@ function typedDataLines(
 }
 
 /**
+ * The lines of a legacy typed-data param (eth_signTypedData_v1, `[address, data]`), shown as it
+ * is signed: each field checked and normalised by normaliseTypedDataV1.
+ *
+ * @param value - The param: the `[{ type, name, value }, ...]` array, or its JSON text.
+ * @returns One line per field (`<name> (<type>)`; an array's items by index), or `unreadable`.
+ */
+function typedDataV1Lines(value: unknown): SummaryLine[] {
+  const parsed = typedData(value);
+  let fields: TypedDataV1Field[];
+  try {
+    fields = normaliseTypedDataV1(
+      parsed as Parameters<typeof normaliseTypedDataV1>[0],
+    );
+  } catch {
+    return [{ label: 'Typed data', value: 'unreadable' }];
+  }
+  const budget = { left: MAX_TYPED_FIELDS };
+  return fields.flatMap(({ name, type, value: field }) =>
+    fieldLines(field, `${name} (${type})`, 0, budget),
+  );
+}
+
+/**
  * Every leaf of a JSON value, labelled by its path.
  *
  * @param value - The value.
@@ -294,26 +322,36 @@ function userOperationLines(
   } catch {
     // fields that are not quantities: validated when the request is approved
   }
-  return [...lines, ...callLines({ data: hexData(op.callData) })];
+  return [
+    ...lines,
+    ...callLines({
+      data: hexData(op.callData),
+      ...(typeof op.sender === 'string' && isAddress20(op.sender)
+        ? { from: op.sender }
+        : {}),
+    }),
+  ];
 }
 
 /**
  * A call's decoded lines, as summary lines.
  *
- * @param call - `{ to?, value?, data }`.
+ * @param call - `{ to?, value?, data, from? }`.
  * @param call.to - The called address, when known.
  * @param call.value - Wei sent, when part of the request.
  * @param call.data - The call data.
+ * @param call.from - The sending account (a user operation's sender), when known.
  * @returns The decoder's lines (addresses in full; unknown data in full).
  */
 function callLines(call: {
   to?: Hex;
   value?: bigint;
   data: Hex;
+  from?: Hex;
 }): SummaryLine[] {
   const lines: CallLine[] =
     call.to === undefined && call.value === undefined
-      ? describeCallData(call.data)
+      ? describeCallData(call.data, call.from ? { self: call.from } : {})
       : describeCall(call);
   return lines.map(({ label, text, warning }) => ({
     label,

@@ -172,8 +172,12 @@ export class UserOperations {
           'This platform cannot show the send confirmation: nothing was signed',
         );
       }
+      // each intent's data runs at its `to`: an execute there is that contract's, not the account's
       const calls = draft.summary.intents.map((intent) =>
-        describeCallData(intent.data),
+        describeCallData(intent.data, {
+          to: intent.to,
+          self: draft.summary.account,
+        }),
       );
       if (
         !(await this.#platform.confirmSend({ ...draft.summary, origin, calls }))

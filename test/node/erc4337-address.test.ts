@@ -4,7 +4,12 @@
  * real `createAccount` deploys to), and against an RPC that lies about `getAddress` (the limits
  * proxy rewriting that one eth_call's result): the account is refused and nothing is stored.
  */
-import { encodeFunctionData, getAddress, padHex } from 'viem';
+import {
+  encodeFunctionData,
+  getAddress,
+  getContractAddress,
+  padHex,
+} from 'viem';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 
@@ -15,6 +20,8 @@ import type { Erc4337Deployment } from '../../devnet/erc4337';
 import { jsonRpc, sendAndMine } from '../../devnet/json-rpc';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
 import type { LimitsProxy } from '../../devnet/limits-proxy';
+import { DEFAULT_ACCOUNT_FACTORY } from '../../src/accounts/erc4337/constants';
+import { knownImplementation } from '../../src/accounts/erc4337/knownFactories';
 import {
   computeAccountAddress,
   counterfactualAddress,
@@ -24,6 +31,8 @@ import { createDomain } from '../../src/domain';
 import type { KeyringPlatform } from '../../src/keyring/keyring';
 import { defaultState } from '../../src/state/store';
 import type { StateSaver } from '../../src/state/store';
+import { startFakeFactoryRpc } from '../fixtures/fake-factory-rpc';
+import canonicalFactory from '../fixtures/simple-account-factory-v06-createcall.json';
 
 const factoryAbi = loadArtifact('SimpleAccountFactory').abi;
 const GET_ADDRESS_SELECTOR = encodeFunctionData({
@@ -31,6 +40,8 @@ const GET_ADDRESS_SELECTOR = encodeFunctionData({
   functionName: 'getAddress',
   args: [privateKeyToAddress(ANVIL_KEYS[0]), 0n],
 }).slice(0, 10);
+/** Anvil's deterministic deployment proxy (CREATE2 of `salt ++ creation code`). */
+const CREATE2_DEPLOYER = '0x4e59b44847b379578588920cA78FbF26c0B4956C';
 /** An address the lying RPC names as the account (an attacker's, say). */
 const ATTACKER = '0x000000000000000000000000000000000000a77a';
 
@@ -147,6 +158,72 @@ describe('smart-account address on anvil with SimpleAccountFactory v0.6', () => 
     expect(message).toContain(contracts.accountFactory);
     expect(message).toMatch(/disagrees with the CREATE2 address/u);
     expect(message.toLowerCase()).not.toContain(ATTACKER.slice(2));
+  });
+
+  it('the canonical SimpleAccountFactory v0.6, deployed at its canonical address, has the pinned implementation (CREATE of the factory at nonce 1)', async () => {
+    const { receipt } = await sendAndMine(anvil.url, {
+      from: privateKeyToAddress(ANVIL_KEYS[0]),
+      to: CREATE2_DEPLOYER,
+      data: canonicalFactory.SIMPLE_ACCOUNT_FACTORY_V06_CREATECALL,
+    });
+    expect(receipt.status).toBe('0x1');
+    expect(
+      await jsonRpc<Hex>(anvil.url, 'eth_getCode', [
+        DEFAULT_ACCOUNT_FACTORY,
+        'latest',
+      ]),
+    ).not.toBe('0x');
+    const word = await jsonRpc<Hex>(anvil.url, 'eth_call', [
+      {
+        to: DEFAULT_ACCOUNT_FACTORY,
+        data: encodeFunctionData({
+          abi: factoryAbi,
+          functionName: 'accountImplementation',
+        }),
+      },
+      'latest',
+    ]);
+    const implementation = getAddress(`0x${word.slice(26)}`);
+    expect(knownImplementation(DEFAULT_ACCOUNT_FACTORY)).toBe(implementation);
+    expect(
+      getContractAddress({ from: DEFAULT_ACCOUNT_FACTORY, nonce: 1n }),
+    ).toBe(implementation);
+    // the snap computes, from the pinned implementation, the address the real factory gives
+    const owner = privateKeyToAddress(generatePrivateKey());
+    const { address } = await computeAccountAddress(
+      createRpcClient({ url: anvil.url }),
+      DEFAULT_ACCOUNT_FACTORY,
+      owner,
+    );
+    const answered = await jsonRpc<Hex>(anvil.url, 'eth_call', [
+      {
+        to: DEFAULT_ACCOUNT_FACTORY,
+        data: encodeFunctionData({
+          abi: factoryAbi,
+          functionName: 'getAddress',
+          args: [owner, 0n],
+        }),
+      },
+      'latest',
+    ]);
+    expect(address).toBe(getAddress(`0x${answered.slice(26)}`));
+  });
+
+  it('refuses an RPC that names another implementation for the canonical factory, even with a matching getAddress', async () => {
+    const liar = await startFakeFactoryRpc(31337, true);
+    try {
+      const error = await computeAccountAddress(
+        createRpcClient({ url: liar.url }),
+        DEFAULT_ACCOUNT_FACTORY,
+        privateKeyToAddress(generatePrivateKey()),
+      ).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: -32603 });
+      expect((error as Error).message).toMatch(
+        /accountImplementation with an address that is not the implementation this known factory deploys/u,
+      );
+    } finally {
+      await liar.stop();
+    }
   });
 
   it('createAccount stores no account when the RPC lies about getAddress', async () => {

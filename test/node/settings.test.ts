@@ -205,4 +205,33 @@ describe('Settings', () => {
     ).rejects.toThrow(/^Invalid setIpfsConfig params at apiUrl: it is masked/u);
     expect(settings.ipfsConfig()?.apiUrl).toBe(keyed);
   });
+
+  it('stored IPFS credentials follow the URL only to the exact same origin, not to a host that masks alike', async () => {
+    const { settings, saved } = domain();
+    const stored = {
+      apiUrl: 'https://ipfs2024x.io',
+      apiKey: 'key-1',
+      apiKeySecret: 'secret-1',
+    };
+    await settings.setIpfsConfig(stored);
+    const writes = saved.length;
+    // both hosts show as https://***.io: the masked origins are equal, the servers are not
+    for (const apiUrl of [
+      'https://attack777.io',
+      'https://attack777.io/api/v0',
+      'https://ipfs2024x.io:8443',
+    ]) {
+      await expect(settings.editIpfsConfig({ apiUrl })).rejects.toThrow(
+        /^Invalid IPFS settings at apiKey: the stored key and secret belong to another server/u,
+      );
+    }
+    expect(saved).toHaveLength(writes);
+    expect(settings.ipfsConfig()).toStrictEqual(stored);
+    // the same origin (another path, the default port spelled out) keeps them
+    await settings.editIpfsConfig({ apiUrl: 'https://IPFS2024X.io:443/kubo' });
+    expect(settings.ipfsConfig()).toStrictEqual({
+      ...stored,
+      apiUrl: 'https://ipfs2024x.io/kubo',
+    });
+  });
 });

@@ -276,4 +276,19 @@ describe('home page settings', () => {
     expect(rowText(ui.content, 'API URL')).toBe('https://ipfs.example/***');
     expect(page()).not.toContain(KEY);
   });
+
+  it('the IPFS form: stored credentials never follow the URL to a host whose masked origin looks the same', async () => {
+    await ui.typeInField('ipfs-apiUrl', 'https://ipfs2024x.io');
+    await ui.typeInField('ipfs-apiKey', 'ipfs-key-2');
+    await ui.typeInField('ipfs-apiKeySecret', IPFS_SECRET);
+    await step(async (current) => current.clickElement('ipfs-form-submit'));
+    expect(rowText(ui.content, 'Credentials')).toBe('set');
+    // https://attack777.io masks as https://***.io too: refused under the key, nothing stored
+    await ui.typeInField('ipfs-apiUrl', 'https://attack777.io');
+    await step(async (current) => current.clickElement('ipfs-form-submit'));
+    expect(findField(ui.content, 'ipfs-apiKey')).toMatch(
+      /at apiKey: the stored key and secret belong to another server/u,
+    );
+    expect(rowText(ui.content, 'Credentials')).toBe('set');
+  });
 });

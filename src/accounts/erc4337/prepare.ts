@@ -22,6 +22,7 @@ import {
   simpleAccountAbi,
   VERIFICATION_GAS_BASE,
 } from './constants';
+import { knownImplementation } from './knownFactories';
 import { getPaymasterStubData } from './paymaster';
 import { ERC1967_PROXY_CREATION_CODE } from './proxyCode';
 import { encodeCallData, encodeInitCode, preVerificationGas } from './userop';
@@ -112,9 +113,12 @@ export function counterfactualAddress(
  * implementation, getAddress) in one batched round trip.
  *
  * Why computed: the address is kept for the account's life and receives its deposits, so it must
- * not be whatever the RPC says. An RPC that lies about the implementation can at worst make the
- * snap compute an address no one can deploy to (only the factory deploys there, and only with its
- * real implementation), never one the liar controls; a lie about getAddress is caught by the
+ * not be whatever the RPC says. For a known factory (knownImplementation: the canonical v0.6
+ * SimpleAccountFactory) the implementation is pinned and an RPC answering another one is refused,
+ * so no single RPC answer decides the address. For any other factory the implementation is read
+ * from the chain: an RPC that lies about it and about getAddress alike can make the snap compute
+ * an address no one can deploy to (only the factory deploys there, and only with its real
+ * implementation), never one the liar controls; a lie about getAddress alone is caught by the
  * comparison.
  *
  * @param client - The chain's RPC adapter.
@@ -122,7 +126,8 @@ export function counterfactualAddress(
  * @param owner - Owner EOA.
  * @returns `{ address, implementation }`, both checksummed.
  * @throws JsonRpcError -32602 when no factory is deployed there; -32603 when the RPC's getAddress
- * answer disagrees with the computed address (naming the factory, never the answer);
+ * answer disagrees with the computed address, or its accountImplementation answer with a known
+ * factory's pinned implementation (naming the factory, never the answer);
  * TransportError (malformed) when a reply is not a 32-byte address word.
  */
 export async function computeAccountAddress(
@@ -170,6 +175,12 @@ export async function computeAccountAddress(
     'SimpleAccountFactory.accountImplementation',
     client.origin,
   );
+  const pinned = knownImplementation(accountFactory);
+  if (pinned !== undefined && !isAddressEqual(pinned, implementation)) {
+    throw internalError(
+      `The chain's RPC answers SimpleAccountFactory ${accountFactory}.accountImplementation with an address that is not the implementation this known factory deploys: the account was not created (the RPC may be lying; check rpcUrl with setChainConfig)`,
+    );
+  }
   const address = counterfactualAddress(accountFactory, implementation, owner);
   const factoryAnswer = readAddressWord(
     answered,

@@ -1,0 +1,36 @@
+import { getAddress } from 'viem';
+import type { Hex } from 'viem';
+
+/**
+ * The account implementation of each known SimpleAccountFactory, pinned so that the address of a
+ * smart account made by one of them never rests on a single RPC answer. A factory deployed through
+ * the deterministic deployment proxy (0x4e59b44847b379578588920cA78FbF26c0B4956C, CREATE2) has the
+ * same bytecode at its address on every chain; SimpleAccountFactory's constructor deploys
+ * `accountImplementation = new SimpleAccount(entryPoint)` by CREATE as the factory's first
+ * contract, so the implementation is the CREATE address (Ethereum yellow paper §7) of the factory
+ * at nonce 1 (EIP-161 starts a contract's nonce at 1), the same on every chain.
+ *
+ * Keyed by the factory's lower-case address. Add a factory here only with its implementation
+ * verified on a chain (test/node/erc4337-address.test.ts deploys each factory at its canonical
+ * address on anvil and reads `accountImplementation()`).
+ */
+const KNOWN_IMPLEMENTATIONS: ReadonlyMap<string, Hex> = new Map<string, Hex>([
+  // SimpleAccountFactory v0.6 (eth-infinitism/account-abstraction v0.6.0,
+  // @account-abstraction/contracts@0.6.0) at its canonical address: SimpleAccount v0.6.
+  [
+    '0x9406cc6185a346906296840746125a0e44976454',
+    '0x8ABB13360b87Be5EEb1B98647A016adD927a136c',
+  ],
+]);
+
+/**
+ * The pinned account implementation of a known factory.
+ *
+ * @param factory - A SimpleAccountFactory address (20-byte hex, any case).
+ * @returns The checksummed implementation address, or undefined for a factory this snap does not
+ * know (its implementation is then read from the chain).
+ */
+export function knownImplementation(factory: string): Hex | undefined {
+  const pinned = KNOWN_IMPLEMENTATIONS.get(factory.toLowerCase());
+  return pinned === undefined ? undefined : getAddress(pinned);
+}
