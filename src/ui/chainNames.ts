@@ -29,7 +29,7 @@ const KNOWN: Readonly<Record<string, string>> = {
  *
  * @param chain - A CAIP-2 scope (`eip155:1`) or a decimal chain id (`1`).
  * @returns `<name> (<chain id>)` for a known EVM chain (`Ethereum (1)`, `Local chain (31337)`),
- * the chain id alone for another EVM chain, else the text as given.
+ * `chain <id>` for another EVM chain, else the text as given.
  */
 export function chainName(chain: string): string {
   const id = chain.startsWith('eip155:')
@@ -39,5 +39,5 @@ export function chainName(chain: string): string {
     return chain;
   }
   const name = ownEntry(KNOWN, id);
-  return name === undefined ? `Chain ${id}` : `${name} (${id})`;
+  return name === undefined ? `chain ${id}` : `${name} (${id})`;
 }
