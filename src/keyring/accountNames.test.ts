@@ -131,4 +131,51 @@ describe('account names', () => {
       keyring.renameAccount('6a1e0f3c-8d4b-4c2a-9e57-0b8c1d2e3f40', 'x'),
     ).rejects.toMatchObject({ code: -32001 });
   });
+
+  it('never suggests a number again after a rename, nor after a reload of the saved state', async () => {
+    const { keyring, events, saved } = newKeyring();
+    const first = await keyring.createAccount();
+    await keyring.renameAccount(first.id, 'Savings');
+    await keyring.createAccount();
+    await keyring.createAccount({
+      type: 'eip155:eoa',
+      name: 'Keyring Account 7',
+    });
+    const last = await keyring.createAccount();
+    await keyring.deleteAccount(last.id);
+    await keyring.createAccount();
+    expect(suggestions(events)).toStrictEqual([
+      'Keyring Account 1',
+      'Keyring Account 2',
+      'Keyring Account 7',
+      'Keyring Account 8',
+      'Keyring Account 9',
+    ]);
+    expect(saved.at(-1)?.nameCounters).toStrictEqual({ eoa: 9, smart: 0 });
+  });
+
+  it('refuses a look-alike of another name (the same confusable skeleton), naming the other account', async () => {
+    const { keyring } = newKeyring();
+    const savings = await keyring.createAccount({ name: 'Savings' });
+    const other = await keyring.createAccount();
+    for (const lookalike of [
+      'S\u0430vings',
+      '\u0405avings',
+      'SAV\u0399NGS',
+      'Savlngs',
+    ]) {
+      await expect(
+        keyring.renameAccount(other.id, lookalike),
+      ).rejects.toMatchObject({
+        code: -32602,
+        data: { reason: 'nameLookalike', address: savings.address },
+      });
+    }
+    await expect(
+      keyring.createAccount({ name: 'S\u0430vings' }),
+    ).rejects.toMatchObject({ data: { reason: 'nameLookalike' } });
+    expect(await keyring.renameAccount(other.id, 'Savings 2')).toBe(
+      'Savings 2',
+    );
+  });
 });

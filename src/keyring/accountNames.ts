@@ -1,6 +1,6 @@
 import type { AccountRecord } from '../state/schema';
 import { invalidParams } from '../utils/errors';
-import { hasHiddenCharacters } from '../utils/safeText';
+import { hasHiddenCharacters, ownEntry } from '../utils/safeText';
 
 /** Longest account name, in characters (code points); what createAccount's `options.name` allows. */
 export const MAX_NAME_LENGTH = 64;
@@ -76,13 +76,56 @@ export function accountNamed(
 }
 
 /**
- * Refuse a name another account has.
+ * Letters of other scripts that Unicode Technical Standard #39 (Security Mechanisms, section 4,
+ * "Confusable Detection"; its data file confusables.txt) maps to a Latin letter: the Cyrillic and
+ * Greek look-alikes of Latin capitals and small letters, and the characters that pose as `l` (`1`,
+ * `I`, `|`) and `O` (`0`). A short table rather than the whole data file: the full table costs
+ * about 28 kB gzip in the bundle (docs/decisions.md, "Look-alike names").
+ */
+const LOOKALIKES: Readonly<Record<string, string>> = Object.fromEntries(
+  [
+    // Cyrillic capitals, Greek capitals, then the Latin and digit look-alikes of l and O
+    ['АВЕЅІЈКМНОРСТХУӀ', 'ABESlJKMHOPCTXYl'],
+    ['ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ', 'ABEZHlKMNOPTYX'],
+    ['1I|0', 'lllO'],
+    // Cyrillic small letters, Greek small letters
+    ['аеіјоѕрсухһԁԛԝӏ', 'aeijospcyxhdqwl'],
+    ['αγιονρ', 'ayiovp'],
+  ].flatMap(([from, to]) =>
+    [...from].map((letter, index) => [letter, [...to][index]]),
+  ),
+);
+
+/**
+ * A name's confusable skeletons (after UTS #39's `skeleton`, with the table above): NFKC, every
+ * look-alike replaced by the letter it looks like, lower case; taken of the name as written, in
+ * capitals and in small letters, since names are compared in any case. `Sаvings` (Cyrillic а),
+ * `SAVΙNGS` (Greek Ι) and `Savings` share one.
+ *
+ * @param name - A name.
+ * @returns Its three skeletons: as written, upper case, lower case.
+ */
+function skeletons(name: string): string[] {
+  const normal = name.normalize('NFKC');
+  return [normal, normal.toUpperCase(), normal.toLowerCase()].map((form) =>
+    [...form]
+      .map((letter) => ownEntry(LOOKALIKES, letter) ?? letter)
+      .join('')
+      .toLowerCase(),
+  );
+}
+
+/**
+ * Refuse a name another account has, or one that looks like it: the same name in any case or
+ * Unicode width, or the same confusable skeleton (see skeleton: `Sаvings` with a Cyrillic а next
+ * to `Savings`; see skeletons).
  *
  * @param accounts - The accounts by id.
  * @param name - The checked name.
  * @param what - What the message calls it (`Invalid <what>`).
  * @param except - The account being renamed, if any.
- * @throws JsonRpcError -32602 (`data.reason: 'nameTaken'`, the other account's address).
+ * @throws JsonRpcError -32602 (`data.reason: 'nameTaken'`, or `'nameLookalike'` for a look-alike;
+ * the other account's address).
  */
 export function assertNameFree(
   accounts: Readonly<Record<string, AccountRecord>>,
@@ -97,43 +140,109 @@ export function assertNameFree(
       { reason: 'nameTaken', address: other.account.address },
     );
   }
+  const lookalike = accountLookingLike(accounts, name, except);
+  if (lookalike) {
+    throw invalidParams(
+      `Invalid ${what}: it looks like the name of account ${lookalike.account.address} (the same letters from other scripts)`,
+      { reason: 'nameLookalike', address: lookalike.account.address },
+    );
+  }
 }
 
 /**
- * The name suggested for a new account: `<prefix> <n>` with n one more than the highest number
- * any account's name of that form has (`Keyring Account` for an EOA, `Smart Account` for a smart
- * account), so a deleted account's number is not given again and no two accounts share a name.
+ * The account, other than `except`, whose name has a confusable skeleton of `name` (the same
+ * form: as written, upper or lower case).
+ *
+ * @param accounts - The accounts by id.
+ * @param name - A name.
+ * @param except - An account id to leave out.
+ * @returns That account's record, or undefined.
+ */
+function accountLookingLike(
+  accounts: Readonly<Record<string, AccountRecord>>,
+  name: string,
+  except?: string,
+): AccountRecord | undefined {
+  const keys = skeletons(name);
+  return Object.entries(accounts).find(([id, record]) => {
+    if (id === except || !record.name) {
+      return false;
+    }
+    const other = skeletons(record.name);
+    return keys.some((key, index) => key === other[index]);
+  })?.[1];
+}
+
+/**
+ * The number of a suggested name (`Keyring Account 7` is 7 for an EOA), to keep in state so that
+ * no later suggestion repeats it.
+ *
+ * @param name - An account's name.
+ * @param smart - Whether the account is a smart account.
+ * @returns The number, or undefined when the name is not of the suggested form.
+ */
+export function suggestedNumber(
+  name: string,
+  smart: boolean,
+): number | undefined {
+  const match = new RegExp(`^${prefixOf(smart)} ([0-9]{1,9})$`, 'iu').exec(
+    name,
+  );
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * @param smart - Whether the account is a smart account.
+ * @returns The prefix of its suggested names.
+ */
+function prefixOf(smart: boolean): string {
+  return smart ? 'Smart Account' : 'Keyring Account';
+}
+
+/**
+ * The name suggested for a new account: `<prefix> <n>` (`Keyring Account` for an EOA, `Smart
+ * Account` for a smart account) with n above every number suggested before (`used`, kept in
+ * state) and above the number of every account's name of that form, so a number is never given
+ * twice, even after its account was renamed or deleted (MetaMask keeps the label it showed at
+ * creation), and no two accounts share or mimic a name.
  *
  * @param accounts - The accounts by id.
  * @param smart - Whether the new account is a smart account.
  * @param preferred - A name to use when it is valid and free (the account metadata's).
+ * @param used - The highest number suggested before for this kind (0 when none).
  * @returns The suggestion.
  */
 export function suggestName(
   accounts: Readonly<Record<string, AccountRecord>>,
   smart: boolean,
   preferred?: string,
+  used = 0,
 ): string {
   if (preferred !== undefined) {
     try {
       const name = checkName(preferred);
-      if (!accountNamed(accounts, name)) {
+      if (
+        !accountNamed(accounts, name) &&
+        !accountLookingLike(accounts, name)
+      ) {
         return name;
       }
     } catch {
       // an unusable metadata name: fall back to a numbered one
     }
   }
-  const prefix = smart ? 'Smart Account' : 'Keyring Account';
-  const pattern = new RegExp(`^${prefix} ([0-9]{1,9})$`, 'iu');
+  const prefix = prefixOf(smart);
   let next =
     Math.max(
-      0,
-      ...Object.values(accounts).map((record) =>
-        Number(pattern.exec(record.name ?? '')?.[1] ?? 0),
+      used,
+      ...Object.values(accounts).map(
+        (record) => suggestedNumber(record.name ?? '', smart) ?? 0,
       ),
     ) + 1;
-  while (accountNamed(accounts, `${prefix} ${next}`)) {
+  while (
+    accountNamed(accounts, `${prefix} ${next}`) ||
+    accountLookingLike(accounts, `${prefix} ${next}`)
+  ) {
     next += 1;
   }
   return `${prefix} ${next}`;

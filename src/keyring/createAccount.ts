@@ -3,7 +3,12 @@ import type { KeyringAccount } from '@metamask/keyring-api';
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
-import { assertNameFree, checkName, suggestName } from './accountNames';
+import {
+  assertNameFree,
+  checkName,
+  suggestName,
+  suggestedNumber,
+} from './accountNames';
 import type { DerivedKeys, Key } from './derivedKeys';
 import { importedKeyPair } from './keys';
 import type { DerivationScheme } from './keys';
@@ -158,8 +163,15 @@ export class AccountCreation {
         if (chosen !== undefined) {
           assertNameFree(draft.accounts, chosen, NAME);
         }
+        const kind = smart ? 'smart' : 'eoa';
+        const counters = draft.nameCounters ?? { eoa: 0, smart: 0 };
         const name =
-          chosen ?? suggestName(draft.accounts, smart, metadata?.name);
+          chosen ??
+          suggestName(draft.accounts, smart, metadata?.name, counters[kind]);
+        draft.nameCounters = {
+          ...counters,
+          [kind]: Math.max(counters[kind], suggestedNumber(name, smart) ?? 0),
+        };
         draft.accounts[account.id] = { ...record, name };
         await this.#store.commit(draft, async () =>
           this.#platform.emitEvent(KeyringEvent.AccountCreated, {

@@ -13,11 +13,12 @@ import type {
 } from '@metamask/keyring-api';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 
-import { assertNameFree, checkName } from './accountNames';
+import { assertNameFree, checkName, suggestedNumber } from './accountNames';
 import { assertAccountUpdate } from './accountUpdate';
 import { AccountCreation } from './createAccount';
 import { DerivedKeys } from './derivedKeys';
 import type { Key } from './derivedKeys';
+import { exportQuestion } from './exportQuestion';
 import type { DerivationScheme } from './keys';
 import { PendingRequests } from './requests';
 import type {
@@ -142,6 +143,7 @@ export class KeyringSnap implements Keyring {
               derivationIndex: record.derivationIndex,
               derivationScheme: record.derivationScheme ?? 'legacy',
             },
+      ...(record.smartAccount ? { owner: record.smartAccount.owner } : {}),
     }));
   }
 
@@ -233,8 +235,8 @@ export class KeyringSnap implements Keyring {
    * @param name - The new name: 1 to 64 characters once trimmed, no control or bidirectional
    * characters, not another account's name (case-insensitively).
    * @returns The name as saved (trimmed).
-   * @throws JsonRpcError -32001 when unknown; -32602 naming `name` (`data.reason` `invalidName`
-   * or `nameTaken`), never echoing it.
+   * @throws JsonRpcError -32001 when unknown; -32602 naming `name` (`data.reason` `invalidName`,
+   * `nameTaken` or `nameLookalike`), never echoing it.
    */
   async renameAccount(id: string, name: unknown): Promise<string> {
     const checked = checkName(name);
@@ -244,6 +246,13 @@ export class KeyringSnap implements Keyring {
       assertNameFree(this.#store.current.accounts, checked, 'name', id);
       const draft = this.#store.draft();
       draft.accounts[id].name = checked;
+      const smart = draft.accounts[id].smartAccount !== undefined;
+      const counters = draft.nameCounters ?? { eoa: 0, smart: 0 };
+      const kind = smart ? 'smart' : 'eoa';
+      draft.nameCounters = {
+        ...counters,
+        [kind]: Math.max(counters[kind], suggestedNumber(checked, smart) ?? 0),
+      };
       await this.#store.commit(draft);
     });
     return checked;
@@ -337,7 +346,7 @@ export class KeyringSnap implements Keyring {
         })
       : await this.#platform.confirm(
           'Show private key',
-          `Show the private key of ${record.account.address} in the next dialog? Anyone who sees it controls this account.`,
+          exportQuestion(record),
         );
     if (confirmed !== true) {
       throw userRejected('The user declined to export the private key');

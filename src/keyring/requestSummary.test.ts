@@ -87,9 +87,12 @@ describe('parked request summary', () => {
       JSON.stringify(typed),
     ]);
     expect(line(request, 'message.spender')).toBe(SPENDER);
-    expect(line(request, 'message.value')).toBe(maxUint256.toString());
+    // 2^256 - 1 is an unlimited allowance (EIP-2612): said so, not a 78-digit number
+    expect(line(request, 'message.value')).toBe('unlimited (2^256 − 1)');
     expect(line(request, 'message.owner')).toBe(OWNER);
-    expect(line(request, 'message.deadline')).toBe('1900000000');
+    expect(line(request, 'message.deadline')).toBe(
+      '1900000000 (2030-03-17 17:46:40 UTC)',
+    );
     expect(line(request, 'message.terms.delegate')).toBe(SPENDER);
     expect(line(request, 'message.terms.revocable')).toBe('false');
     // shown as it is signed: the hex quantity 0x10 is the integer 16

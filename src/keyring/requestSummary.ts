@@ -2,6 +2,7 @@ import type { EthUserOperation, KeyringRequest } from '@metamask/keyring-api';
 import { formatEther, getAddress, hexToString, isHex, size, slice } from 'viem';
 import type { Hex } from 'viem';
 
+import { flagTypedData } from './typedDataFlags';
 import { describeCall, describeCallData } from '../accounts/callData';
 import type { CallLine } from '../accounts/callData';
 import { maxGasCost } from '../accounts/erc4337/send';
@@ -42,6 +43,8 @@ const METAMASK_ORIGIN =
  * - `eth_signTransaction`: chain, to, value in ETH, its call data decoded (src/accounts/callData.ts);
  * - `eth_signTypedData_v*` (EIP-712): every domain field, the primary type, and every message
  *   field, nested (labelled by path), at most {@link MAX_TYPED_FIELDS} fields and 8 levels;
+ *   unlimited Permit / DAI / Permit2 allowances flagged and deadlines shown as dates
+ *   (src/keyring/typedDataFlags.ts);
  * - `personal_sign` (EIP-191): the whole message as UTF-8 text when it decodes, else hex (up to
  *   {@link MAX_TEXT} characters; a longer one shows its start and its end, saying how much is between);
  * - `eth_signUserOperation` (ERC-4337): chain, sender, nonce, deployment, paymaster, the maximum
@@ -184,6 +187,21 @@ function typedDataLines(
   if (Array.isArray(data)) {
     return fieldLines(data, 'data', 0, budget);
   }
+  return flagTypedData(typedStructLines(data, budget), data);
+}
+
+/**
+ * The lines of v3/v4 typed data: domain fields, the primary type, message fields.
+ *
+ * @param data - The typed data as signed.
+ * @param budget - Lines left (shared).
+ * @param budget.left - How many.
+ * @returns The lines.
+ */
+function typedStructLines(
+  data: Record<string, unknown>,
+  budget: { left: number },
+): SummaryLine[] {
   return [
     ...fieldLines(data.domain ?? {}, 'domain', 0, budget),
     {

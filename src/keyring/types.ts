@@ -61,4 +61,6 @@ export type AccountSummary = {
   keySource:
     | { derivationIndex: number; derivationScheme: DerivationScheme }
     | { imported: true };
+  /** A smart account's owner (the address its key controls; the key exportAccount returns). */
+  owner?: string;
 };

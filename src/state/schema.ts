@@ -90,6 +90,12 @@ export type KeyringState = {
   ipfs: IpfsConfig | null;
   /** Operations sendUserOperation sent, oldest first, bounded (absent in states saved before it existed). */
   sentUserOperations?: SentUserOperation[];
+  /**
+   * The highest number of a suggested name (`Keyring Account <n>`, `Smart Account <n>`) given so
+   * far, by kind: never suggested again, even after a rename or a delete (absent in states saved
+   * before it existed: read as 0, and the numbers of the accounts' names still count).
+   */
+  nameCounters?: { eoa: number; smart: number };
 };
 
 /**
@@ -227,6 +233,9 @@ export const KeyringStateStruct = object({
     }),
   ),
   sentUserOperations: exactOptional(array(SentUserOperationStruct)),
+  nameCounters: exactOptional(
+    object({ eoa: DerivationIndexStruct, smart: DerivationIndexStruct }),
+  ),
 }) as unknown as Describe<KeyringState>;
 
 /**

@@ -17,3 +17,22 @@ export function accountLabel(
     ? displayText(name)
     : `${address.slice(0, 6)}…${address.slice(-4)}`;
 }
+
+/**
+ * How a notice names the site a request came from: the host of an `https://` origin
+ * (`dapp.example`), `MetaMask` for MetaMask's own, else the origin as given (cleaned).
+ *
+ * @param origin - The request's origin (keyring-api `KeyringRequest.origin`).
+ * @returns The site's name for a notice.
+ */
+export function siteLabel(origin: string): string {
+  if (origin === 'metamask') {
+    return 'MetaMask';
+  }
+  try {
+    const { host } = new URL(origin);
+    return host === '' ? displayText(origin) : displayText(host);
+  } catch {
+    return displayText(origin);
+  }
+}

@@ -37,19 +37,43 @@ export const UI = {
   sendStatus: 'userop-status',
 } as const;
 
-/** The chain form's fields, in order, with their labels and example placeholders (`chain-<field>`). */
+/**
+ * The chain form's fields, in order, with their labels (plain words first, the standard term once
+ * in brackets) and example placeholders (`chain-<field>`). The first three are what a person
+ * needs; the rest, the contracts and the paymaster, are shown under *Advanced*
+ * ({@link CHAIN_ADVANCED_FIELDS}).
+ */
 export const CHAIN_FIELDS = [
-  ['scope', 'Chain (eip155:<chain id>, or the chain id)', 'eip155:11155111'],
-  ['rpcUrl', 'RPC URL', 'https://…'],
-  ['entryPoint', 'EntryPoint (optional, default v0.6)', '0x…'],
+  ['scope', 'Chain (its chain id, or eip155:<chain id>)', 'eip155:11155111'],
+  ['rpcUrl', 'Node address (RPC URL, from your provider)', 'https://…'],
   [
-    'accountFactory',
-    'Account factory (optional, default SimpleAccountFactory v0.6)',
+    'bundlerUrl',
+    'Service that sends smart-account operations (bundler URL; optional)',
+    'https://…',
+  ],
+  [
+    'entryPoint',
+    'Smart-account entry contract (EntryPoint; empty: the standard v0.6 one)',
     '0x…',
   ],
-  ['bundlerUrl', 'Bundler URL (optional)', 'https://…'],
-  ['paymasterUrl', 'Paymaster URL (optional, ERC-7677)', 'https://…'],
+  [
+    'accountFactory',
+    'Contract that creates the accounts (factory; empty: SimpleAccountFactory v0.6)',
+    '0x…',
+  ],
+  [
+    'paymasterUrl',
+    'Service that pays the gas (paymaster URL, ERC-7677; optional)',
+    'https://…',
+  ],
 ] as const;
+
+/** The chain form's fields shown under *Advanced* (contracts and paymaster: defaults suit most chains). */
+export const CHAIN_ADVANCED_FIELDS: readonly string[] = [
+  'entryPoint',
+  'accountFactory',
+  'paymasterUrl',
+];
 
 /** The chain form's URL fields: an input holding a keyed URL is emptied after a failed save. */
 export const CHAIN_URL_FIELDS = [

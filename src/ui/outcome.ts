@@ -32,6 +32,7 @@ export type FormValues = Record<string, string | boolean | null>;
  * @param fields - Input names by the field names errors use (`{ rpcUrl: 'chain-rpcUrl' }`).
  * @param accountName - An account's name by its address, to name it in an error (`This key is
  * already the account Savings (0x…)`).
+ * @param cleared - Fields whose input the form empties after a failure (so the text says so).
  * @returns The outcome; never throws.
  */
 export async function attempt(
@@ -39,6 +40,7 @@ export async function attempt(
   action: () => Promise<string>,
   fields: Record<string, string> = {},
   accountName?: (address: string) => string | undefined,
+  cleared: readonly string[] = [],
 ): Promise<Outcome> {
   try {
     return {
@@ -46,7 +48,12 @@ export async function attempt(
       errors: {},
     };
   } catch (error) {
-    const translated = pageError(error, { form, fields, accountName });
+    const translated = pageError(error, {
+      form,
+      fields,
+      accountName,
+      cleared,
+    });
     if (translated?.cancelled) {
       return cancelled();
     }

@@ -1,3 +1,4 @@
+import { chainName } from './chainNames';
 import { UI } from './homeModel';
 import type { ErrorData, ErrorReason } from '../utils/errors';
 import { displayText, ownEntry } from '../utils/safeText';
@@ -19,6 +20,8 @@ export type PageErrorContext = {
   fields: Record<string, string>;
   /** An account's name by its address, when the page knows it (empty or undefined: unnamed). */
   accountName?: (address: string) => string | undefined;
+  /** Fields whose input the form empties after this failure (a URL holding a key). */
+  cleared?: readonly string[];
 };
 
 /** A translated error: cancelled (a declined dialog), or a text and the input (or form) it goes under. */
@@ -61,6 +64,28 @@ const INTENT_TEXT: Record<string, string> = {
   to: 'Enter the address to send to: 0x and 40 hex characters',
   value: 'Enter an amount of ETH, such as 0.01',
   data: 'Enter call data as 0x and hex bytes, or leave it empty',
+};
+
+/** What the chain form's inputs expect, by field, when one is missing or malformed. */
+const CHAIN_FIELD_TEXT: Record<string, string> = {
+  scope: 'Enter the chain: its chain id, such as 11155111, or eip155:11155111',
+  rpcUrl:
+    "Enter the RPC URL of a node of this chain (the provider's https://… address)",
+  entryPoint:
+    'Enter a contract address (0x and 40 hex characters), or leave it empty for the default',
+  accountFactory:
+    'Enter a contract address (0x and 40 hex characters), or leave it empty for the default',
+  bundlerUrl: "Enter the bundler's URL (https://…), or leave it empty",
+  paymasterUrl: "Enter the paymaster's URL (https://…), or leave it empty",
+};
+
+/** What the IPFS form's inputs expect, by field, when one is missing or malformed. */
+const IPFS_FIELD_TEXT: Record<string, string> = {
+  apiUrl:
+    'Enter the address of an IPFS HTTP API, such as https://… or http://127.0.0.1:5001',
+  apiKey: 'Enter the key as your IPFS provider gave it, or leave it empty',
+  apiKeySecret:
+    'Enter the secret as your IPFS provider gave it, or leave it empty',
 };
 
 /** The table: the first rule that matches an error gives what the page says. */
@@ -127,6 +152,13 @@ const RULES: readonly Rule[] = [
   },
   {
     code: -32602,
+    reason: 'nameLookalike',
+    field: 'name',
+    text: (data, context) =>
+      `This name looks like the name of ${named(data.address, context)} (letters of another script): choose another`,
+  },
+  {
+    code: -32602,
     reason: 'invalidIntent',
     form: UI.send,
     field: '*',
@@ -140,11 +172,43 @@ const RULES: readonly Rule[] = [
       'Its waiting requests changed while the dialog was open: nothing deleted, try again',
   },
   {
+    code: -32602,
+    reason: 'noFactory',
+    text: () =>
+      "This chain has no account factory at the address set for it (a local chain lacks the standard one): under Chains, enter the factory and EntryPoint deployed on it in the chain's Advanced fields, then try again",
+  },
+  {
+    code: -32602,
+    reason: 'chainMismatch',
+    form: UI.chainForm,
+    field: 'rpcUrl',
+    text: (data) =>
+      `This RPC URL serves ${chainName(data.chainId ?? '')}, not ${chainName(data.scope ?? '')}: check the chain and the URL`,
+  },
+  {
+    code: -32602,
+    reason: 'invalidField',
+    form: UI.chainForm,
+    field: '*',
+    text: (data) =>
+      ownEntry(CHAIN_FIELD_TEXT, data.field ?? '') ?? 'Check this field',
+  },
+  {
+    code: -32602,
+    reason: 'invalidField',
+    form: UI.ipfsForm,
+    field: '*',
+    text: (data) =>
+      ownEntry(IPFS_FIELD_TEXT, data.field ?? '') ?? 'Check this field',
+  },
+  {
     code: -32002,
     form: UI.chainForm,
     field: 'rpcUrl',
-    text: () =>
-      "Couldn't reach this RPC URL: check the address, and that the node is running",
+    text: (_data, context) =>
+      context.cleared?.includes('rpcUrl')
+        ? "Couldn't reach this RPC URL: check that the node is running, then enter the URL again (it held a key, so the form cleared it)"
+        : "Couldn't reach this RPC URL: check the address, and that the node is running",
   },
 ];
 
@@ -152,18 +216,23 @@ const RULES: readonly Rule[] = [
  * The `data` of an error, when it is an object (a JSON-RPC error's `data`).
  *
  * @param error - A thrown value.
- * @returns Its data's reason, field and address (strings only).
+ * @returns Its data's reason, field, address, chain id and scope (strings only).
  */
 function errorData(error: unknown): Partial<ErrorData> {
   const data = (error as { data?: unknown } | null)?.data;
   if (typeof data !== 'object' || data === null) {
     return {};
   }
-  const { reason, field, address } = data as Record<string, unknown>;
+  const { reason, field, address, chainId, scope } = data as Record<
+    string,
+    unknown
+  >;
   return {
     ...(typeof reason === 'string' ? { reason: reason as ErrorReason } : {}),
     ...(typeof field === 'string' ? { field } : {}),
     ...(typeof address === 'string' ? { address } : {}),
+    ...(typeof chainId === 'string' ? { chainId } : {}),
+    ...(typeof scope === 'string' ? { scope } : {}),
   };
 }
 

@@ -24,8 +24,15 @@ import {
  * - `keyInUse`: the key backs account `data.address` already;
  * - `addressInUse`: account `data.address` exists already;
  * - `invalidPrivateKey`: not a 32-byte secp256k1 private key;
- * - `invalidName`, `nameTaken`: an account name that is refused, or used by another account;
- * - `invalidIntent`: a sendUserOperation / eth_prepareUserOperation intent's `data.field` is wrong.
+ * - `invalidName`, `nameTaken`, `nameLookalike`: an account name that is refused, used by another
+ *   account, or that looks like another account's (the same confusable skeleton, Unicode TS #39);
+ * - `invalidIntent`: a sendUserOperation / eth_prepareUserOperation intent's `data.field` is wrong;
+ * - `invalidField`: a param failed its struct: `data.field` names its top-level field and
+ *   `data.problem` is `required` (missing) or `invalid`;
+ * - `chainMismatch`: `data.field` (an RPC URL) serves chain `data.chainId` (decimal), not the
+ *   config's `data.scope`;
+ * - `noFactory`: the chain's account factory has no code there (a local chain without the
+ *   canonical deployments).
  */
 export type ErrorReason =
   | 'noChainConfig'
@@ -36,7 +43,11 @@ export type ErrorReason =
   | 'invalidPrivateKey'
   | 'invalidName'
   | 'nameTaken'
+  | 'nameLookalike'
   | 'invalidIntent'
+  | 'invalidField'
+  | 'chainMismatch'
+  | 'noFactory'
   | 'requestsChanged';
 
 /** An error's `data`: its reason, and the field or account it is about (never a secret). */
@@ -47,6 +58,12 @@ export type ErrorData = {
   field?: string;
   /** The existing account it is about (checksummed address), when the reason names one. */
   address?: string;
+  /** `invalidField`: `required` when the field is missing, else `invalid`. */
+  problem?: 'required' | 'invalid';
+  /** `chainMismatch`: the chain id the URL serves (decimal). */
+  chainId?: string;
+  /** `chainMismatch`: the CAIP-2 scope the config names. */
+  scope?: string;
 };
 
 /**
@@ -122,7 +139,8 @@ export const userRejected = (message: string): JsonRpcError<never> =>
  * coerced value.
  * @param what - A label for the message, e.g. "eth_signTransaction params".
  * @returns The value, typed.
- * @throws JsonRpcError -32602 naming the failing field.
+ * @throws JsonRpcError -32602 naming the failing field (`data`: reason `invalidField`, the
+ * top-level field, and whether it is missing).
  */
 export function validate<Type>(
   value: unknown,
@@ -146,8 +164,16 @@ export function validate<Type>(
     const failure = firstFailure(error);
     const path =
       failure.path.length > 0 ? ` at ${fieldPath(failure.path)}` : '';
+    const described = describeFailure(failure);
     throw invalidParams(
-      bounded(`Invalid ${what}${path}: ${describeFailure(failure)}`),
+      bounded(`Invalid ${what}${path}: ${described}`),
+      failure.path.length > 0
+        ? {
+            reason: 'invalidField',
+            field: fieldPath(failure.path.slice(0, 1)),
+            problem: described === 'required' ? 'required' : 'invalid',
+          }
+        : undefined,
     );
   }
   return result as Type;

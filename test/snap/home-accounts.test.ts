@@ -143,7 +143,9 @@ describe('home page: accounts, names and errors in page language', () => {
   it('renames on the page; buttons name their account; a duplicate or a bidi name is refused under the input', async () => {
     const [savings, other] = await harness.keyring('keyring_listAccounts');
     await rename(savings.id, '  Savings ');
-    expect(notice()).toBe('Renamed to Savings');
+    expect(notice()).toBe(
+      'Renamed to Savings here. MetaMask keeps the label it showed when the account was created: rename it in MetaMask too.',
+    );
     expect(rowValues(ui.content, 'Name')).toStrictEqual([
       'Savings',
       'Keyring Account 3',

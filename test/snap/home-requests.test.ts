@@ -242,7 +242,7 @@ describe('home page: waiting requests', () => {
     );
     expect(left.map((request: any) => request.account)).toEqual([alice.id]);
     expect(
-      position(`Deleted ${bob.address}; 2 waiting requests rejected`),
+      position(`Deleted Bob (${bob.address}); 2 waiting requests rejected`),
     ).toBeLessThan(position('Requests waiting (1)'));
     expect(texts()[0]).toBe('Tandem Keyring — 1 request waiting');
     expect(JSON.stringify(ui.content)).not.toContain('second message');

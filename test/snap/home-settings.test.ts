@@ -164,7 +164,7 @@ describe('home page settings', () => {
     await ui.typeInField('chain-bundlerUrl', 'http://127.0.0.1:1/rpc');
     await step(async (current) => current.clickElement('chain-form-submit'));
     expect(findField(ui.content, 'chain-rpcUrl')).toMatch(
-      /serves chain 5, not eip155:6/u,
+      /serves chain 5, not chain 6/u,
     );
     expect(inputValue(ui.content, 'chain-rpcUrl')).toBe('');
     expect(inputValue(ui.content, 'chain-bundlerUrl')).toBe('');

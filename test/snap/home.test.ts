@@ -109,14 +109,16 @@ describe('home page', () => {
     await ui.typeInField('chain-rpcUrl', 'not a url');
     await step(async (current) => current.clickElement('chain-form-submit'));
     const fieldError = findField(ui.content, 'chain-rpcUrl');
-    expect(fieldError).toMatch(/rpcUrl/u);
+    expect(fieldError).toBe(
+      "Enter the RPC URL of a node of this chain (the provider's https://… address)",
+    );
     expect(await harness.rpc('getChainConfigs')).toEqual([]);
 
     await ui.typeInField('chain-scope', 'eip155:1');
     await ui.typeInField('chain-rpcUrl', anvil.url);
     await step(async (current) => current.clickElement('chain-form-submit'));
     expect(findField(ui.content, 'chain-rpcUrl')).toMatch(
-      /serves chain 31337, not eip155:1/u,
+      /serves Local chain \(31337\), not Ethereum \(1\)/u,
     );
     expect(await harness.rpc('getChainConfigs')).toEqual([]);
 
@@ -238,7 +240,9 @@ describe('home page', () => {
       accounts.length - 1,
     );
     expect(copyables(ui.content)).not.toContain(target.address);
-    expect(page()).toContain(`Deleted ${target.address}`);
+    expect(page()).toMatch(
+      new RegExp(`Deleted [^"]+ \\(${target.address}\\)`, 'u'),
+    );
   });
 
   it('switches to async approval, summarises a pending request, approves and rejects it', async () => {
@@ -366,7 +370,10 @@ describe('home page', () => {
     const texts = shownTexts(ui.content);
     expect(texts).toContain('message.spender');
     expect(texts[texts.indexOf('message.spender') + 1]).toBe(spender);
-    expect(texts[texts.indexOf('message.value') + 1]).toBe(value);
+    // 2^256 - 1: an unlimited allowance, said so
+    expect(texts[texts.indexOf('message.value') + 1]).toBe(
+      'unlimited (2^256 − 1)',
+    );
     expect(texts).toContain(message);
     expect(
       texts.filter((text) => text === 'https://dapp.example'),

@@ -63,6 +63,12 @@ export async function verifyChainConfig(config: ChainConfig): Promise<void> {
   if (BigInt(served) !== parseScope(config.scope).chainId) {
     throw invalidParams(
       `Invalid setChainConfig params at rpcUrl: it serves chain ${served}, not ${config.scope}`,
+      {
+        reason: 'chainMismatch',
+        field: 'rpcUrl',
+        chainId: BigInt(served).toString(),
+        scope: config.scope,
+      },
     );
   }
 }

@@ -88,7 +88,7 @@ describe('confirmDeleteAccount', () => {
     jest.mocked(showConfirmation).mockResolvedValue(true);
     expect((await confirmDeleteAccount(domain, ID)).notice).toStrictEqual({
       severity: 'success',
-      text: `Deleted ${ADDRESS}; 2 waiting requests rejected`,
+      text: `Deleted Bob (${ADDRESS}); 2 waiting requests rejected`,
     });
     expect(deleteAccount).toHaveBeenCalledWith(ID, undefined, {
       waiting: ['r1', 'r2'],

@@ -2,6 +2,7 @@ import type { Domain } from '../../domain';
 import type { KeyringSnap } from '../../keyring/keyring';
 import { showAlert, showConfirmation } from '../../platform';
 import { displayText } from '../../utils/safeText';
+import { accountLabel } from '../accountLabel';
 import { deleteAccountDialog, exportedKeyDialog } from '../dialogs/account';
 import { UI } from '../homeModel';
 import {
@@ -142,15 +143,19 @@ export async function confirmDeleteAccount(
     }
     // the keyring checks, inside its state queue, that exactly these requests still wait
     await keyring.deleteAccount(id, undefined, { waiting });
+    const deleted = name
+      ? `${displayText(name)} (${account.address})`
+      : account.address;
     return shown > 0
-      ? `Deleted ${account.address}; ${shown} waiting ${shown === 1 ? 'request' : 'requests'} rejected`
-      : `Deleted ${account.address}`;
+      ? `Deleted ${deleted}; ${shown} waiting ${shown === 1 ? 'request' : 'requests'} rejected`
+      : `Deleted ${deleted}`;
   });
   return declined ? cancelled() : outcome;
 }
 
 /**
- * Show an account's private key in its own alert dialog (never in the page).
+ * Show an account's private key in its own alert dialog (never in the page); for a smart account,
+ * its owner's key, said to be the owner's, with the owner's address.
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
@@ -163,10 +168,30 @@ export async function showExportedKey(
 ): Promise<Outcome> {
   return attempt(UI.accountExport, async () => {
     const { privateKey } = await keyring.exportAccount(id);
-    await showAlert(exportedKeyDialog(privateKey as string));
-    return 'Private key shown';
+    const summary = keyring
+      .describeAccounts()
+      .find((entry) => entry.account.id === id);
+    const label = summary
+      ? accountLabel(summary.name, summary.account.address)
+      : '';
+    await showAlert(
+      exportedKeyDialog(privateKey as string, {
+        label,
+        ...(summary?.owner ? { owner: summary.owner } : {}),
+      }),
+    );
+    return summary?.owner
+      ? `Key of the owner of ${label} shown`
+      : `Private key of ${label} shown`;
   });
 }
+
+/**
+ * What a rename says about MetaMask: the name is this snap's label; keyring-api accounts carry no
+ * name, so MetaMask keeps the one it showed when the account was created.
+ */
+const RENAME_NOTE =
+  'MetaMask keeps the label it showed when the account was created: rename it in MetaMask too.';
 
 /**
  * Rename an account from its rename form (`account-rename:<id>`, input `account-name:<id>`): the
@@ -189,7 +214,7 @@ export async function renameAccount(
     `${UI.accountRename}:${id}`,
     async () => {
       saved = await keyring.renameAccount(id, value[input] ?? '');
-      return `Renamed to ${displayText(saved)}`;
+      return `Renamed to ${displayText(saved)} here. ${RENAME_NOTE}`;
     },
     { name: input },
     accountNames(keyring),

@@ -1,6 +1,7 @@
 import { errorCodes, JsonRpcError } from '@metamask/rpc-errors';
 
 import type { Domain } from '../../domain';
+import { accountLabel, siteLabel } from '../accountLabel';
 import { UI } from '../homeModel';
 import { attempt } from '../outcome';
 import type { Outcome } from '../outcome';
@@ -52,21 +53,49 @@ async function answerRequest(
 }
 
 /**
+ * What a notice says a request was: its method, the site that sent it and the account that signs
+ * (`personal_sign from dapp.example for Savings`), read before it is answered.
+ *
+ * @param keyring - The keyring.
+ * @param id - The request's id.
+ * @returns The description, or `the request` when it no longer waits.
+ */
+async function describeRequest(
+  keyring: Domain['keyring'],
+  id: string,
+): Promise<string> {
+  const request = (await keyring.listRequests()).find(
+    (entry) => entry.id === id,
+  );
+  if (!request) {
+    return 'the request';
+  }
+  const account = keyring
+    .describeAccounts()
+    .find((entry) => entry.account.id === request.account);
+  const who = account
+    ? accountLabel(account.name, account.account.address)
+    : 'an unknown account';
+  return `${request.request.method} from ${siteLabel(request.origin)} for ${who}`;
+}
+
+/**
  * Approve a pending (async) signing request: the keyring signs it and answers MetaMask
  * (keyring-api `approveRequest`, `notify:requestApproved`).
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
  * @param id - The request's id.
- * @returns The outcome: signed; {@link ANSWERED_TEXT} when it no longer waits; or the error.
+ * @returns The outcome: `Approved <method> from <site> for <account>`; {@link ANSWERED_TEXT} when it no longer waits; or the error.
  */
 export async function approveParked(
   { keyring }: Domain,
   id: string,
 ): Promise<Outcome> {
   return answerRequest(keyring, UI.requestApprove, id, async () => {
+    const what = await describeRequest(keyring, id);
     await keyring.approveRequest(id);
-    return 'Request approved and signed';
+    return `Approved ${what}`;
   });
 }
 
@@ -77,15 +106,16 @@ export async function approveParked(
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
  * @param id - The request's id.
- * @returns The outcome: rejected; {@link ANSWERED_TEXT} when it no longer waits; or the error.
+ * @returns The outcome: `Rejected <method> from <site> for <account>`; {@link ANSWERED_TEXT} when it no longer waits; or the error.
  */
 export async function rejectParked(
   { keyring }: Domain,
   id: string,
 ): Promise<Outcome> {
   return answerRequest(keyring, UI.requestReject, id, async () => {
+    const what = await describeRequest(keyring, id);
     await keyring.rejectRequest(id);
-    return 'Request rejected';
+    return `Rejected ${what}`;
   });
 }
 

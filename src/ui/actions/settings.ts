@@ -47,10 +47,16 @@ export async function saveChain(
   if (params.scope !== undefined && /^[0-9]+$/u.test(params.scope)) {
     params.scope = `eip155:${params.scope}`;
   }
+  const cleared = CHAIN_URL_FIELDS.filter((field) => {
+    const url = params[field];
+    return url !== undefined && isKeyedUrl(url);
+  });
   const outcome = await attempt(
     UI.chainForm,
     async () => `Saved ${(await settings.setChainConfig(params)).scope}`,
     fieldMap('chain', CHAIN_FIELDS),
+    undefined,
+    cleared,
   );
   if (outcome.notice?.severity === 'success') {
     return onSuccess(
@@ -60,12 +66,7 @@ export async function saveChain(
   }
   return {
     ...outcome,
-    values: Object.fromEntries(
-      CHAIN_URL_FIELDS.filter((field) => {
-        const url = params[field];
-        return url !== undefined && isKeyedUrl(url);
-      }).map((field) => [`chain-${field}`, '']),
-    ),
+    values: Object.fromEntries(cleared.map((field) => [`chain-${field}`, ''])),
   };
 }
 
@@ -117,7 +118,10 @@ export function editChain({ settings }: Domain, scope: string): Outcome {
 
 /**
  * Save the IPFS settings from the IPFS form: blank key and secret inputs keep the stored ones
- * (same API origin only), the `ipfs-clearCredentials` checkbox drops them (Settings.editIpfsConfig).
+ * (same API origin only), the `ipfs-clearCredentials` checkbox drops them (Settings.editIpfsConfig);
+ * with the box ticked, a blank API URL keeps the stored one (removing credentials needs no URL
+ * typed again). After a refused save, an API URL input holding a key is emptied, as the chain
+ * form does.
  *
  * @param domain - The keyring and settings.
  * @param domain.settings - The settings.
@@ -129,18 +133,37 @@ export async function saveIpfs(
   { settings }: Domain,
   value: FormValues,
 ): Promise<Outcome> {
+  const params = formParams('ipfs', IPFS_FIELDS, value);
+  const clearCredentials = value[UI.ipfsClearCredentials] === true;
+  const stored = settings.ipfsSummary();
+  if (params.apiUrl === undefined && clearCredentials && stored) {
+    params.apiUrl = stored.apiUrl; // as shown (masked when keyed): keeps the stored URL
+  }
+  const typed = text(value['ipfs-apiUrl']);
+  const cleared = typed !== undefined && isKeyedUrl(typed) ? ['apiUrl'] : [];
   const outcome = await attempt(
     UI.ipfsForm,
     async () => {
       const { apiUrl } = await settings.editIpfsConfig({
-        ...formParams('ipfs', IPFS_FIELDS, value),
-        clearCredentials: value[UI.ipfsClearCredentials] === true,
+        ...params,
+        clearCredentials,
       });
-      return `IPFS API set to ${apiUrl}`;
+      return clearCredentials
+        ? `IPFS API set to ${apiUrl}; stored key and secret removed`
+        : `IPFS API set to ${apiUrl}`;
     },
     fieldMap('ipfs', IPFS_FIELDS),
+    undefined,
+    cleared,
   );
-  return onSuccess(outcome, { 'ipfs-apiUrl': '' });
+  return outcome.notice?.severity === 'success'
+    ? onSuccess(outcome, { 'ipfs-apiUrl': '' })
+    : {
+        ...outcome,
+        values: Object.fromEntries(
+          cleared.map((field) => [`ipfs-${field}`, '']),
+        ),
+      };
 }
 
 /**

@@ -16,6 +16,7 @@ import { SendForm } from './SendForm';
 import type { AccountSummary } from '../../keyring/keyring';
 import { displayText } from '../../utils/safeText';
 import { accountLabel } from '../accountLabel';
+import { chainName } from '../chainNames';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
@@ -27,17 +28,16 @@ import type { HomeModel } from '../homeModel';
  * names are shown through displayText (control and bidirectional characters replaced).
  *
  * @param props - The component's props.
- * @param props.summary - The account, its name and key source.
+ * @param props.summary - The account, its name, key source and (smart account) owner, shown as
+ * its Owner row: its key is the one exported.
  * @param props.model - The page's model (the Send form's values and errors).
- * @param props.summary.account - The keyring-api account.
- * @param props.summary.name - Its name (may be empty).
- * @param props.summary.keySource - Where its key comes from: imported, or the derivation index.
  * @returns The section.
  */
 export const AccountCard: SnapComponent<{
   summary: AccountSummary;
   model: HomeModel;
-}> = ({ summary: { account, name, keySource }, model }) => {
+}> = ({ summary, model }) => {
+  const { account, name, keySource } = summary;
   const smart = account.type === 'eip155:erc4337';
   const label = accountLabel(name, account.address);
   const nameInput = `${UI.accountName}:${account.id}`;
@@ -63,11 +63,18 @@ export const AccountCard: SnapComponent<{
       </Row>
       <Copyable value={account.address} />
       <Row label="Chains">
-        <Text>{smart ? account.scopes.join(', ') : 'every EVM chain'}</Text>
+        <Text>
+          {smart ? account.scopes.map(chainName).join(', ') : 'every EVM chain'}
+        </Text>
       </Row>
       <Row label="Key">
         <Text>{key}</Text>
       </Row>
+      {summary.owner ? (
+        <Row label="Owner">
+          <Text>{summary.owner}</Text>
+        </Row>
+      ) : null}
       {metadataCid ? (
         <Row label="Metadata">
           <Text>{metadataCid}</Text>
@@ -99,7 +106,12 @@ export const AccountCard: SnapComponent<{
         </Button>
       </Box>
       {smart ? (
-        <SendForm id={account.id} scopes={account.scopes} model={model} />
+        <SendForm
+          id={account.id}
+          label={label}
+          scopes={account.scopes}
+          model={model}
+        />
       ) : null}
     </Section>
   );

@@ -12,12 +12,40 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
-import { CHAIN_FIELDS, UI } from '../homeModel';
+import { chainName } from '../chainNames';
+import { CHAIN_ADVANCED_FIELDS, CHAIN_FIELDS, UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
 /**
- * The Chains part: each configured chain (URLs masked) with Edit and Remove buttons (Remove asks
- * first), and the form adding or replacing one (each input shows an example).
+ * One input of the chain form.
+ *
+ * @param props - The component's props.
+ * @param props.field - The field's name (`rpcUrl`: input `chain-rpcUrl`).
+ * @param props.label - Its label.
+ * @param props.placeholder - Its example.
+ * @param props.model - The page's model (values and errors).
+ * @returns The field.
+ */
+const ChainField: SnapComponent<{
+  field: string;
+  label: string;
+  placeholder: string;
+  model: HomeModel;
+}> = ({ field, label, placeholder, model }) => (
+  <Field label={label} error={model.errors[`chain-${field}`]}>
+    <Input
+      name={`chain-${field}`}
+      placeholder={placeholder}
+      value={model.values[`chain-${field}`] ?? ''}
+    />
+  </Field>
+);
+
+/**
+ * The Chains part: each configured chain (named when well known, `Sepolia (11155111)`; URLs
+ * masked) with Edit and Remove buttons that name it (Remove, destructive, asks first), and the
+ * form adding or replacing one (each input shows an example; the contracts and the paymaster
+ * under *Advanced*).
  *
  * @param props - The component's props.
  * @param props.model - The page's model (chains, values and errors).
@@ -33,15 +61,15 @@ export const Chains: SnapComponent<{ model: HomeModel }> = ({ model }) => {
       {model.chains.map((chain) => (
         <Section key={chain.scope}>
           <Row label="Chain">
-            <Text>{chain.scope}</Text>
+            <Text>{chainName(chain.scope)}</Text>
           </Row>
           <Row label="RPC URL">
             <Text>{chain.rpcUrl}</Text>
           </Row>
-          <Row label="EntryPoint">
+          <Row label="Entry contract (EntryPoint)">
             <Text>{chain.entryPoint}</Text>
           </Row>
-          <Row label="Factory">
+          <Row label="Account factory">
             <Text>{chain.accountFactory}</Text>
           </Row>
           <Row label="Bundler">
@@ -51,25 +79,42 @@ export const Chains: SnapComponent<{ model: HomeModel }> = ({ model }) => {
             <Text>{chain.paymasterUrl ?? 'none'}</Text>
           </Row>
           <Box direction="horizontal">
-            <Button name={`${UI.chainEdit}:${chain.scope}`}>Edit</Button>
-            <Button name={`${UI.chainRemove}:${chain.scope}`}>Remove</Button>
+            <Button name={`${UI.chainEdit}:${chain.scope}`}>
+              {`Edit ${chainName(chain.scope)}`}
+            </Button>
+            <Button
+              name={`${UI.chainRemove}:${chain.scope}`}
+              variant="destructive"
+            >
+              {`Remove ${chainName(chain.scope)}`}
+            </Button>
           </Box>
         </Section>
       ))}
       <Form name={UI.chainForm}>
         <Text>Add or replace a chain (the RPC URL must serve that chain):</Text>
-        {CHAIN_FIELDS.map(([field, label, placeholder]) => (
-          <Field
-            key={field}
-            label={label}
-            error={model.errors[`chain-${field}`]}
-          >
-            <Input
-              name={`chain-${field}`}
-              placeholder={placeholder}
-              value={model.values[`chain-${field}`] ?? ''}
-            />
-          </Field>
+        {CHAIN_FIELDS.filter(
+          ([field]) => !CHAIN_ADVANCED_FIELDS.includes(field),
+        ).map((entry) => (
+          <ChainField
+            key={entry[0]}
+            field={entry[0]}
+            label={entry[1]}
+            placeholder={entry[2]}
+            model={model}
+          />
+        ))}
+        <Text>Advanced (leave empty for the standard contracts):</Text>
+        {CHAIN_FIELDS.filter(([field]) =>
+          CHAIN_ADVANCED_FIELDS.includes(field),
+        ).map((entry) => (
+          <ChainField
+            key={entry[0]}
+            field={entry[0]}
+            label={entry[1]}
+            placeholder={entry[2]}
+            model={model}
+          />
         ))}
         {model.errors[UI.chainForm] ? (
           <Text color="error">{model.errors[UI.chainForm]}</Text>

@@ -18,7 +18,7 @@ import type { HomeModel } from '../homeModel';
 /**
  * The IPFS part: the API URL (masked when keyed), whether credentials are set, and the settings
  * form (key and secret inputs always render empty; left empty they keep the stored ones; a
- * checkbox removes them).
+ * checkbox, shown only when some are stored, removes them).
  *
  * @param props - The component's props.
  * @param props.model - The page's model (IPFS settings, values and errors).
@@ -51,10 +51,12 @@ export const Ipfs: SnapComponent<{ model: HomeModel }> = ({ model }) => {
             />
           </Field>
         ))}
-        <Checkbox
-          name={UI.ipfsClearCredentials}
-          label="Remove the stored key and secret"
-        />
+        {model.ipfs?.hasCredentials ? (
+          <Checkbox
+            name={UI.ipfsClearCredentials}
+            label="Remove the stored key and secret (a blank API URL keeps the stored one)"
+          />
+        ) : null}
         {model.errors[UI.ipfsForm] ? (
           <Text color="error">{model.errors[UI.ipfsForm]}</Text>
         ) : null}

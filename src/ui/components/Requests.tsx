@@ -16,6 +16,7 @@ import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 import { summarizeRequest } from '../../keyring/requestSummary';
 import type { SummaryLine } from '../../keyring/requestSummary';
 import { displayText } from '../../utils/safeText';
+import { accountLabel } from '../accountLabel';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
@@ -54,6 +55,25 @@ function signerLines(request: KeyringRequest, model: HomeModel): SummaryLine[] {
     },
     { label: 'Address', value: summary.account.address },
   ];
+}
+
+/**
+ * How a request's buttons name it, as the account buttons name their account: its method and the
+ * account that signs (`personal_sign for Savings`).
+ *
+ * @param request - The pending request.
+ * @param model - The page's model (its accounts).
+ * @returns The method and the account's label (name, or short address; `unknown account`).
+ */
+function requestLabel(request: KeyringRequest, model: HomeModel): string {
+  const summary = model.accounts.find(
+    (entry) => entry.account.id === request.account,
+  );
+  return `${displayText(request.request.method)} for ${
+    summary
+      ? accountLabel(summary.name, summary.account.address)
+      : 'unknown account'
+  }`;
 }
 
 /**
@@ -98,24 +118,29 @@ export const Requests: SnapComponent<{ model: HomeModel }> = ({ model }) => {
           Approve or reject each request below; its site waits for it.
         </Text>
       )}
-      {model.requests.map((request) => (
-        <Section key={request.id}>
-          {[...signerLines(request, model), ...summarizeRequest(request)].map(
-            (line, index) => (
-              <Line key={`${index}`} line={line} />
-            ),
-          )}
-          <Box direction="horizontal" alignment="space-between">
-            <Button name={`${UI.requestApprove}:${request.id}`}>Approve</Button>
-            <Button
-              name={`${UI.requestReject}:${request.id}`}
-              variant="destructive"
-            >
-              Reject
-            </Button>
-          </Box>
-        </Section>
-      ))}
+      {model.requests.map((request) => {
+        const what = requestLabel(request, model);
+        return (
+          <Section key={request.id}>
+            {[...signerLines(request, model), ...summarizeRequest(request)].map(
+              (line, index) => (
+                <Line key={`${index}`} line={line} />
+              ),
+            )}
+            <Box direction="horizontal" alignment="space-between">
+              <Button name={`${UI.requestApprove}:${request.id}`}>
+                {`Approve ${what}`}
+              </Button>
+              <Button
+                name={`${UI.requestReject}:${request.id}`}
+                variant="destructive"
+              >
+                {`Reject ${what}`}
+              </Button>
+            </Box>
+          </Section>
+        );
+      })}
       <Button name={UI.requestsRefresh}>Refresh requests</Button>
     </Box>
   );

@@ -10,6 +10,7 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
+import { chainName } from '../chainNames';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
@@ -18,15 +19,17 @@ import type { HomeModel } from '../homeModel';
  *
  * @param props - The component's props.
  * @param props.id - The account's id, the suffix of the form's and inputs' names.
+ * @param props.label - How the page names the account (accountLabel), in the button's text.
  * @param props.scopes - The account's chains (CAIP-2), offered in the chain dropdown.
  * @param props.model - The page's model (values and errors to show).
  * @returns The form.
  */
 export const SendForm: SnapComponent<{
   id: string;
+  label: string;
   scopes: string[];
   model: HomeModel;
-}> = ({ id, scopes, model }) => {
+}> = ({ id, label, scopes, model }) => {
   /**
    * The name of one of this account's Send form inputs.
    *
@@ -37,7 +40,7 @@ export const SendForm: SnapComponent<{
   const form = field(UI.send);
   return (
     <Form name={form}>
-      <Text>Send a user operation from this account (ERC-4337):</Text>
+      <Text>Send from this account (a user operation, ERC-4337):</Text>
       <Field label="To" error={model.errors[field(UI.sendTo)]}>
         <Input
           name={field(UI.sendTo)}
@@ -69,7 +72,7 @@ export const SendForm: SnapComponent<{
         >
           {scopes.map((scope) => (
             <Option key={scope} value={scope}>
-              {scope}
+              {chainName(scope)}
             </Option>
           ))}
         </Dropdown>
@@ -78,7 +81,7 @@ export const SendForm: SnapComponent<{
         <Text color="error">{model.errors[form]}</Text>
       ) : null}
       <Button type="submit" name={`${form}-submit`}>
-        Review and send
+        {`Review and send from ${label}`}
       </Button>
     </Form>
   );

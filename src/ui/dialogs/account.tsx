@@ -47,18 +47,38 @@ export function deleteAccountDialog(account: {
 
 /**
  * An exported private key in its own dialog (content of a `snap_dialog` of type `alert`), as a
- * sensitive Copyable: hidden until the user reveals it, never in the home page's content.
+ * sensitive Copyable: hidden until the user reveals it, never in the home page's content. For a
+ * smart account, the key is its owner's: the dialog says so and shows the owner's address.
  *
  * @param privateKey - 32-byte hex key.
+ * @param account - The account it was exported for.
+ * @param account.label - How the page names the account (its button's name).
+ * @param account.owner - A smart account's owner address (the key's address); absent for an EOA.
  * @returns A snaps-sdk JSX element.
  */
-export function exportedKeyDialog(privateKey: string): JSXElement {
+export function exportedKeyDialog(
+  privateKey: string,
+  account: { label: string; owner?: string },
+): JSXElement {
   return (
     <Box>
-      <Heading>Private key</Heading>
-      <Text>
-        Anyone who sees this key controls the account. Never share it.
-      </Text>
+      <Heading>
+        {account.owner === undefined ? 'Private key' : "Owner's private key"}
+      </Heading>
+      {account.owner === undefined ? (
+        <Text>
+          {`The private key of ${account.label || 'this account'}. Anyone who sees this key controls the account. Never share it.`}
+        </Text>
+      ) : (
+        <Text>
+          {`The key of the owner of the smart account ${account.label}: it controls the owner's address below, and through it the smart account. Anyone who sees it controls both. Never share it.`}
+        </Text>
+      )}
+      {account.owner === undefined ? null : (
+        <Row label="Owner">
+          <Text>{account.owner}</Text>
+        </Row>
+      )}
       <Copyable value={privateKey} sensitive />
     </Box>
   );
