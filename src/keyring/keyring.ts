@@ -269,11 +269,12 @@ export class KeyringSnap implements Keyring {
     requester?: Requester,
     shown?: { waiting: readonly string[] },
   ): Promise<void> {
-    const { account, name } = this.#record(id);
+    const { account, name, derivationIndex } = this.#record(id);
     await requireConsent(this.#platform.confirmConsent, requester, {
       kind: 'deleteAccount',
       name: name ?? '',
       address: account.address,
+      imported: derivationIndex === undefined,
     });
     await this.#store.run(async () => {
       this.#record(id);

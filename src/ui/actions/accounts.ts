@@ -125,16 +125,23 @@ export async function confirmDeleteAccount(
   let declined = false;
   const outcome = await attempt(UI.accountDelete, async () => {
     const account = await keyring.getAccount(id);
-    const name =
-      keyring.describeAccounts().find((entry) => entry.account.id === id)
-        ?.name ?? '';
+    const summary = keyring
+      .describeAccounts()
+      .find((entry) => entry.account.id === id);
+    const name = summary?.name ?? '';
+    const imported = summary === undefined || 'imported' in summary.keySource;
     const waiting = (await keyring.listRequests())
       .filter((request) => request.account === id)
       .map((request) => request.id);
     const shown = waiting.length;
     if (
       !(await showConfirmation(
-        deleteAccountDialog({ name, address: account.address, waiting: shown }),
+        deleteAccountDialog({
+          name,
+          address: account.address,
+          waiting: shown,
+          imported,
+        }),
       ))
     ) {
       declined = true;
