@@ -25,7 +25,8 @@ import {
  * - `addressInUse`: account `data.address` exists already;
  * - `invalidPrivateKey`: not a 32-byte secp256k1 private key;
  * - `invalidName`, `nameTaken`: an account name that is refused, or used by another account;
- * - `invalidIntent`: a sendUserOperation / eth_prepareUserOperation intent's `data.field` is wrong.
+ * - `invalidIntent`: a sendUserOperation / eth_prepareUserOperation intent's `data.field` is wrong;
+ * - `unknownEntropySource`: an entropy source id MetaMask does not list (`listEntropySources`).
  */
 export type ErrorReason =
   | 'noChainConfig'
@@ -37,7 +38,8 @@ export type ErrorReason =
   | 'invalidName'
   | 'nameTaken'
   | 'invalidIntent'
-  | 'requestsChanged';
+  | 'requestsChanged'
+  | 'unknownEntropySource';
 
 /** An error's `data`: its reason, and the field or account it is about (never a secret). */
 export type ErrorData = {
