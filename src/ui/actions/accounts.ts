@@ -32,22 +32,45 @@ function accountNames(
 }
 
 /**
- * Create an EOA from the next derived key (the `create-eoa` form).
+ * The recovery phrase a creation form chose (its `…-source` dropdown, shown only when MetaMask
+ * holds more than one), as createAccount's `entropySource` option.
+ *
+ * @param value - The form's values.
+ * @param input - The dropdown's name.
+ * @returns `{ entropySource }`, or nothing (the primary phrase) when the form had no choice.
+ */
+function chosenSource(
+  value: FormValues,
+  input: string,
+): { entropySource?: string } {
+  const source = text(value[input]);
+  return source ? { entropySource: source } : {};
+}
+
+/**
+ * Create an EOA from the next derived key of the chosen recovery phrase (the `create-eoa` form,
+ * with `create-eoa-source` when MetaMask holds more than one phrase; default the primary one).
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
+ * @param value - The form's values.
  * @returns The outcome: the new address, or the error next to the form.
  */
-export async function createEoa({ keyring }: Domain): Promise<Outcome> {
+export async function createEoa(
+  { keyring }: Domain,
+  value: FormValues = {},
+): Promise<Outcome> {
   return attempt(
     UI.createEoa,
-    async () => `Created ${(await keyring.createAccount({})).address}`,
+    async () =>
+      `Created ${(await keyring.createAccount(chosenSource(value, UI.createEoaSource))).address}`,
   );
 }
 
 /**
  * Create a smart account on the ticked chains, with an optional metadata CID (the
- * `create-smart` form: `smart-scope:<scope>` checkboxes, `smart-metadataCid`).
+ * `create-smart` form: `smart-scope:<scope>` checkboxes, `smart-metadataCid`, and `smart-source`,
+ * the recovery phrase of its owner key, when MetaMask holds more than one).
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
@@ -69,6 +92,7 @@ export async function createSmartAccount(
     async () => {
       const options = {
         type: 'eip155:erc4337',
+        ...chosenSource(value, UI.smartSource),
         ...(scopes.length > 0 ? { scopes } : {}),
         ...(cid ? { metadataCid: cid } : {}),
       };
