@@ -120,7 +120,11 @@ export type RecoveryReport = {
   added: RecoveredAccount[];
   /** The used accounts found but not added, with the reason. */
   skipped: SkippedAccount[];
-  /** JSON-RPC round trips (HTTP requests) the search sent to the chains. */
+  /**
+   * JSON-RPC round trips (HTTP requests, retries included) the search sent to the chains. Adding
+   * a smart account it found then costs one more per chain of that account (its address checked
+   * against the factory's `getAddress`, as createAccount checks it), not counted here.
+   */
   roundTrips: number;
   /** JSON-RPC calls in those round trips. */
   calls: number;
