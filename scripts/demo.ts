@@ -438,8 +438,93 @@ async function homePageFlow(snap: SimulatedSnap): Promise<void> {
     created.address,
   );
   console.log('    What the home page shows now (accounts part):');
-  const end = text.findIndex((line) => line.includes('## Create an account'));
+  const end = text.findIndex((line) => line.includes('## Find my accounts'));
   console.log(text.slice(0, end === -1 ? undefined : end).join('\n'));
+}
+
+/**
+ * A restore on the home page: the snap installed again with the same recovery phrase and an empty
+ * state (a new device), the chain added, then *Find my accounts*; print what the page shows.
+ *
+ * @param snap - The running snap (its accounts: alice and bob used on the chain, the smart
+ * account deployed, the home page's account never used).
+ * @param devnet - The devnet (its chain config).
+ */
+async function restoreFlow(snap: SimulatedSnap, devnet: Devnet): Promise<void> {
+  say(
+    'The snap is installed again with the same recovery phrase and an empty state (a new device); on its home page the person adds the chain and presses Find my accounts',
+  );
+  const before: { address: string; type: string }[] = await snap.keyring(
+    'keyring_listAccounts',
+  );
+  const again = await snap.installAgain();
+  try {
+    check(
+      'the new install starts empty',
+      (await again.keyring('keyring_listAccounts')).length === 0,
+    );
+    await again.rpcConfirmed('setChainConfig', devnet.chainConfig);
+    const page = await again.homePage();
+    // Every page it renders while it runs, each update awaited from the one before.
+    const pages: any[] = [];
+    let ended: ((value: undefined) => void) | undefined;
+    const done = new Promise<undefined>((resolve) => {
+      ended = resolve;
+    });
+    const watching = (async (): Promise<void> => {
+      for (let current = page; ;) {
+        const next = await Promise.race([current.waitForUpdate(), done]);
+        if (next === undefined) {
+          return;
+        }
+        pages.push(next);
+        current = next;
+      }
+    })();
+    await page
+      .clickElement('accounts-restore')
+      .finally(() => ended?.(undefined));
+    await watching;
+    const progress = pages
+      .flatMap((shown) => pageText(shown.content))
+      .filter((line) => line.includes('Searching… index'));
+    console.log(
+      `    While it ran the page said: ${progress.length > 0 ? progress.map((line) => line.trim()).join(' / ') : '(no progress shown: it ended at once)'}`,
+    );
+    const text = pageText(pages.at(-1)?.content ?? page.content);
+    const start = text.findIndex((line) =>
+      line.includes('## Find my accounts'),
+    );
+    const stop = text.findIndex((line) => line.includes('## Restore by index'));
+    console.log('    What the home page shows when it ends:');
+    console.log(text.slice(start, stop === -1 ? undefined : stop).join('\n'));
+    const restored: { address: string; type: string }[] = await again.keyring(
+      'keyring_listAccounts',
+    );
+    /**
+     * An account's identity for comparison: its type and address.
+     *
+     * @param account - A keyring account.
+     * @param account.address - Its address.
+     * @param account.type - Its type.
+     * @returns `<type> <address in lower case>`.
+     */
+    const key = (account: { address: string; type: string }): string =>
+      `${account.type} ${account.address.toLowerCase()}`;
+    const had = new Set(before.map(key));
+    check(
+      'every account it added is one the first install had, at the same address and type',
+      restored.length > 0 && restored.every((account) => had.has(key(account))),
+      `${restored.length} of ${before.length}`,
+    );
+    check(
+      'the accounts used on the chain came back (alice, bob, the deployed smart account); the unused one did not',
+      restored.length === before.length - 1 &&
+        !restored.some((account) => key(account) === key(before.at(-1) as any)),
+    );
+  } finally {
+    await again.close();
+  }
 }
 
 /**
@@ -465,6 +550,7 @@ async function main(): Promise<void> {
     await eoaFlow(snap, devnet.anvil);
     await smartAccountFlow(snap, devnet, ipfs);
     await homePageFlow(snap);
+    await restoreFlow(snap, devnet);
     console.log('\nAll checks passed.');
   } finally {
     await snap.close();

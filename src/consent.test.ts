@@ -56,8 +56,41 @@ describe('describeConsent', () => {
       `The private key of account Savings (${OTHER}) will be sent to ${SITE}. Anyone who has it controls the account.`,
     );
     expect(
-      dialogText({ kind: 'deleteAccount', name: 'Savings', address: OTHER }),
+      dialogText({
+        kind: 'deleteAccount',
+        name: 'Savings',
+        address: OTHER,
+        imported: false,
+      }),
     ).toContain(`Savings (${OTHER})`);
+  });
+
+  it('a deletion says what can come back: a derived key through Find my accounts, an imported one only from a copy', () => {
+    /**
+     * The deletion dialog's sentence for an account.
+     *
+     * @param imported - Whether its key was imported.
+     * @returns The dialog's intro.
+     */
+    function intro(imported: boolean): string {
+      return describeConsent({
+        origin: SITE,
+        change: {
+          kind: 'deleteAccount',
+          name: 'Savings',
+          address: OTHER,
+          imported,
+        },
+      }).intro;
+    }
+    expect(intro(false)).toContain(
+      "Find my accounts, on this snap's home page, brings it back while it holds funds or has history",
+    );
+    expect(intro(false)).not.toContain('no recovery phrase');
+    expect(intro(true)).toContain(
+      'no recovery phrase can bring it back: deleting it without a copy of its key loses it',
+    );
+    expect(intro(true)).not.toContain('Find my accounts');
   });
 });
 

@@ -45,7 +45,13 @@ export type Change =
       credentials: boolean;
     }
   | { kind: 'approvalMode'; from: 'sync' | 'async'; to: 'sync' | 'async' }
-  | { kind: 'deleteAccount'; name: string; address: string }
+  | {
+      kind: 'deleteAccount';
+      name: string;
+      address: string;
+      /** Whether its key was imported (no recovery phrase brings it back) rather than derived. */
+      imported: boolean;
+    }
   | { kind: 'exportAccount'; name: string; address: string };
 
 /** What the platform is asked to confirm: the site and its change. */
@@ -147,6 +153,22 @@ function contract(
 }
 
 /**
+ * What deleting an account means for getting it back, in one or two sentences, for the deletion
+ * dialogs (the home page's and a site's): an imported key comes from no recovery phrase, so only
+ * a copy of the key brings it back; a derived key is found again by *Find my accounts* (the home
+ * page's search of each recovery phrase's indices, BIP-44's gap limit of 20 unused indices) as
+ * long as a configured chain shows it was used.
+ *
+ * @param imported - Whether the account's key was imported.
+ * @returns The sentences.
+ */
+export function deletionRecovery(imported: boolean): string {
+  return imported
+    ? 'Its key was imported, so no recovery phrase can bring it back: deleting it without a copy of its key loses it, and whatever it holds.'
+    : "Its key comes from your Secret Recovery Phrase: Find my accounts, on this snap's home page, brings it back while it holds funds or has history on a chain you have added (an account never used is not found again).";
+}
+
+/**
  * The plain text of a consent dialog. URLs are masked (`maskUrl`: only scheme, host and port
  * shown, so an API key never is), addresses shown in full.
  *
@@ -232,7 +254,7 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
     case 'deleteAccount':
       return {
         title: 'Delete account',
-        intro: `${origin} asks to delete the account ${change.name} (${change.address}) from this snap. Its key is erased here; without a copy of the key (or, for a derived key, your Secret Recovery Phrase) its funds are out of reach.`,
+        intro: `${origin} asks to delete the account ${change.name} (${change.address}) from this snap. Its key is erased here. ${deletionRecovery(change.imported)}`,
         rows: [
           { label: 'Account', value: change.name },
           { label: 'Address', value: change.address },

@@ -38,16 +38,32 @@ export async function writeState(
 
 /**
  * The snap's deterministic entropy for `salt` (`snap_getEntropy`, version 1): 32 bytes derived
- * from the user's Secret Recovery Phrase and the snap id.
+ * from one of the user's Secret Recovery Phrases and the snap id.
  *
  * @param salt - The salt (any string; the same salt gives the same entropy).
+ * @param source - The entropy source's id (`snap_listEntropySources`); undefined for the primary
+ * Secret Recovery Phrase (the parameter is then left out, as MetaMask versions without sources expect).
  * @returns 32 bytes, 0x-prefixed hex.
  */
-export async function getEntropy(salt: string): Promise<string> {
+export async function getEntropy(
+  salt: string,
+  source?: string,
+): Promise<string> {
   return snap.request({
     method: 'snap_getEntropy',
-    params: { version: 1, salt },
+    params: { version: 1, salt, ...(source === undefined ? {} : { source }) },
   });
+}
+
+/**
+ * The Secret Recovery Phrases MetaMask holds (`snap_listEntropySources`; needs only the
+ * `snap_getEntropy` permission): `{ id, name, type: "mnemonic", primary }` each, as MetaMask
+ * answers (the caller checks the shape).
+ *
+ * @returns MetaMask's answer.
+ */
+export async function listEntropySources(): Promise<unknown> {
+  return snap.request({ method: 'snap_listEntropySources' });
 }
 
 /**

@@ -35,6 +35,13 @@ export type SimulatedSnap = {
   ) => Promise<any>;
   /** Open the home page (onHomePage) as MetaMask shows it; returns its interface (content and actions). */
   homePage: () => Promise<any>;
+  /**
+   * Install the same snap again beside this one, from the same file server (so the same snap id:
+   * `snap_getEntropy` gives the same keys from the same recovery phrase) with an empty state, as
+   * after a reinstall or on a new device. Its `close()` stops it alone; this snap's `close()`
+   * stops the file server.
+   */
+  installAgain: () => Promise<SimulatedSnap>;
   /** Stop the snap and its file server. */
   close: () => Promise<void>;
   /** installSnap's wall time, and within it the execution service's executeSnap (worker start, SES lockdown, bundle evaluation), in ms. */
@@ -120,7 +127,8 @@ export function companionOrigin(root: string = ROOT): string {
 /**
  * Serve a built snap (manifest, bundle, icon and package.json, as its manifest names them) on
  * 127.0.0.1 and install it in @metamask/snaps-simulation, with snap_manageAccounts mocked and
- * its events recorded (the simulation has no keyring controller).
+ * its events recorded (the simulation has no keyring controller). `installAgain()` installs it a
+ * second time from the same server, with an empty state.
  *
  * @param origin - The default caller origin (the companion dapp).
  * @param root - The snap's folder: this repository (dist/bundle.js) by default, or another
@@ -146,18 +154,52 @@ export async function startSimulatedSnap(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  let snap: Awaited<ReturnType<typeof installSnap>>;
-  const timings = { installMs: 0, executeMs: 0 };
+  const snapId = `local:http://localhost:${port}`;
+  /** Stop the file server. */
+  const stopServer = async (): Promise<void> =>
+    new Promise<void>((resolve) => server.close(() => resolve()));
   try {
-    const started = performance.now();
-    snap = await installSnap(`local:http://localhost:${port}` as never, {
-      executionService: timedExecutionService(timings) as never,
-    });
-    timings.installMs = performance.now() - started;
+    const first = await simulate(snapId, origin);
+    return {
+      ...first,
+      installAgain: async (): Promise<SimulatedSnap> => {
+        const again = await simulate(snapId, origin);
+        return {
+          ...again,
+          installAgain: async (): Promise<SimulatedSnap> => {
+            throw new Error('install again from the first snap');
+          },
+        };
+      },
+      close: async (): Promise<void> => {
+        await first.close();
+        await stopServer();
+      },
+    };
   } catch (error) {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await stopServer();
     throw error;
   }
+}
+
+/**
+ * Install a snap the file server serves in a new simulation (its own state), with
+ * snap_manageAccounts mocked and its events recorded.
+ *
+ * @param snapId - The snap's id (`local:` and the file server's URL).
+ * @param origin - The default caller origin.
+ * @returns The running snap; its `close()` stops the snap only.
+ */
+async function simulate(
+  snapId: string,
+  origin: string,
+): Promise<Omit<SimulatedSnap, 'installAgain'>> {
+  const timings = { installMs: 0, executeMs: 0 };
+  const started = performance.now();
+  const snap = await installSnap(snapId as never, {
+    executionService: timedExecutionService(timings) as never,
+  });
+  timings.installMs = performance.now() - started;
   const events: SimulatedSnap['events'] = [];
   snap.mockJsonRpc((request) => {
     if (request.method === 'snap_manageAccounts') {
@@ -229,9 +271,6 @@ export async function startSimulatedSnap(
     },
     homePage: async (): Promise<any> =>
       (await snap.onHomePage()).getInterface(),
-    close: async (): Promise<void> => {
-      await snap.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: async (): Promise<void> => snap.close(),
   };
 }

@@ -54,3 +54,12 @@ export {
   readUintWord,
 } from './untrusted';
 export type * from './types';
+export {
+  activityCalls,
+  countingFetch,
+  readActivity,
+  CALLS_PER_PROBE,
+  type ActivityProbe,
+  type ProbeKind,
+  type RequestCount,
+} from './activity';

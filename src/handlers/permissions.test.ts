@@ -9,9 +9,11 @@ describe('permissions', () => {
     expect(allowed.join(' ')).not.toMatch(/localhost|127\.0\.0\.1/u);
   });
 
-  it('grants MetaMask signing but not account creation or export', () => {
+  it('grants MetaMask signing and account creation but not export or discovery', () => {
     expect(isAllowed(METAMASK_ORIGIN, 'keyring_submitRequest')).toBe(true);
-    expect(isAllowed(METAMASK_ORIGIN, 'keyring_createAccount')).toBe(false);
+    expect(isAllowed(METAMASK_ORIGIN, 'keyring_createAccount')).toBe(true);
+    expect(isAllowed(METAMASK_ORIGIN, 'keyring_discoverAccounts')).toBe(false);
+    expect(isAllowed(METAMASK_ORIGIN, 'findAccounts')).toBe(false);
     expect(isAllowed(METAMASK_ORIGIN, 'keyring_exportAccount')).toBe(false);
     expect(isAllowed(METAMASK_ORIGIN, 'setChainConfig')).toBe(false);
   });
@@ -20,6 +22,10 @@ describe('permissions', () => {
     const [companion] = COMPANION_ORIGINS as [string];
     expect(isAllowed(companion, 'keyring_createAccount')).toBe(true);
     expect(isAllowed(companion, 'setChainConfig')).toBe(true);
+    expect(isAllowed(companion, 'findAccounts')).toBe(true);
+    expect(isAllowed(companion, 'restoreAccount')).toBe(true);
+    expect(isAllowed(companion, 'listEntropySources')).toBe(true);
+    expect(isAllowed(companion, 'keyring_discoverAccounts')).toBe(false);
     expect(isAllowed(companion, 'keyring_submitRequest')).toBe(false);
     expect(isAllowed('https://evil.example', 'keyring_listAccounts')).toBe(
       false,

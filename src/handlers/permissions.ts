@@ -25,12 +25,20 @@ export enum SnapRpcMethod {
   SetApprovalMode = 'setApprovalMode',
   GetApprovalMode = 'getApprovalMode',
   SendUserOperation = 'sendUserOperation',
+  ListEntropySources = 'listEntropySources',
+  FindAccounts = 'findAccounts',
+  RestoreAccount = 'restoreAccount',
 }
 
-/** What MetaMask's keyring bridge (eth-snap-keyring) calls. */
+/**
+ * What MetaMask's keyring bridge (eth-snap-keyring) calls. It creates accounts itself
+ * (`keyring_createAccount`, from its own account menu), under the same rules as the companion
+ * site (the same options, checks and MetaMask confirmation; no site to name).
+ */
 const METAMASK_METHODS: readonly string[] = [
   KeyringRpcMethod.ListAccounts,
   KeyringRpcMethod.GetAccount,
+  KeyringRpcMethod.CreateAccount,
   KeyringRpcMethod.FilterAccountChains,
   KeyringRpcMethod.DeleteAccount,
   KeyringRpcMethod.UpdateAccount,

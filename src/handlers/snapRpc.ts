@@ -10,7 +10,8 @@ import { methodNotFound } from '../utils/errors';
  * changes get the caller's origin, so a site's change is confirmed by the user first.
  *
  * @param domain - The keyring and settings.
- * @param domain.keyring - The keyring (createAccount, userOperationReceipt, sendUserOperation...).
+ * @param domain.keyring - The keyring (userOperationReceipt, sendUserOperation, findAccounts,
+ * restoreAccount, listEntropySources...).
  * @param domain.settings - Chain, IPFS and approval settings.
  * @param request - `{ method, params }`.
  * @param origin - The caller's origin as MetaMask reported it (named in consent and send dialogs).
@@ -39,6 +40,12 @@ export async function handleSnapRpc(
       return settings.setApprovalMode(request.params, requester);
     case SnapRpcMethod.SendUserOperation:
       return keyring.sendUserOperation(request.params, origin);
+    case SnapRpcMethod.ListEntropySources:
+      return keyring.listEntropySources();
+    case SnapRpcMethod.FindAccounts:
+      return await keyring.findAccounts();
+    case SnapRpcMethod.RestoreAccount:
+      return await keyring.restoreAccount(request.params);
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }

@@ -9,7 +9,9 @@ import {
   suggestName,
   suggestedNumber,
 } from './accountNames';
+import { takeIndex } from './derivedKeys';
 import type { DerivedKeys, Key } from './derivedKeys';
+import type { EntropySources } from './entropySources';
 import { importedKeyPair } from './keys';
 import type { DerivationScheme } from './keys';
 import { CreateAccountOptionsStruct } from './options';
@@ -41,6 +43,8 @@ export class AccountCreation {
 
   readonly #keys: DerivedKeys;
 
+  readonly #sources: EntropySources;
+
   /**
    * @param parts - What account creation works with.
    * @param parts.store - The snap's state store.
@@ -48,6 +52,7 @@ export class AccountCreation {
    * @param parts.metadata - Reads account metadata from IPFS.
    * @param parts.platform - Events and dialogs.
    * @param parts.keys - Derivation-index reservation and the one-key-one-account rule.
+   * @param parts.sources - The Secret Recovery Phrases MetaMask holds (`entropySource`).
    */
   constructor(parts: {
     store: StateStore;
@@ -55,18 +60,22 @@ export class AccountCreation {
     metadata: MetadataReader;
     platform: KeyringPlatform;
     keys: DerivedKeys;
+    sources: EntropySources;
   }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#metadata = parts.metadata;
     this.#platform = parts.platform;
     this.#keys = parts.keys;
+    this.#sources = parts.sources;
   }
 
   /**
-   * Create an account. Options: `{ type?: "eip155:eoa" | "eip155:erc4337", privateKey?, scopes?, metadataCid?, name? }`.
+   * Create an account. Options: `{ type?: "eip155:eoa" | "eip155:erc4337", privateKey?, scopes?, metadataCid?, name?, entropySource? }`.
    * Without `privateKey` the key is derived from snap_getEntropy with the next free index of the
-   * account type's own salt scheme (`eoa` or `erc4337-owner`); `privateKey` (32-byte hex) imports
+   * account type's own salt scheme (`eoa` or `erc4337-owner`) in the Secret Recovery Phrase
+   * `entropySource` names (an id of `snap_listEntropySources`; default the primary one, which the
+   * account then records by leaving `entropySource` out); `privateKey` (32-byte hex) imports
    * a key and is never kept in the account's options. One key, one account: a key that backs an
    * account already (an EOA's key or a smart account's owner key) is refused, whatever the type
    * of either account.
@@ -82,7 +91,8 @@ export class AccountCreation {
    * @param options - Creation options.
    * @param requester - The caller (from the front door); undefined for the snap's home page (no site is named).
    * @returns The new account, after state is saved and `notify:accountCreated` accepted.
-   * @throws JsonRpcError -32602 on malformed options, a duplicate address or name, or a key that backs an
+   * @throws JsonRpcError -32602 on malformed options, an entropy source MetaMask does not list
+   * (`unknownEntropySource`), `entropySource` with `privateKey`, a duplicate address or name, or a key that backs an
    * account already (`this key already backs account <address>`), 4001 when the user
    * declines, -32001 when a chain or IPFS config is missing.
    */
@@ -101,6 +111,11 @@ export class AccountCreation {
         'Invalid createAccount options at scopes: EOA accounts serve every EVM chain (eip155:0); scopes are for eip155:erc4337',
       );
     }
+    if (parsed.entropySource !== undefined && parsed.privateKey !== undefined) {
+      throw invalidParams(
+        'Invalid createAccount options at entropySource: an imported key (privateKey) comes from no Secret Recovery Phrase',
+      );
+    }
     const NAME = 'createAccount options at name';
     const chosen =
       parsed.name === undefined ? undefined : checkName(parsed.name, NAME);
@@ -113,9 +128,13 @@ export class AccountCreation {
         ? undefined
         : await this.#metadata.read(parsed.metadataCid);
     const scheme: DerivationScheme = smart ? 'erc4337-owner' : 'eoa';
+    const source = await this.#sources.resolve(
+      parsed.entropySource,
+      'createAccount options at entropySource',
+    );
     const { key, derivationIndex } =
       parsed.privateKey === undefined
-        ? await this.#keys.reserve(scheme)
+        ? await this.#keys.reserve(scheme, source)
         : {
             key: importedKeyPair(parsed.privateKey),
             derivationIndex: undefined,
@@ -149,16 +168,16 @@ export class AccountCreation {
         ...(derivationIndex === undefined
           ? {}
           : { derivationIndex, derivationScheme: scheme }),
+        ...(derivationIndex === undefined || source === undefined
+          ? {}
+          : { entropySource: source }),
         ...(resolved ? { smartAccount: resolved.data } : {}),
       };
       return await this.#store.run(async () => {
         this.#keys.assertUnique(key, account.address);
         const draft = this.#store.draft();
         if (derivationIndex !== undefined) {
-          draft.nextDerivationIndex[scheme] = Math.max(
-            draft.nextDerivationIndex[scheme],
-            derivationIndex + 1,
-          );
+          takeIndex(draft, scheme, source, derivationIndex);
         }
         if (chosen !== undefined) {
           assertNameFree(draft.accounts, chosen, NAME);
@@ -183,7 +202,7 @@ export class AccountCreation {
       });
     } finally {
       if (derivationIndex !== undefined) {
-        this.#keys.release(scheme, derivationIndex);
+        this.#keys.release(scheme, derivationIndex, source);
       }
     }
   }

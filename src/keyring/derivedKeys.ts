@@ -1,4 +1,8 @@
-import type { AccountRecord, DerivationScheme } from '../state/schema';
+import type {
+  AccountRecord,
+  DerivationScheme,
+  KeyringState,
+} from '../state/schema';
 import type { StateStore } from '../state/store';
 import { invalidParams } from '../utils/errors';
 
@@ -10,6 +14,67 @@ type Key = {
   address: string;
 };
 export type { Key };
+
+/**
+ * The next derivation index of `scheme` in entropy source `source`: the primary source's is
+ * `nextDerivationIndex`, another source's is in `nextIndexBySource` (0 when absent).
+ *
+ * @param state - The state.
+ * @param scheme - The salt scheme.
+ * @param source - The entropy source's id; undefined for the primary one.
+ * @returns The first index no account of that source and scheme has taken.
+ */
+export function nextIndexOf(
+  state: Readonly<KeyringState>,
+  scheme: DerivationScheme,
+  source: string | undefined,
+): number {
+  if (source === undefined) {
+    return state.nextDerivationIndex[scheme];
+  }
+  return scheme === 'legacy'
+    ? 0
+    : ((Object.prototype.hasOwnProperty.call(state.nextIndexBySource, source)
+        ? state.nextIndexBySource[source]?.[scheme]
+        : undefined) ?? 0);
+}
+
+/**
+ * Move the next derivation index of `scheme` in `source` past `index` (never back), in a draft.
+ *
+ * @param draft - The draft state to change.
+ * @param scheme - The salt scheme.
+ * @param source - The entropy source's id; undefined for the primary one.
+ * @param index - The index an account now holds.
+ */
+export function takeIndex(
+  draft: KeyringState,
+  scheme: DerivationScheme,
+  source: string | undefined,
+  index: number,
+): void {
+  if (source === undefined) {
+    draft.nextDerivationIndex[scheme] = Math.max(
+      draft.nextDerivationIndex[scheme],
+      index + 1,
+    );
+    return;
+  }
+  if (scheme === 'legacy') {
+    return; // the legacy scheme never had other sources
+  }
+  const indexes = Object.prototype.hasOwnProperty.call(
+    draft.nextIndexBySource,
+    source,
+  )
+    ? draft.nextIndexBySource[source]
+    : undefined;
+  draft.nextIndexBySource[source] = {
+    eoa: indexes?.eoa ?? 0,
+    'erc4337-owner': indexes?.['erc4337-owner'] ?? 0,
+    [scheme]: Math.max(indexes?.[scheme] ?? 0, index + 1),
+  };
+}
 
 /** How many derivation indexes of a scheme createAccount tries past ones whose key backs an account already (imported). */
 const DERIVATION_SKIP_LIMIT = 16;
@@ -25,18 +90,24 @@ export class DerivedKeys {
   readonly #deriveKey: (
     index: number,
     scheme: DerivationScheme,
+    source?: string,
   ) => Promise<Key>;
 
-  /** Derivation indexes taken by creations still running (not yet saved), as `<scheme>:<index>`. */
+  /** Derivation indexes taken by creations still running (not yet saved), as `<source>:<scheme>:<index>`. */
   readonly #reserved = new Set<string>();
 
   /**
    * @param store - The snap's state store (accounts, next derivation index per scheme).
-   * @param deriveKey - Derives the key of an index in a scheme (snap_getEntropy, see derivationSalt).
+   * @param deriveKey - Derives the key of an index in a scheme and entropy source (snap_getEntropy,
+   * see derivationSalt; source undefined: the primary one).
    */
   constructor(
     store: StateStore,
-    deriveKey: (index: number, scheme: DerivationScheme) => Promise<Key>,
+    deriveKey: (
+      index: number,
+      scheme: DerivationScheme,
+      source?: string,
+    ) => Promise<Key>,
   ) {
     this.#store = store;
     this.#deriveKey = deriveKey;
@@ -47,26 +118,28 @@ export class DerivedKeys {
    * holds and whose key backs no account (an imported key may), and derive its key.
    *
    * @param scheme - The salt scheme (`eoa` or `erc4337-owner`).
+   * @param source - The entropy source's id; undefined for the primary one.
    * @returns The key and its derivation index, which stays reserved until the caller releases it.
    * @throws JsonRpcError -32602 if the next DERIVATION_SKIP_LIMIT keys are all imported already.
    */
   async reserve(
     scheme: DerivationScheme,
+    source?: string,
   ): Promise<{ key: Key; derivationIndex: number }> {
-    let candidate = this.#store.current.nextDerivationIndex[scheme];
+    let candidate = nextIndexOf(this.#store.current, scheme, source);
     for (
       let tries = 0;
       tries < DERIVATION_SKIP_LIMIT;
       tries += 1, candidate += 1
     ) {
-      while (this.#reserved.has(`${scheme}:${candidate}`)) {
+      while (this.#reserved.has(slot(scheme, candidate, source))) {
         candidate += 1;
       }
-      const key = await this.#deriveReserved(candidate, scheme);
+      const key = await this.#deriveReserved(candidate, scheme, source);
       if (!this.#backed(key) && !this.#holds(key.address)) {
         return { key, derivationIndex: candidate };
       }
-      this.#reserved.delete(`${scheme}:${candidate}`);
+      this.#reserved.delete(slot(scheme, candidate, source));
     }
     throw invalidParams(
       `The next ${DERIVATION_SKIP_LIMIT} derived keys are all imported already`,
@@ -78,9 +151,46 @@ export class DerivedKeys {
    *
    * @param scheme - The salt scheme.
    * @param index - The derivation index.
+   * @param source - The entropy source's id; undefined for the primary one.
    */
-  release(scheme: DerivationScheme, index: number): void {
-    this.#reserved.delete(`${scheme}:${index}`);
+  release(scheme: DerivationScheme, index: number, source?: string): void {
+    this.#reserved.delete(slot(scheme, index, source));
+  }
+
+  /**
+   * Whether a running creation holds derivation index `index` of `scheme` in `source`.
+   *
+   * @param scheme - The salt scheme.
+   * @param index - The derivation index.
+   * @param source - The entropy source's id; undefined for the primary one.
+   * @returns True while a creation that took it has not ended.
+   */
+  isReserved(
+    scheme: DerivationScheme,
+    index: number,
+    source?: string,
+  ): boolean {
+    return this.#reserved.has(slot(scheme, index, source));
+  }
+
+  /**
+   * The account `key` backs already (an EOA whose key it is, or the smart account it owns), or
+   * the account that holds `address`.
+   *
+   * @param key - A key pair.
+   * @param address - An account address, if known.
+   * @returns That account's record, or undefined when neither is held.
+   */
+  holder(key: Key, address?: string): AccountRecord | undefined {
+    return (
+      this.#backed(key) ??
+      (address === undefined
+        ? undefined
+        : Object.values(this.#store.current.accounts).find(
+            (entry) =>
+              entry.account.address.toLowerCase() === address.toLowerCase(),
+          ))
+    );
   }
 
   /**
@@ -113,12 +223,17 @@ export class DerivedKeys {
    *
    * @param index - The derivation index.
    * @param scheme - Its salt scheme (see derivationSalt).
+   * @param source - The entropy source's id; undefined for the primary one.
    * @returns The derived key.
    */
-  async #deriveReserved(index: number, scheme: DerivationScheme): Promise<Key> {
-    this.#reserved.add(`${scheme}:${index}`);
-    return this.#deriveKey(index, scheme).catch((error: unknown) => {
-      this.#reserved.delete(`${scheme}:${index}`);
+  async #deriveReserved(
+    index: number,
+    scheme: DerivationScheme,
+    source?: string,
+  ): Promise<Key> {
+    this.#reserved.add(slot(scheme, index, source));
+    return this.#deriveKey(index, scheme, source).catch((error: unknown) => {
+      this.#reserved.delete(slot(scheme, index, source));
       throw error;
     });
   }
@@ -146,4 +261,20 @@ export class DerivedKeys {
       (entry) => entry.privateKey === key.privateKey.toLowerCase(),
     );
   }
+}
+
+/**
+ * The reservation key of a derivation index.
+ *
+ * @param scheme - The salt scheme.
+ * @param index - The derivation index.
+ * @param source - The entropy source's id; undefined for the primary one.
+ * @returns `<source>:<scheme>:<index>` (an empty source for the primary one).
+ */
+function slot(
+  scheme: DerivationScheme,
+  index: number,
+  source: string | undefined,
+): string {
+  return `${source ?? ''}:${scheme}:${index}`;
 }

@@ -18,8 +18,15 @@ import { assertAccountUpdate } from './accountUpdate';
 import { AccountCreation } from './createAccount';
 import { DerivedKeys } from './derivedKeys';
 import type { Key } from './derivedKeys';
+import { EntropySources } from './entropySources';
 import { exportQuestion } from './exportQuestion';
 import type { DerivationScheme } from './keys';
+import { Recovery } from './recovery';
+import type {
+  EntropySource,
+  FindAccountsOptions,
+  RecoveryReport,
+} from './recoveryTypes';
 import { PendingRequests } from './requests';
 import type {
   AccountSummary,
@@ -46,6 +53,15 @@ import { parseScope } from '../utils/scope';
 import { ChainScopeStruct } from '../utils/structs';
 
 export type { AccountSummary, ApprovalRedirect, KeyringPlatform };
+export type {
+  EntropySource,
+  FindAccountsOptions,
+  RecoveredAccount,
+  RecoveryProgress,
+  RecoveryReport,
+  RestoreAccountParams,
+  SkippedAccount,
+} from './recoveryTypes';
 
 /**
  * The keyring (keyring-api v1 `Keyring`): accounts, their keys, pending requests and keyring
@@ -73,6 +89,9 @@ export class KeyringSnap implements Keyring {
   /** submitRequest and the parked requests of async approval mode. */
   readonly #requests: PendingRequests;
 
+  /** findAccounts, restoreAccount and the entropy sources. */
+  readonly #recovery: Recovery;
+
   /**
    * @param parts - What the keyring works with.
    * @param parts.store - The snap's state store.
@@ -93,8 +112,11 @@ export class KeyringSnap implements Keyring {
     this.#platform = parts.platform;
     this.#keys = new DerivedKeys(
       this.#store,
-      async (index: number, scheme: DerivationScheme): Promise<Key> =>
-        this.#platform.deriveKey(index, scheme),
+      async (
+        index: number,
+        scheme: DerivationScheme,
+        source?: string,
+      ): Promise<Key> => this.#platform.deriveKey(index, scheme, source),
     );
     this.#userOperations = new UserOperations({
       store: this.#store,
@@ -102,11 +124,17 @@ export class KeyringSnap implements Keyring {
       platform: this.#platform,
       record: (id: string): AccountRecord => this.#record(id),
     });
-    this.#creation = new AccountCreation({ ...parts, keys: this.#keys });
+    const sources = new EntropySources(this.#platform.listEntropySources);
+    this.#creation = new AccountCreation({
+      ...parts,
+      keys: this.#keys,
+      sources,
+    });
     this.#requests = new PendingRequests({
       ...parts,
       record: (id: string): AccountRecord => this.#record(id),
     });
+    this.#recovery = new Recovery({ ...parts, keys: this.#keys, sources });
   }
 
   /** @returns Every account (public data only). */
@@ -142,6 +170,9 @@ export class KeyringSnap implements Keyring {
           : {
               derivationIndex: record.derivationIndex,
               derivationScheme: record.derivationScheme ?? 'legacy',
+              ...(record.entropySource === undefined
+                ? {}
+                : { entropySource: record.entropySource }),
             },
       ...(record.smartAccount ? { owner: record.smartAccount.owner } : {}),
     }));
@@ -182,6 +213,51 @@ export class KeyringSnap implements Keyring {
     requester?: Requester,
   ): Promise<KeyringAccount> {
     return this.#creation.create(options, requester);
+  }
+
+  /**
+   * The Secret Recovery Phrases MetaMask holds (`snap_listEntropySources`, SIP-30), checked: at
+   * most 16, each `{ id, name, primary }` with an id of 1 to 128 printable characters and a name
+   * cut to 64 characters; exactly one primary (the first listed when MetaMask marks none). When
+   * MetaMask cannot list them (an older version), one entry stands for the primary phrase
+   * (`id` `primary`).
+   *
+   * @returns The sources, the primary one first.
+   */
+  async listEntropySources(): Promise<EntropySource[]> {
+    return this.#recovery.listSources();
+  }
+
+  /**
+   * Find my accounts*: search every entropy source and derivation scheme for used accounts and
+   * add the ones this snap does not hold (see Recovery.find for the rules and bounds).
+   *
+   * @param options - `onProgress`, called after each window of indices.
+   * @returns What was found, added and skipped, and what was searched; `noChain: true` (nothing
+   * searched) when no chain is configured.
+   * @throws JsonRpcError -32002 when another search is running.
+   */
+  async findAccounts(
+    options: FindAccountsOptions = {},
+  ): Promise<RecoveryReport> {
+    return this.#recovery.find(options);
+  }
+
+  /**
+   * Restore the account of one derivation index ("account #7 of this phrase"): derive its key,
+   * build the account as creation does (a smart account on every configured chain, its address
+   * computed and checked as creation does), save it and announce it (`notify:accountCreated`).
+   * Works with or without a chain for an EOA; the next new account's index moves past it.
+   *
+   * @param params - `{ type, index, entropySource?, scheme? }` (see RestoreAccountParams).
+   * @returns The restored account.
+   * @throws JsonRpcError -32602 for bad params (naming the field, never its value), an unknown
+   * entropy source, or a key or address an account holds already (`data.reason` `keyInUse` /
+   * `addressInUse`); -32001 (`noChainConfig`) for a smart account without a chain; 4001 when
+   * MetaMask refuses the account.
+   */
+  async restoreAccount(params: unknown): Promise<KeyringAccount> {
+    return this.#recovery.restore(params);
   }
 
   /**
@@ -278,11 +354,12 @@ export class KeyringSnap implements Keyring {
     requester?: Requester,
     shown?: { waiting: readonly string[] },
   ): Promise<void> {
-    const { account, name } = this.#record(id);
+    const { account, name, derivationIndex } = this.#record(id);
     await requireConsent(this.#platform.confirmConsent, requester, {
       kind: 'deleteAccount',
       name: name ?? '',
       address: account.address,
+      imported: derivationIndex === undefined,
     });
     await this.#store.run(async () => {
       this.#record(id);

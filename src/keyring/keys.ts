@@ -32,20 +32,23 @@ export function derivationSalt(
 }
 
 /**
- * Derive the private key of account `index` of `scheme` from the user's Secret Recovery Phrase
- * through snap_getEntropy (SIP-6, version 1, the salt of {@link derivationSalt}). The same SRP
- * gives the same key for the same index and scheme after a reinstall.
+ * Derive the private key of account `index` of `scheme` from one of the user's Secret Recovery
+ * Phrases through snap_getEntropy (SIP-6, version 1, the salt of {@link derivationSalt}, and the
+ * entropy source of SIP-30). The same SRP gives the same key for the same index and scheme after a
+ * reinstall.
  *
  * @param index - Account index in the scheme's sequence, 0-based.
  * @param scheme - The salt scheme (`eoa` or `erc4337-owner` for new accounts).
+ * @param source - The entropy source's id (`snap_listEntropySources`); undefined for the primary SRP.
  * @returns 32-byte private key, 0x-prefixed hex, and its address.
  * @throws Error if the entropy is not a valid secp256k1 key (probability ~2^-128).
  */
 export async function deriveKey(
   index: number,
   scheme: DerivationScheme,
+  source?: string,
 ): Promise<{ privateKey: string; address: string }> {
-  const entropy = await getEntropy(derivationSalt(index, scheme));
+  const entropy = await getEntropy(derivationSalt(index, scheme), source);
   return keyPair(entropy);
 }
 

@@ -13,6 +13,7 @@ import {
 import type { Infer } from '@metamask/superstruct';
 
 import { CidStruct } from '../metadata';
+import { EntropySourceIdStruct } from '../state/schema';
 import { ChainScopeStruct } from '../utils/structs';
 
 /**
@@ -22,6 +23,8 @@ import { ChainScopeStruct } from '../utils/structs';
  * - `scopes`: CAIP-2 chains of a smart account (default: every configured chain);
  * - `metadataCid`: CID (v0 or v1) of the account's IPFS metadata document;
  * - `name`: a name suggestion shown by MetaMask;
+ * - `entropySource`: the id of the Secret Recovery Phrase a derived key comes from
+ *   (`snap_listEntropySources`; default: the primary one); refused with `privateKey`;
  * - `metamask`: what the wallet itself adds (e.g. a correlation id), ignored.
  */
 export const CreateAccountOptionsStruct = object({
@@ -30,6 +33,7 @@ export const CreateAccountOptionsStruct = object({
   scopes: exactOptional(size(array(ChainScopeStruct), 1, 32)),
   metadataCid: exactOptional(CidStruct),
   name: exactOptional(size(string(), 1, 64)),
+  entropySource: exactOptional(EntropySourceIdStruct),
   metamask: optional(record(string(), any())),
 });
 

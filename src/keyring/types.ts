@@ -36,11 +36,20 @@ export type KeyringPlatform = {
   confirm: (title: string, text: string) => Promise<boolean>;
   /** Ask the user to confirm a change a site asks for (snap_dialog); without it a site changes nothing. */
   confirmConsent?: ConsentAsker;
-  /** Derive the key of index `index` in salt scheme `scheme` (snap_getEntropy, see derivationSalt). */
+  /**
+   * Derive the key of index `index` in salt scheme `scheme` (snap_getEntropy, see derivationSalt),
+   * from entropy source `source` (its id; undefined: the primary Secret Recovery Phrase).
+   */
   deriveKey: (
     index: number,
     scheme: DerivationScheme,
+    source?: string,
   ) => Promise<{ privateKey: string; address: string }>;
+  /**
+   * MetaMask's answer to `snap_listEntropySources` (unchecked). Without it (or when MetaMask does
+   * not know the method) only the primary Secret Recovery Phrase is used.
+   */
+  listEntropySources?: () => Promise<unknown>;
   /** Show the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. Without it nothing is sent. */
   confirmSend?: SendConfirmer;
 };
@@ -59,7 +68,12 @@ export type AccountSummary = {
   name: string;
   /** Where the key comes from: a derivation index and its salt scheme (snap_getEntropy), or an imported key. */
   keySource:
-    | { derivationIndex: number; derivationScheme: DerivationScheme }
+    | {
+        derivationIndex: number;
+        derivationScheme: DerivationScheme;
+        /** The entropy source's id when it is not the primary Secret Recovery Phrase. */
+        entropySource?: string;
+      }
     | { imported: true };
   /** A smart account's owner (the address its key controls; the key exportAccount returns). */
   owner?: string;

@@ -146,7 +146,7 @@ function expectCleanRefusal(error: unknown, secrets: string[]): void {
     expect.objectContaining({
       code: -32603,
       message: expect.stringMatching(
-        /^Stored state (is invalid( at [^:]+)?: .{1,220}|has (no valid schema version|schema version -?\d+), this snap reads 2)$/u,
+        /^Stored state (is invalid( at [^:]+)?: .{1,220}|has (no valid schema version|schema version -?\d+), this snap reads 3)$/u,
       ),
     }),
   );

@@ -50,8 +50,11 @@ export type DerivationScheme = 'legacy' | 'eoa' | 'erc4337-owner';
  * Version of the persisted schema; bump it and add a step to `migrate` on every change.
  * 2: derived accounts record their salt scheme (`derivationScheme`), and the next derivation index
  * is kept per scheme.
+ * 3: a derived account may record the entropy source (Secret Recovery Phrase) it comes from
+ * (`entropySource`; absent: the primary one), and the next derivation index of each other source is
+ * kept apart (`nextIndexBySource`).
  */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /** One account: its public KeyringAccount and its key (never leaves this state). */
 export type AccountRecord = {
@@ -65,8 +68,21 @@ export type AccountRecord = {
   derivationIndex?: number;
   /** The salt scheme of that index (see derivationSalt); present exactly when derivationIndex is. */
   derivationScheme?: DerivationScheme;
+  /**
+   * The id of the entropy source (`snap_listEntropySources`) the key was derived from, when it is
+   * not the primary Secret Recovery Phrase; absent for the primary one and for imported keys.
+   */
+  entropySource?: string;
   /** ERC-4337 v0.6 data (factory, EntryPoint, per-chain settings) of a smart account; absent for an EOA. */
   smartAccount?: SmartAccountData;
+};
+
+/** The next derivation index of each per-type salt scheme, for one non-primary entropy source. */
+export type SourceIndexes = {
+  /** Next index of the `eoa` scheme. */
+  eoa: number;
+  /** Next index of the `erc4337-owner` scheme. */
+  'erc4337-owner': number;
 };
 
 /** The snap's persisted state (snap_manageState, encrypted). */
@@ -80,6 +96,12 @@ export type KeyringState = {
    * schema version 1 reached (no new account uses that scheme).
    */
   nextDerivationIndex: Record<DerivationScheme, number>;
+  /**
+   * Next snap_getEntropy index of each salt scheme for the entropy sources other than the primary
+   * one, by source id (absent: 0). Each source counts on its own, so accounts of one source never
+   * leave a gap in another's sequence (recovery stops after 20 unused indices in a row).
+   */
+  nextIndexBySource: Record<string, SourceIndexes>;
   /** Keyring requests parked in async approval mode, by request id. */
   pendingRequests: Record<string, KeyringRequest>;
   /** `sync`: sign when MetaMask submits; `async`: park the request for the companion dapp. */
@@ -99,7 +121,7 @@ export type KeyringState = {
 };
 
 /**
- * The persisted state's schema (STATE_VERSION 2), checked every time state is loaded: a state
+ * The persisted state's schema (STATE_VERSION 3), checked every time state is loaded: a state
  * written by another build, edited or damaged is refused with one clear error instead of failing
  * later, on every request, with a TypeError.
  */
@@ -142,6 +164,15 @@ const SmartAccountDataStruct = object({
 
 const DerivationSchemeStruct = enums(['legacy', 'eoa', 'erc4337-owner']);
 
+/** An entropy source id as MetaMask lists it (`snap_listEntropySources`): 1 to 128 printable ASCII characters. */
+export const EntropySourceIdStruct = define<string>(
+  'entropy source id',
+  (value) =>
+    typeof value === 'string' && /^[\x21-\x7e]{1,128}$/u.test(value)
+      ? true
+      : 'expected an entropy source id',
+);
+
 const AccountRecordStruct = refine(
   object({
     account: KeyringAccountStruct,
@@ -149,14 +180,22 @@ const AccountRecordStruct = refine(
     privateKey: PrivateKeyStruct,
     derivationIndex: exactOptional(min(integer(), 0)),
     derivationScheme: exactOptional(DerivationSchemeStruct),
+    entropySource: exactOptional(EntropySourceIdStruct),
     smartAccount: exactOptional(SmartAccountDataStruct),
   }),
   'derivation',
-  (entry) =>
-    (entry.derivationIndex === undefined) ===
-    (entry.derivationScheme === undefined)
-      ? true
-      : 'expected derivationIndex and derivationScheme together',
+  (entry) => {
+    if (
+      (entry.derivationIndex === undefined) !==
+      (entry.derivationScheme === undefined)
+    ) {
+      return 'expected derivationIndex and derivationScheme together';
+    }
+    return entry.entropySource !== undefined &&
+      entry.derivationIndex === undefined
+      ? 'expected entropySource only on a derived account'
+      : true;
+  },
 );
 
 const DerivationIndexStruct = min(integer(), 0);
@@ -206,7 +245,7 @@ function keyedBy<Entry>(
 
 /** The whole persisted state. */
 export const KeyringStateStruct = object({
-  version: literal(2),
+  version: literal(3),
   accounts: keyedBy(
     record(string(), AccountRecordStruct),
     (entry) => entry.account.id,
@@ -216,6 +255,13 @@ export const KeyringStateStruct = object({
     eoa: DerivationIndexStruct,
     'erc4337-owner': DerivationIndexStruct,
   }),
+  nextIndexBySource: record(
+    EntropySourceIdStruct,
+    object({
+      eoa: DerivationIndexStruct,
+      'erc4337-owner': DerivationIndexStruct,
+    }),
+  ),
   pendingRequests: keyedBy(
     record(string(), KeyringRequestStruct),
     (request) => request.id,

@@ -18,6 +18,7 @@ export function defaultState(): KeyringState {
     version: STATE_VERSION,
     accounts: {},
     nextDerivationIndex: { legacy: 0, eoa: 0, 'erc4337-owner': 0 },
+    nextIndexBySource: {},
     pendingRequests: {},
     approvalMode: 'sync',
     chains: {},
@@ -38,7 +39,9 @@ export function migrate(stored: Record<string, Json> | null): KeyringState {
   if (stored === null || Object.keys(stored).length === 0) {
     return defaultState();
   }
-  const current = stored.version === 1 ? fromVersion1(stored) : stored;
+  const current = fromVersion2(
+    stored.version === 1 ? fromVersion1(stored) : stored,
+  );
   const { version } = current;
   if (version === STATE_VERSION) {
     return assertKeyringState({
@@ -92,6 +95,20 @@ function fromVersion1(stored: Record<string, Json>): Record<string, Json> {
       'erc4337-owner': 0,
     },
   };
+}
+
+/**
+ * Schema version 2 to 3: every account so far comes from the primary Secret Recovery Phrase (or
+ * was imported), which version 3 records by leaving `entropySource` out; no other source has an
+ * index yet. Nothing else changes. A state of another version is returned as it is.
+ *
+ * @param stored - A state of any schema version.
+ * @returns The same state at schema version 3 when it was at 2; else unchanged.
+ */
+function fromVersion2(stored: Record<string, Json>): Record<string, Json> {
+  return stored.version === 2
+    ? { ...stored, version: 3, nextIndexBySource: {} }
+    : stored;
 }
 
 /**

@@ -2,6 +2,8 @@ import { JsonRpcError } from '@metamask/rpc-errors';
 import { UserInputEventType } from '@metamask/snaps-sdk';
 import type { Json, UserInputEvent } from '@metamask/snaps-sdk';
 
+import type { Domain } from '../domain';
+import { getInterfaceState, updateInterface } from '../platform';
 import {
   confirmDeleteAccount,
   createEoa,
@@ -10,6 +12,7 @@ import {
   renameAccount,
   showExportedKey,
 } from './actions/accounts';
+import { findMyAccounts, restoreByIndex } from './actions/recovery';
 import {
   approveParked,
   refreshRequests,
@@ -27,8 +30,6 @@ import { renderHome } from './components/HomePage';
 import { buildHomeModel, UI } from './homeModel';
 import type { Outcome } from './homeModel';
 import type { FormValues } from './outcome';
-import type { Domain } from '../domain';
-import { getInterfaceState, updateInterface } from '../platform';
 
 /** Form state as the platform keeps it: `{ [form]: { [field]: value } }` and top-level inputs. */
 type InterfaceState = Record<string, Json>;
@@ -48,7 +49,22 @@ export async function homeInput(
   event: UserInputEvent,
 ): Promise<void> {
   const state: InterfaceState = await getInterfaceState(id);
-  const acted = await act(domain, event);
+  /**
+   * Re-render the page as it is now (a long action's progress), keeping what was typed.
+   *
+   * @returns When the interface is updated.
+   */
+  const repaint = async (): Promise<void> =>
+    updateInterface(
+      id,
+      renderHome(
+        await buildHomeModel(domain, {
+          errors: {},
+          values: typedValues(state),
+        }),
+      ),
+    );
+  const acted = await act(domain, event, repaint);
   if (acted === undefined) {
     return;
   }
@@ -83,18 +99,21 @@ export async function homeInput(
 /**
  * Run the action an event asks for, by the element's name (its prefix before the first `:` for
  * names that end in an account id, request id or scope): the approval-mode dropdown, a form
- * submit (create, import, rename, chain, IPFS, send) or a button click (delete, export, approve,
- * reject, refresh the requests, refresh a user operation's status, edit or remove a chain). A
+ * submit (create, import, rename, chain, IPFS, send, restore by index) or a button click (delete,
+ * export, approve, reject, refresh the requests, refresh a user operation's status, edit or remove
+ * a chain, find my accounts). A
  * `type="submit"` button fires a click and a form submit: only the submit acts.
  *
  * @param domain - The keyring and settings.
  * @param event - The user's event.
+ * @param repaint - Re-renders the page while a long action runs (Find my accounts' progress).
  * @returns The action's outcome, or undefined when the event needs no re-render (a submit
  * button's click, an input's change, an unknown name).
  */
 async function act(
   domain: Domain,
   event: UserInputEvent,
+  repaint: () => Promise<void>,
 ): Promise<Outcome | undefined> {
   const [name = '', ...rest] = (event.name ?? '').split(':');
   const target = rest.join(':');
@@ -109,7 +128,7 @@ async function act(
         ? saveApprovalMode(domain, event.value)
         : undefined;
     case UI.createEoa:
-      return submitted ? createEoa(domain) : undefined;
+      return submitted ? createEoa(domain, submitted) : undefined;
     case UI.createSmart:
       return submitted ? createSmartAccount(domain, submitted) : undefined;
     case UI.importKey:
@@ -142,6 +161,10 @@ async function act(
       return clicked ? editChain(domain, target) : undefined;
     case UI.chainRemove:
       return clicked ? removeChain(domain, target) : undefined;
+    case UI.accountsRestore:
+      return clicked ? findMyAccounts(domain, repaint) : undefined;
+    case UI.restoreForm:
+      return submitted ? restoreByIndex(domain, submitted) : undefined;
     default:
       return undefined;
   }

@@ -1,7 +1,10 @@
 import type { KeyringRequest } from '@metamask/keyring-api';
 
 import type { Domain } from '../domain';
+import { recoveryStatus } from './recoveryStatus';
+import type { RecoveryStatus } from './recoveryStatus';
 import type { AccountSummary } from '../keyring/keyring';
+import type { EntropySource } from '../keyring/recoveryTypes';
 import type { ChainConfig } from '../settings';
 
 /**
@@ -35,6 +38,13 @@ export const UI = {
   sendData: 'send-data',
   sendScope: 'send-scope',
   sendStatus: 'userop-status',
+  createEoaSource: 'create-eoa-source',
+  smartSource: 'smart-source',
+  accountsRestore: 'accounts-restore',
+  restoreForm: 'restore-form',
+  restoreIndex: 'restore-index',
+  restoreType: 'restore-type',
+  restoreSource: 'restore-source',
 } as const;
 
 /**
@@ -122,6 +132,13 @@ export type HomeModel = {
   values: Record<string, string>;
   /** The user operation sent last, whose status can be refreshed. */
   lastSent?: { scope: string; userOpHash: string; status?: string };
+  /**
+   * The Secret Recovery Phrases MetaMask holds (`snap_listEntropySources`); the page offers a
+   * choice only when there are two or more. Absent or empty: MetaMask did not list them.
+   */
+  entropySources?: EntropySource[];
+  /** Where *Find my accounts* stands: running (with its progress) or its last report; absent: none ran. */
+  recovery?: RecoveryStatus;
 };
 
 /** The outcome of one home-page action: a notice, errors by form or field, and the inputs to show. */
@@ -143,7 +160,10 @@ export async function buildHomeModel(
   { keyring, settings }: Domain,
   outcome: Outcome = { errors: {} },
 ): Promise<HomeModel> {
+  const recovery = recoveryStatus(keyring);
   return {
+    entropySources: await keyring.listEntropySources().catch(() => []),
+    ...(recovery ? { recovery } : {}),
     accounts: keyring.describeAccounts(),
     chains: settings.chainConfigs(),
     ipfs: settings.ipfsSummary(),

@@ -1,6 +1,6 @@
 import type { KeyringPlatform } from '../keyring/keyring';
 import { deriveKey } from '../keyring/keys';
-import { emitEvent, showConfirmation } from '../platform';
+import { emitEvent, listEntropySources, showConfirmation } from '../platform';
 import { saveState } from '../state/store';
 import type { StateSaver } from '../state/store';
 import { confirmDialog } from './dialogs/confirm';
@@ -18,6 +18,7 @@ export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
   saveState,
   emitEvent,
   deriveKey,
+  listEntropySources,
   confirm: async (title, text) => showConfirmation(confirmDialog(title, text)),
   confirmConsent: async (consent) => showConfirmation(consentDialog(consent)),
   confirmSend: async (summary) => showConfirmation(sendConfirmation(summary)),

@@ -33,6 +33,7 @@ import {
  *   config's `data.scope`;
  * - `noFactory`: the chain's account factory has no code there (a local chain without the
  *   canonical deployments).
+ * - `unknownEntropySource`: an entropy source id MetaMask does not list (`listEntropySources`).
  */
 export type ErrorReason =
   | 'noChainConfig'
@@ -48,7 +49,8 @@ export type ErrorReason =
   | 'invalidField'
   | 'chainMismatch'
   | 'noFactory'
-  | 'requestsChanged';
+  | 'requestsChanged'
+  | 'unknownEntropySource';
 
 /** An error's `data`: its reason, and the field or account it is about (never a secret). */
 export type ErrorData = {

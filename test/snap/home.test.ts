@@ -186,13 +186,13 @@ describe('home page', () => {
     expect(page()).toContain('Smart account (ERC-4337');
   });
 
-  it('imports a private key; the key is never rendered, the page says "imported"', async () => {
+  it('imports a private key; the key is never rendered, its card says to keep a copy of it', async () => {
     await ui.typeInField('import-privateKey', IMPORTED_KEY);
     await step(async (current) => current.clickElement('import-key-submit'));
     const account = (await harness.keyring('keyring_listAccounts')).at(-1);
     expect(account.address).toBe(privateKeyToAddress(IMPORTED_KEY));
     expect(page()).not.toContain(IMPORTED_KEY.slice(2));
-    expect(page()).toContain('imported');
+    expect(page()).toContain('Imported — keep a copy of its key');
     expect(inputValue(ui.content, 'import-privateKey')).toBe('');
     // A bad key: the error is next to the field, no account, and the value is not echoed.
     const before = (await harness.keyring('keyring_listAccounts')).length;

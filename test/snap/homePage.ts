@@ -54,6 +54,44 @@ export async function nextPage(
 }
 
 /**
+ * Run an action that re-renders the page several times (a long action showing its progress), and
+ * read every page it renders, in order: each update is awaited from the page before it, so none
+ * is missed while the action runs. Bounded: the action itself must end (the suite's timeout).
+ *
+ * @param ui - The current page.
+ * @param action - The action, given the current page; the pages are collected until it ends.
+ * @returns The pages rendered while the action ran, the last one being what it left.
+ */
+export async function pagesDuring(
+  ui: HomePageUi,
+  action: (current: HomePageUi) => Promise<void>,
+): Promise<HomePageUi[]> {
+  const pages: HomePageUi[] = [];
+  let ended!: () => void;
+  const done = new Promise<undefined>((resolve) => {
+    ended = (): void => resolve(undefined);
+  });
+  const watching = (async (): Promise<void> => {
+    let current = ui;
+    for (;;) {
+      const next = await Promise.race([current.waitForUpdate(), done]);
+      if (next === undefined) {
+        return;
+      }
+      pages.push(next);
+      current = next;
+    }
+  })();
+  try {
+    await action(ui);
+  } finally {
+    ended();
+    await watching;
+  }
+  return pages;
+}
+
+/**
  * The page's content as text, to look for what it shows (and what it must never show).
  *
  * @param ui - The page.

@@ -231,3 +231,7 @@ export async function runSmartAccountTask(
       throw invalidParams(`Method '${task.method}' needs the owner's key`);
   }
 }
+export {
+  ownerAccountAddress,
+  readAccountImplementation,
+} from './counterfactual';

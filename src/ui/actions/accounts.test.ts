@@ -45,8 +45,16 @@ function domainWith(pending: KeyringRequest[]): {
       id: ID,
       address: ADDRESS,
     }),
-    describeAccounts: (): { account: { id: string }; name: string }[] => [
-      { account: { id: ID }, name: 'Bob' },
+    describeAccounts: (): {
+      account: { id: string };
+      name: string;
+      keySource: { derivationIndex: number; derivationScheme: 'eoa' };
+    }[] => [
+      {
+        account: { id: ID },
+        name: 'Bob',
+        keySource: { derivationIndex: 0, derivationScheme: 'eoa' },
+      },
     ],
     listRequests: async (): Promise<KeyringRequest[]> => [...pending],
     deleteAccount,

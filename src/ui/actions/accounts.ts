@@ -33,22 +33,45 @@ function accountNames(
 }
 
 /**
- * Create an EOA from the next derived key (the `create-eoa` form).
+ * The recovery phrase a creation form chose (its `…-source` dropdown, shown only when MetaMask
+ * holds more than one), as createAccount's `entropySource` option.
+ *
+ * @param value - The form's values.
+ * @param input - The dropdown's name.
+ * @returns `{ entropySource }`, or nothing (the primary phrase) when the form had no choice.
+ */
+function chosenSource(
+  value: FormValues,
+  input: string,
+): { entropySource?: string } {
+  const source = text(value[input]);
+  return source ? { entropySource: source } : {};
+}
+
+/**
+ * Create an EOA from the next derived key of the chosen recovery phrase (the `create-eoa` form,
+ * with `create-eoa-source` when MetaMask holds more than one phrase; default the primary one).
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
+ * @param value - The form's values.
  * @returns The outcome: the new address, or the error next to the form.
  */
-export async function createEoa({ keyring }: Domain): Promise<Outcome> {
+export async function createEoa(
+  { keyring }: Domain,
+  value: FormValues = {},
+): Promise<Outcome> {
   return attempt(
     UI.createEoa,
-    async () => `Created ${(await keyring.createAccount({})).address}`,
+    async () =>
+      `Created ${(await keyring.createAccount(chosenSource(value, UI.createEoaSource))).address}`,
   );
 }
 
 /**
  * Create a smart account on the ticked chains, with an optional metadata CID (the
- * `create-smart` form: `smart-scope:<scope>` checkboxes, `smart-metadataCid`).
+ * `create-smart` form: `smart-scope:<scope>` checkboxes, `smart-metadataCid`, and `smart-source`,
+ * the recovery phrase of its owner key, when MetaMask holds more than one).
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
@@ -70,6 +93,7 @@ export async function createSmartAccount(
     async () => {
       const options = {
         type: 'eip155:erc4337',
+        ...chosenSource(value, UI.smartSource),
         ...(scopes.length > 0 ? { scopes } : {}),
         ...(cid ? { metadataCid: cid } : {}),
       };
@@ -126,16 +150,23 @@ export async function confirmDeleteAccount(
   let declined = false;
   const outcome = await attempt(UI.accountDelete, async () => {
     const account = await keyring.getAccount(id);
-    const name =
-      keyring.describeAccounts().find((entry) => entry.account.id === id)
-        ?.name ?? '';
+    const summary = keyring
+      .describeAccounts()
+      .find((entry) => entry.account.id === id);
+    const name = summary?.name ?? '';
+    const imported = summary === undefined || 'imported' in summary.keySource;
     const waiting = (await keyring.listRequests())
       .filter((request) => request.account === id)
       .map((request) => request.id);
     const shown = waiting.length;
     if (
       !(await showConfirmation(
-        deleteAccountDialog({ name, address: account.address, waiting: shown }),
+        deleteAccountDialog({
+          name,
+          address: account.address,
+          waiting: shown,
+          imported,
+        }),
       ))
     ) {
       declined = true;

@@ -20,6 +20,9 @@ import { chainName } from '../chainNames';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
+/** An imported key's row: no recovery phrase finds it again (see deletionRecovery in src/consent.ts). */
+const IMPORTED_KEY_TEXT = 'Imported — keep a copy of its key';
+
 /**
  * One account's section: name, type, address, chains, key source, metadata CID, its rename form
  * (`account-rename:<id>`, input `account-name:<id>`), the export and delete buttons, and for a
@@ -43,7 +46,7 @@ export const AccountCard: SnapComponent<{
   const nameInput = `${UI.accountName}:${account.id}`;
   const key =
     'imported' in keySource
-      ? 'imported'
+      ? IMPORTED_KEY_TEXT
       : `derived from your Secret Recovery Phrase (index ${keySource.derivationIndex})`;
   const metadataCid =
     typeof account.options.metadataCid === 'string'

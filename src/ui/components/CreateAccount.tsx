@@ -13,12 +13,14 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
+import { PhraseChoice } from './Recovery';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
 /**
  * The account creation forms: an EOA, a smart account on chosen chains (with an optional
- * metadata CID), and the import of a private key as an EOA or a smart account's owner.
+ * metadata CID), each from the chosen recovery phrase when MetaMask holds more than one (the
+ * primary by default), and the import of a private key as an EOA or a smart account's owner.
  *
  * @param props - The component's props.
  * @param props.model - The page's model (chains, values and errors).
@@ -34,6 +36,7 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
         {model.errors[UI.createEoa] ? (
           <Text color="error">{model.errors[UI.createEoa]}</Text>
         ) : null}
+        <PhraseChoice name={UI.createEoaSource} model={model} />
         <Button type="submit" name={`${UI.createEoa}-submit`}>
           Create an account (EOA)
         </Button>
@@ -64,6 +67,7 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
             value={model.values[UI.smartMetadataCid] ?? ''}
           />
         </Field>
+        <PhraseChoice name={UI.smartSource} model={model} />
         {model.errors[UI.createSmart] ? (
           <Text color="error">{model.errors[UI.createSmart]}</Text>
         ) : null}

@@ -15,6 +15,7 @@ import { AccountCard } from './AccountCard';
 import { Chains } from './Chains';
 import { CreateAccount } from './CreateAccount';
 import { Ipfs } from './Ipfs';
+import { Recovery } from './Recovery';
 import { Approval, requestCount, Requests } from './Requests';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
@@ -28,8 +29,8 @@ const NOTICE_TITLE = {
 
 /**
  * The home page (snaps `endowment:page-home`), in this order: the heading (with how many requests
- * wait), the last action's notice, the waiting requests when any wait, accounts, account creation
- * and import, chain and IPFS settings, and the approval mode. Pure: renders `model`, reads
+ * wait), the last action's notice, the waiting requests when any wait, accounts, finding and
+ * restoring accounts, account creation and import, chain and IPFS settings, and the approval mode. Pure: renders `model`, reads
  * nothing. No private key, API key or secret is ever in it (URLs are shown masked).
  *
  * @param model - What to show.
@@ -80,6 +81,8 @@ export function renderHome(model: HomeModel): JSXElement {
       {model.accounts.map((summary) => (
         <AccountCard key={summary.account.id} summary={summary} model={model} />
       ))}
+      <Divider />
+      <Recovery model={model} />
       <Divider />
       <CreateAccount model={model} />
       <Divider />

@@ -2,24 +2,28 @@
 import { Box, Copyable, Heading, Row, Text } from '@metamask/snaps-sdk/jsx';
 import type { JSXElement } from '@metamask/snaps-sdk/jsx';
 
+import { deletionRecovery } from '../../consent';
 import { displayText } from '../../utils/safeText';
 
 /**
  * The confirmation dialog for deleting an account (content of a `snap_dialog` of type
  * `confirmation`, shown from the home page): the account's name (cleaned, see displayText) and
- * full address, and how many of its requests wait and will be rejected with it (the keyring's
- * deleteAccount drops them and sends `notify:requestRejected` for each).
+ * full address, what can bring it back (deletionRecovery: *Find my accounts* for a derived key, only
+ * a copy for an imported one), and how many of its requests wait and will be rejected with it (the
+ * keyring's deleteAccount drops them and sends `notify:requestRejected` for each).
  *
  * @param account - The account.
  * @param account.name - Its name (may be empty).
  * @param account.address - Its address, shown in full.
  * @param account.waiting - How many of its signing requests wait for approval.
+ * @param account.imported - Whether its key was imported (not derived from a recovery phrase).
  * @returns A snaps-sdk JSX element.
  */
 export function deleteAccountDialog(account: {
   name: string;
   address: string;
   waiting: number;
+  imported: boolean;
 }): JSXElement {
   const { waiting } = account;
   return (
@@ -31,11 +35,8 @@ export function deleteAccountDialog(account: {
       <Row label="Address">
         <Text>{account.address}</Text>
       </Row>
-      <Text>
-        Delete this account from this snap? Its key is erased here; without a
-        copy of the key (or, for a derived key, your Secret Recovery Phrase) its
-        funds are out of reach.
-      </Text>
+      <Text>Delete this account from this snap? Its key is erased here.</Text>
+      <Text>{deletionRecovery(account.imported)}</Text>
       {waiting > 0 ? (
         <Text>
           {`Its ${waiting} waiting ${waiting === 1 ? 'request' : 'requests'} will be rejected.`}

@@ -1,0 +1,413 @@
+import { EthAccountType, KeyringEvent } from '@metamask/keyring-api';
+import type { KeyringAccount } from '@metamask/keyring-api';
+import {
+  enums,
+  exactOptional,
+  integer,
+  max,
+  min,
+  object,
+} from '@metamask/superstruct';
+import type { Hex } from 'viem';
+import { isAddressEqual } from 'viem';
+
+import { suggestName } from './accountNames';
+import { takeIndex } from './derivedKeys';
+import type { DerivedKeys, Key } from './derivedKeys';
+import type { EntropySources } from './entropySources';
+import { RECOVERY_LIMITS } from './recoveryPlan';
+import { searchAccounts } from './recoverySearch';
+import type { FoundAccount, FoundKind } from './recoverySearch';
+import type {
+  EntropySource,
+  FindAccountsOptions,
+  RecoveredAccount,
+  RecoveryReport,
+  RestoreAccountParams,
+  SkippedAccount,
+} from './recoveryTypes';
+import type { KeyringPlatform } from './types';
+import { newEoaAccount } from '../accounts';
+import { newSmartAccount, resolveSmartAccount } from '../accounts/erc4337';
+import type { ResolvedSmartAccount } from '../accounts/erc4337';
+import type { Settings } from '../settings';
+import { EntropySourceIdStruct } from '../state/schema';
+import type { AccountRecord, DerivationScheme } from '../state/schema';
+import type { StateStore } from '../state/store';
+import { invalidParams, validate } from '../utils/errors';
+
+/** The largest derivation index restoreAccount takes (2^31 - 1). */
+const MAX_RESTORE_INDEX = 2 ** 31 - 1;
+
+/** restoreAccount's params. */
+const RestoreAccountParamsStruct = object({
+  type: enums([EthAccountType.Eoa, EthAccountType.Erc4337]),
+  index: max(min(integer(), 0), MAX_RESTORE_INDEX),
+  entropySource: exactOptional(EntropySourceIdStruct),
+  scheme: exactOptional(enums(['legacy', 'eoa', 'erc4337-owner'])),
+});
+
+/** What a new account is built from: its key, where it comes from, and its resolved smart account. */
+type Restoring = {
+  /**
+   *
+   */
+  key: Key;
+  /**
+   *
+   */
+  kind: FoundKind;
+  /**
+   *
+   */
+  index: number;
+  /**
+   *
+   */
+  scheme: DerivationScheme;
+  /**
+   *
+   */
+  sourceArg: string | undefined;
+  /**
+   *
+   */
+  resolved?: ResolvedSmartAccount;
+};
+
+/**
+ * Account recovery: *Find my accounts* (search every Secret Recovery Phrase and salt scheme for
+ * used accounts and add the ones missing) and restore by index. Network reads happen before the
+ * state queue; each account is then added alone in the queue, on a copy of the state that is
+ * saved before `notify:accountCreated` is sent (and rolled back if MetaMask refuses it), as
+ * createAccount does.
+ */
+export class Recovery {
+  readonly #store: StateStore;
+
+  readonly #settings: Settings;
+
+  readonly #platform: KeyringPlatform;
+
+  readonly #keys: DerivedKeys;
+
+  readonly #sources: EntropySources;
+
+  readonly #now: () => number;
+
+  /** The search running now, shared by every caller until it ends. */
+  #running: Promise<RecoveryReport> | undefined;
+
+  /**
+   * @param parts - What recovery works with.
+   * @param parts.store - The snap's state store.
+   * @param parts.settings - The chain configs.
+   * @param parts.platform - Key derivation and keyring events.
+   * @param parts.keys - The one-key-one-account rule.
+   * @param parts.sources - The Secret Recovery Phrases MetaMask holds.
+   * @param parts.now - The clock in milliseconds (default Date.now).
+   */
+  constructor(parts: {
+    store: StateStore;
+    settings: Settings;
+    platform: KeyringPlatform;
+    keys: DerivedKeys;
+    sources: EntropySources;
+    now?: () => number;
+  }) {
+    this.#store = parts.store;
+    this.#settings = parts.settings;
+    this.#platform = parts.platform;
+    this.#keys = parts.keys;
+    this.#sources = parts.sources;
+    this.#now = parts.now ?? ((): number => Date.now());
+  }
+
+  /** @returns The entropy sources, checked, primary first (see EntropySources.list). */
+  async listSources(): Promise<EntropySource[]> {
+    return this.#sources.list();
+  }
+
+  /**
+   * Find my accounts*. For each entropy source and salt scheme (`eoa`, `erc4337-owner`, and for
+   * the primary phrase `legacy`), derive indices 0, 1, 2, … and ask every configured chain
+   * whether each was used: an EOA when its nonce or balance is above 0, a smart account (the
+   * owner's counterfactual address with the chain's factory) when it has code or a balance.
+   * A scheme ends after 20 unused indices in a row; the whole search is bounded by
+   * RECOVERY_LIMITS (indices, calls, time). Each used account this snap does not hold is then
+   * added at its index, with the same address and type (a smart account on every configured chain
+   * that shares the factory and EntryPoint of a chain where it was found, resolved exactly as
+   * createAccount resolves it), named as a new account is, and the next index of its scheme moves
+   * past it. Nothing is added twice: a second run adds nothing. A call while a search runs waits
+   * for that search and gets its report.
+   *
+   * @param options - `onProgress`, called after each window of indices.
+   * @returns The report; with no chain configured, `noChain: true` and nothing searched.
+   * @throws Whatever saving the state throws (accounts added before stay added).
+   */
+  async find(options: FindAccountsOptions): Promise<RecoveryReport> {
+    this.#running ??= this.#find(options).finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  /**
+   * Restore the account of one derivation index (see KeyringSnap.restoreAccount).
+   *
+   * @param params - `{ type, index, entropySource?, scheme? }`.
+   * @returns The restored account.
+   * @throws JsonRpcError -32602 for bad params or a key or address held already; -32001 for a
+   * smart account without a chain; MetaMask's refusal of the new account.
+   */
+  async restore(params: unknown): Promise<KeyringAccount> {
+    const parsed = validate<RestoreAccountParams>(
+      params,
+      RestoreAccountParamsStruct,
+      'restoreAccount params',
+    );
+    const smart = parsed.type === EthAccountType.Erc4337;
+    const scheme: DerivationScheme =
+      parsed.scheme ?? (smart ? 'erc4337-owner' : 'eoa');
+    if ((scheme === 'eoa' && smart) || (scheme === 'erc4337-owner' && !smart)) {
+      throw invalidParams(
+        `Invalid restoreAccount params at scheme: the ${scheme} scheme derives no ${parsed.type} account`,
+      );
+    }
+    const sourceArg = await this.#sources.resolve(
+      parsed.entropySource,
+      'restoreAccount params at entropySource',
+    );
+    if (scheme === 'legacy' && sourceArg !== undefined) {
+      throw invalidParams(
+        'Invalid restoreAccount params at scheme: legacy accounts come from the primary Secret Recovery Phrase only',
+      );
+    }
+    const key = await this.#platform.deriveKey(parsed.index, scheme, sourceArg);
+    this.#keys.assertUnique(key, smart ? undefined : key.address);
+    const resolved = smart ? await this.#resolve(key) : undefined;
+    this.#keys.assertUnique(key, resolved?.address ?? key.address);
+    const { account } = await this.#add({
+      key,
+      kind: smart ? 'smart' : 'eoa',
+      index: parsed.index,
+      scheme,
+      sourceArg,
+      resolved,
+    });
+    return account;
+  }
+
+  /**
+   * The search and the additions of `find`.
+   *
+   * @param options - The options.
+   * @param options.onProgress - Called after each window of indices.
+   * @returns The report.
+   */
+  async #find({ onProgress }: FindAccountsOptions): Promise<RecoveryReport> {
+    const chains = Object.values(this.#settings.allChainConfigs());
+    const sources = await this.#sources.list();
+    const count = { roundTrips: 0, calls: 0 };
+    const report: RecoveryReport = {
+      noChain: chains.length === 0,
+      chains: chains.map((chain) => chain.scope),
+      unreachable: [],
+      sources,
+      searched: [],
+      added: [],
+      skipped: [],
+      roundTrips: 0,
+      calls: 0,
+    };
+    if (report.noChain) {
+      return report;
+    }
+    const outcome = await searchAccounts({
+      sources,
+      chains,
+      deriveKey: async (index, scheme, source) =>
+        this.#platform.deriveKey(index, scheme, source),
+      count,
+      now: this.#now,
+      onProgress,
+      limits: RECOVERY_LIMITS,
+    });
+    report.searched = outcome.searched;
+    report.unreachable = outcome.unreachable;
+    for (const found of outcome.found) {
+      const added = await this.#addFound(found);
+      if ('reason' in added) {
+        report.skipped.push(added);
+      } else {
+        report.added.push(added);
+      }
+    }
+    report.roundTrips = count.roundTrips;
+    report.calls = count.calls;
+    return report;
+  }
+
+  /**
+   * Add one found account, or say why not.
+   *
+   * @param found - The found account.
+   * @returns The added account, or the skipped one with its reason.
+   */
+  async #addFound(
+    found: FoundAccount,
+  ): Promise<RecoveredAccount | SkippedAccount> {
+    const type =
+      found.kind === 'smart' ? EthAccountType.Erc4337 : EthAccountType.Eoa;
+    const base = {
+      address: found.address,
+      type,
+      index: found.index,
+      scheme: found.scheme,
+      source: found.source.id,
+    } as const;
+    const held = this.#heldBy(found.key, found.address);
+    if (held) {
+      return { ...base, ...held };
+    }
+    let resolved: ResolvedSmartAccount | undefined;
+    if (found.kind === 'smart') {
+      resolved = await this.#resolve(found.key, found.usedOn).catch(
+        () => undefined,
+      );
+      if (!resolved || !isAddressEqual(resolved.address, found.address)) {
+        return { ...base, reason: 'failed' };
+      }
+    }
+    let refused = false;
+    try {
+      const { account, name } = await this.#add(
+        {
+          key: found.key,
+          kind: found.kind,
+          index: found.index,
+          scheme: found.scheme,
+          sourceArg: found.sourceArg,
+          resolved,
+        },
+        () => {
+          refused = true;
+        },
+      );
+      return {
+        ...base,
+        id: account.id,
+        name,
+        ...(resolved ? { scopes: resolved.scopes } : {}),
+      };
+    } catch (error) {
+      if (refused) {
+        return { ...base, reason: 'declined' };
+      }
+      const held2 = this.#heldBy(found.key, found.address);
+      if (held2) {
+        return { ...base, ...held2 }; // taken meanwhile by a creation
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Whether an account holds the found address, or its key backs another account.
+   *
+   * @param key - The key.
+   * @param address - The address found.
+   * @returns `{ reason, existing }`, or undefined when neither.
+   */
+  #heldBy(
+    key: Key,
+    address: string,
+  ): Pick<SkippedAccount, 'reason' | 'existing'> | undefined {
+    const holder = this.#keys.holder(key, address);
+    if (!holder) {
+      return undefined;
+    }
+    return {
+      reason: isAddressEqual(holder.account.address as Hex, address as Hex)
+        ? 'exists'
+        : 'keyInUse',
+      existing: holder.account.id,
+    };
+  }
+
+  /**
+   * Resolve the smart account of `key` as createAccount does (resolveSmartAccount: address
+   * computed and checked against the factory's getAddress on each chain), on the configured chains
+   * that share the factory and EntryPoint of the first chain in `near` (default: every configured
+   * chain, as createAccount's default).
+   *
+   * @param key - The owner key.
+   * @param near - Chains where the account was seen used, if any.
+   * @returns The resolved account.
+   * @throws As resolveSmartAccount (-32001 `noChainConfig` without a chain).
+   */
+  async #resolve(key: Key, near: string[] = []): Promise<ResolvedSmartAccount> {
+    const chains = this.#settings.allChainConfigs();
+    const first = near.length > 0 ? chains[near[0]] : undefined;
+    const scopes = Object.values(chains)
+      .filter(
+        (config) =>
+          !first ||
+          (config.accountFactory.toLowerCase() ===
+            first.accountFactory.toLowerCase() &&
+            config.entryPoint.toLowerCase() === first.entryPoint.toLowerCase()),
+      )
+      .map((config) => config.scope);
+    return resolveSmartAccount(key.address as Hex, scopes, { ...chains });
+  }
+
+  /**
+   * Save one account in the state queue and announce it (`notify:accountCreated`), as
+   * createAccount does: the key and address checked again there, the name suggested there, the
+   * next index of its scheme moved past it.
+   *
+   * @param restoring - The key, kind, index, scheme, source and resolved smart account.
+   * @param onRefused - Called when MetaMask refuses the event (the change is rolled back).
+   * @returns The account and its name.
+   * @throws JsonRpcError -32602 when the key or address is held meanwhile; the refusal.
+   */
+  async #add(
+    restoring: Restoring,
+    onRefused?: () => void,
+  ): Promise<{ account: KeyringAccount; name: string }> {
+    const { key, kind, index, scheme, sourceArg, resolved } = restoring;
+    const account = resolved
+      ? newSmartAccount(resolved)
+      : newEoaAccount(key.address);
+    // as createAccount: the key comes from the snap's own snap_getEntropy derivation
+    account.options.entropy = { type: 'custom' };
+    const record: AccountRecord = {
+      account,
+      name: '',
+      privateKey: key.privateKey,
+      derivationIndex: index,
+      derivationScheme: scheme,
+      ...(sourceArg === undefined ? {} : { entropySource: sourceArg }),
+      ...(resolved ? { smartAccount: resolved.data } : {}),
+    };
+    return this.#store.run(async () => {
+      this.#keys.assertUnique(key, account.address);
+      const draft = this.#store.draft();
+      takeIndex(draft, scheme, sourceArg, index);
+      const name = suggestName(draft.accounts, kind === 'smart');
+      draft.accounts[account.id] = { ...record, name };
+      await this.#store.commit(draft, async () =>
+        this.#platform
+          .emitEvent(KeyringEvent.AccountCreated, {
+            account,
+            accountNameSuggestion: name,
+          })
+          .catch((error: unknown) => {
+            onRefused?.();
+            throw error;
+          }),
+      );
+      return { account, name };
+    });
+  }
+}

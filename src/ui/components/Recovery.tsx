@@ -1,0 +1,133 @@
+import {
+  Box,
+  Button,
+  Dropdown,
+  Field,
+  Form,
+  Heading,
+  Input,
+  Option,
+  // eslint-disable-next-line @typescript-eslint/no-shadow -- snaps-sdk's component name; the DOM Text global is not used in a snap
+  Text,
+} from '@metamask/snaps-sdk/jsx';
+import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
+
+import type { EntropySource } from '../../keyring/recoveryTypes';
+import { UI } from '../homeModel';
+import type { HomeModel } from '../homeModel';
+import {
+  GAP_LIMIT,
+  phraseName,
+  progressText,
+  reportLines,
+} from '../recoveryText';
+
+/**
+ * The choice of recovery phrase for a new or restored derived key: a dropdown of the phrases
+ * MetaMask holds (`snap_listEntropySources`), the primary one first selected; nothing when there
+ * is only one (no choice to make).
+ *
+ * @param props - The component's props.
+ * @param props.name - The dropdown's name (`create-eoa-source`, `smart-source`, `restore-source`).
+ * @param props.model - The page's model (the sources and the typed values).
+ * @returns The field, or null.
+ */
+export const PhraseChoice: SnapComponent<{
+  name: string;
+  model: HomeModel;
+}> = ({ name, model }) => {
+  const sources: EntropySource[] = model.entropySources ?? [];
+  if (sources.length < 2) {
+    return null;
+  }
+  const primary = sources.find((source) => source.primary) ?? sources[0];
+  const chosen = model.values[name];
+  return (
+    <Field label="Recovery phrase">
+      <Dropdown
+        name={name}
+        value={
+          sources.some((source) => source.id === chosen) ? chosen : primary.id
+        }
+      >
+        {sources.map((source, position) => (
+          <Option value={source.id}>
+            {`${phraseName(source, position + 1)}${source.primary ? ' (primary)' : ''}`}
+          </Option>
+        ))}
+      </Dropdown>
+    </Field>
+  );
+};
+
+/**
+ * Getting accounts back: *Find my accounts* (`accounts-restore`), with its progress while it runs
+ * and its last report, and the restore-by-index form (`restore-form`: `restore-index`,
+ * `restore-type`, `restore-source` with several phrases).
+ *
+ * @param props - The component's props.
+ * @param props.model - The page's model (recovery status, chains, sources, values, errors).
+ * @returns The part.
+ */
+export const Recovery: SnapComponent<{ model: HomeModel }> = ({ model }) => {
+  const status = model.recovery;
+  const running = status?.state === 'running';
+  return (
+    <Box>
+      <Heading>Find my accounts</Heading>
+      <Text>
+        {`Installed again, or on a new device? This looks for the accounts (EOA) and smart accounts your recovery ${(model.entropySources ?? []).length > 1 ? 'phrases' : 'phrase'} made with this snap, on the chains you added, and adds back each one that holds funds or has history. It stops after ${GAP_LIMIT} unused indices in a row. Imported keys come from no phrase and are not found.`}
+      </Text>
+      {model.chains.length === 0 && status === undefined ? (
+        <Text>
+          No chain is added yet: add one under Chains first, so the search can
+          ask it which accounts were used.
+        </Text>
+      ) : null}
+      {running ? (
+        <Text>{progressText(status.progress, model.entropySources ?? [])}</Text>
+      ) : null}
+      {status?.state === 'done'
+        ? reportLines(status.report).map((line) => <Text>{line}</Text>)
+        : null}
+      {model.errors[UI.accountsRestore] &&
+      status?.state !== 'done' &&
+      !running ? (
+        <Text color="error">{model.errors[UI.accountsRestore]}</Text>
+      ) : null}
+      <Button name={UI.accountsRestore} disabled={running}>
+        {running ? 'Searching…' : 'Find my accounts'}
+      </Button>
+      <Heading size="sm">Restore by index</Heading>
+      <Form name={UI.restoreForm}>
+        <Field
+          label="Index (the number on the account's card)"
+          error={model.errors[UI.restoreIndex]}
+        >
+          <Input
+            name={UI.restoreIndex}
+            type="number"
+            placeholder="7"
+            value={model.values[UI.restoreIndex] ?? ''}
+          />
+        </Field>
+        <Field label="Kind">
+          <Dropdown
+            name={UI.restoreType}
+            value={model.values[UI.restoreType] ?? 'eip155:eoa'}
+          >
+            <Option value="eip155:eoa">Account (EOA)</Option>
+            <Option value="eip155:erc4337">Smart account</Option>
+          </Dropdown>
+        </Field>
+        <PhraseChoice name={UI.restoreSource} model={model} />
+        {model.errors[UI.restoreForm] ? (
+          <Text color="error">{model.errors[UI.restoreForm]}</Text>
+        ) : null}
+        <Button type="submit" name={`${UI.restoreForm}-submit`}>
+          Restore
+        </Button>
+      </Form>
+    </Box>
+  );
+};
