@@ -45,7 +45,13 @@ export type Change =
       credentials: boolean;
     }
   | { kind: 'approvalMode'; from: 'sync' | 'async'; to: 'sync' | 'async' }
-  | { kind: 'deleteAccount'; name: string; address: string }
+  | {
+      kind: 'deleteAccount';
+      name: string;
+      address: string;
+      /** How many of its requests wait for approval when the dialog opens. */
+      waiting?: number;
+    }
   | { kind: 'exportAccount'; name: string; address: string };
 
 /** What the platform is asked to confirm: the site and its change. */
@@ -237,7 +243,10 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
           { label: 'Account', value: change.name },
           { label: 'Address', value: change.address },
         ],
-        warnings,
+        warnings: [
+          ...warnings,
+          `Its waiting requests (${change.waiting ?? 0} now) will be rejected.`,
+        ],
       };
     case 'exportAccount':
     default:

@@ -274,6 +274,9 @@ export class KeyringSnap implements Keyring {
       kind: 'deleteAccount',
       name: name ?? '',
       address: account.address,
+      waiting: Object.values(this.#store.current.pendingRequests).filter(
+        (request) => request.account === id,
+      ).length,
     });
     await this.#store.run(async () => {
       this.#record(id);
