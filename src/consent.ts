@@ -51,6 +51,8 @@ export type Change =
       address: string;
       /** Whether its key was imported (no recovery phrase brings it back) rather than derived. */
       imported: boolean;
+      /** How many of its requests wait for approval when the dialog opens. */
+      waiting?: number;
     }
   | { kind: 'exportAccount'; name: string; address: string };
 
@@ -259,7 +261,10 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
           { label: 'Account', value: change.name },
           { label: 'Address', value: change.address },
         ],
-        warnings,
+        warnings: [
+          ...warnings,
+          `Its waiting requests (${change.waiting ?? 0} now) will be rejected.`,
+        ],
       };
     case 'exportAccount':
     default:

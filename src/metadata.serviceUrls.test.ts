@@ -138,4 +138,47 @@ describe('setIpfsConfig apiUrl', () => {
     });
     expect(error?.message).not.toMatch(/QmSecretKey123|ipfs\.example\.com/u);
   });
+
+  it('account metadata refuses every loopback and unspecified spelling of this machine, and keeps public hosts', () => {
+    /**
+     * @param url - The bundler URL.
+     * @returns A metadata document naming it.
+     */
+    const doc = (url: string): Record<string, unknown> => ({
+      version: 1,
+      name: 'A',
+      chains: { [SCOPE]: { bundlerUrl: url } },
+    });
+    for (const url of [
+      'https://localhost.:4337',
+      'https://wallet.localhost',
+      'https://wallet.localhost.',
+      'https://[::ffff:127.0.0.1]',
+      'https://[::ffff:7f00:1]:4337',
+      'https://[::127.0.0.1]',
+      'https://0.0.0.0',
+      'https://0',
+      'https://0.1.2.3',
+      'https://[::]',
+      'https://[::ffff:0.0.0.0]',
+      'https://[0:0:0:0:0:0:0:1]',
+      'https://127.1',
+      'https://0x7f000001',
+    ]) {
+      expect(() => parseAccountMetadata(doc(url))).toThrow(
+        `invalid account metadata: chains.${SCOPE}.bundlerUrl: a loopback URL`,
+      );
+    }
+    for (const url of [
+      'https://localhost.example.com',
+      'https://bundler.example.com',
+      'https://[::ffff:10.0.0.1]',
+      'https://[2001:db8::1]',
+      'https://128.0.0.1',
+    ]) {
+      expect(parseAccountMetadata(doc(url)).chains?.[SCOPE]).toStrictEqual({
+        bundlerUrl: url,
+      });
+    }
+  });
 });

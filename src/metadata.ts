@@ -23,7 +23,7 @@ import {
   AddressStruct,
   ChainScopeStruct,
   HttpUrlStruct,
-  isLoopbackHostname,
+  isLocalHostname,
 } from './utils/structs';
 
 /**
@@ -73,10 +73,10 @@ const NameStruct = refine(size(string(), 1, 64), 'name', (value) =>
     : true,
 );
 
-/** A service URL from metadata: an {@link HttpUrlStruct} whose host is not loopback (so https). */
+/** A service URL from metadata: an {@link HttpUrlStruct} whose host is not this machine in any form (see isLocalHostname; so https). */
 const RemoteUrlStruct = refine(HttpUrlStruct, 'remote URL', (value) =>
-  isLoopbackHostname(new URL(value).hostname)
-    ? 'a loopback URL (localhost, 127.0.0.0/8, [::1]) never comes from metadata'
+  isLocalHostname(new URL(value).hostname)
+    ? 'a loopback URL (localhost, *.localhost, 127.0.0.0/8, 0.0.0.0/8, [::1], [::], IPv4-mapped forms) never comes from metadata'
     : true,
 );
 

@@ -78,12 +78,19 @@ describe('decodeRevertData', () => {
     expect(decoded.reason.endsWith('…')).toBe(true);
   });
 
-  it('does not decode a payload above MAX_REVERT_DATA_BYTES', () => {
+  it('does not decode a payload above MAX_REVERT_DATA_BYTES; an Error(string) one is still called Error, not a custom error', () => {
     const data = errorData('x'.repeat(MAX_REVERT_DATA_BYTES));
     expect(decodeRevertData(data)).toStrictEqual({
-      kind: 'custom',
-      reason: 'custom error 0x08c379a0',
+      kind: 'Error',
+      reason:
+        'Error(string) with a reason too long to show (4164 bytes of revert data)',
       selector: '0x08c379a0',
+    });
+    const other = `0x12345678${'00'.repeat(MAX_REVERT_DATA_BYTES)}`;
+    expect(decodeRevertData(other)).toStrictEqual({
+      kind: 'custom',
+      reason: 'custom error 0x12345678',
+      selector: '0x12345678',
     });
     // Just under the cap it is decoded.
     expect(decodeRevertData(errorData('x'.repeat(4000))).kind).toBe('Error');

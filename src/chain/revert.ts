@@ -81,7 +81,8 @@ function argText(value: unknown): string {
  * arguments, and any other custom error is shown by its 4-byte selector.
  *
  * Bounds (the payload is untrusted): a payload above {@link MAX_REVERT_DATA_BYTES} bytes is not
- * decoded (shown by its selector), and the reason is cut to {@link MAX_REVERT_REASON_LENGTH}
+ * decoded (shown by its selector; an `Error(string)` one is still reported as kind `Error`, its
+ * reason too long to show), and the reason is cut to {@link MAX_REVERT_REASON_LENGTH}
  * characters. Callers that return the reason to a dapp still pass it through their own
  * printable-text filter.
  *
@@ -109,7 +110,14 @@ export function decodeRevertData(
     selector,
   };
   if (size(data) > MAX_REVERT_DATA_BYTES) {
-    return custom;
+    // not decoded (bounded work), but an Error(string) selector is not a custom error
+    return selector === ERROR_SELECTOR
+      ? {
+          kind: 'Error',
+          reason: `Error(string) with a reason too long to show (${size(data)} bytes of revert data)`,
+          selector,
+        }
+      : custom;
   }
   let decoded;
   try {

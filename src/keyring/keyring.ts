@@ -360,6 +360,9 @@ export class KeyringSnap implements Keyring {
       name: name ?? '',
       address: account.address,
       imported: derivationIndex === undefined,
+      waiting: Object.values(this.#store.current.pendingRequests).filter(
+        (request) => request.account === id,
+      ).length,
     });
     await this.#store.run(async () => {
       this.#record(id);

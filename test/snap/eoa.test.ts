@@ -284,6 +284,33 @@ describe('EOA accounts through the built snap', () => {
     }
   });
 
+  it('eth_signTypedData_v1 refuses int8 -129, uint8 -5, address 0x1234 and an 8-byte bytes4, naming the field and never the value', async () => {
+    const bad: [string, unknown, RegExp][] = [
+      ['int8', -129, /at data\[0\]\.field: expected int8 /u],
+      ['uint8', -5, /at data\[0\]\.field: expected uint8 /u],
+      ['address', '0x1234', /at data\[0\]\.field: expected an address /u],
+      [
+        'bytes4',
+        '0x0102030405060708',
+        /at data\[0\]\.field: expected bytes4 /u,
+      ],
+    ];
+    for (const [type, value, expected] of bad) {
+      const error = await harness
+        .submit(first, 'eth_signTypedData_v1', [
+          first.address,
+          [{ type, name: 'field', value }] as never,
+        ])
+        .then(
+          () => undefined,
+          (refusal: { code: number; message: string }) => refusal,
+        );
+      expect(error?.code).toBe(-32602);
+      expect(error?.message).toMatch(expected);
+      expect(error?.message).not.toContain(String(value));
+    }
+  });
+
   it('eth_signTypedData_v4 Approval { operator, approved: "false" } signs approved = false (viem), and "0", out-of-range and wrong-length values are refused without echoing them', async () => {
     const operator = '0x1234567890AbcdEF1234567890aBcdef12345678';
     const types = {

@@ -1,5 +1,10 @@
+import { privateKeyToAddress } from 'viem/accounts';
+
 import { DEFAULT_ACCOUNT_FACTORY } from './accounts/erc4337/constants';
 import { describeConsent, metadataConsent } from './consent';
+import type { Consent } from './consent';
+import { createDomain } from './domain';
+import { defaultState } from './state/store';
 
 const SITE = 'https://companion.example';
 const CUSTOM = '0x1111111111111111111111111111111111111111';
@@ -50,5 +55,49 @@ describe('dialogs say when a factory’s implementation is read from the chain',
     );
     expect(consent?.title).toBe('Unknown account factory');
     expect(consent?.text).toMatch(NOTE);
+  });
+});
+
+describe("a site's deletion dialog", () => {
+  it("says that the account's waiting requests will be rejected, and how many", async () => {
+    const key =
+      '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+    const asked: Consent[] = [];
+    const { keyring } = createDomain(
+      { ...defaultState(), approvalMode: 'async' },
+      {
+        saveState: async () => undefined,
+        emitEvent: async () => undefined,
+        confirm: async () => true,
+        confirmConsent: async (consent) => {
+          asked.push(consent);
+          return true;
+        },
+        deriveKey: async () => ({
+          privateKey: key,
+          address: privateKeyToAddress(key),
+        }),
+      },
+      () => ({ message: 'approve on the home page' }),
+    );
+    const account = await keyring.createAccount();
+    for (const id of [
+      '1c0a9a52-6a7e-4f5e-8f3e-2a4f0d1b6c01',
+      '1c0a9a52-6a7e-4f5e-8f3e-2a4f0d1b6c02',
+    ]) {
+      await keyring.submitRequest({
+        id,
+        scope: '',
+        account: account.id,
+        origin: 'https://dapp.example',
+        request: { method: 'personal_sign', params: ['0x00', account.address] },
+      });
+    }
+    await keyring.deleteAccount(account.id, { origin: SITE });
+    expect(asked).toHaveLength(1);
+    expect(describeConsent(asked[0]).warnings).toContain(
+      'Its waiting requests (2 now) will be rejected.',
+    );
+    expect(await keyring.listRequests()).toStrictEqual([]);
   });
 });
