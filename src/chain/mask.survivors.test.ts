@@ -75,6 +75,33 @@ describe('redact: overlapping secrets leave no piece behind', () => {
   });
 });
 
+describe('redact: every shape of a key in the path and query', () => {
+  it('masks the path and query as one when they appear together', () => {
+    const url = 'https://rpc.example.io/v3/KEY12345?apikey=abc123456';
+    expect(redact('x /v3/KEY12345?apikey=abc123456 y', url)).toBe('x *** y');
+  });
+
+  it('masks a query pair as one', () => {
+    const url = 'https://rpc.example.io/?apikey=abc123456';
+    expect(redact('got apikey=abc123456', url)).toBe('got ***');
+  });
+
+  it('masks a segment of exactly 6 characters', () => {
+    expect(redact('id abc123 refused', 'https://rpc.example.io/abc123')).toBe(
+      'id *** refused',
+    );
+  });
+
+  it('masks a segment whose percent-encoding is broken', () => {
+    const url = 'https://rpc.example.io/key%zz12345678';
+    expect(redact('failed key%zz12345678', url)).toBe('failed ***');
+  });
+
+  it('leaves text alone for a URL that is not one, without throwing', () => {
+    expect(redact('plain text', 'not a url')).toBe('plain text');
+  });
+});
+
 describe('originOf: host labels that look like keys', () => {
   it('keeps names readable: words, short labels, numbers, and mixes with fewer than 3 digits or under 8 characters', () => {
     for (const host of [
