@@ -49,7 +49,7 @@ describe('schema version 2 to 3', () => {
   });
 
   it('reads a version 3 account from another phrase, and refuses a source on an imported key', () => {
-    const stored = {
+    const stored: Record<string, any> = {
       ...version2(),
       version: 3,
       nextIndexBySource: { alternative: { eoa: 1, 'erc4337-owner': 0 } },
