@@ -125,11 +125,15 @@ export function companionOrigin(root: string = ROOT): string {
  * @param origin - The default caller origin (the companion dapp).
  * @param root - The snap's folder: this repository (dist/bundle.js) by default, or another
  * built keyring snap for side-by-side figures.
+ * @param port - The file server's port (default: a free one). The snap id is
+ * `local:http://localhost:<port>`, and snap_getEntropy derives from the snap id: two installs
+ * that must derive the same keys (a reinstall) use the same port.
  * @returns The running snap; `close()` stops it and the file server.
  */
 export async function startSimulatedSnap(
   origin: string,
   root: string = ROOT,
+  port = 0,
 ): Promise<SimulatedSnap> {
   const files = snapFiles(root);
   const server: Server = createServer((request, response) => {
@@ -144,13 +148,15 @@ export async function startSimulatedSnap(
       )
       .catch(() => response.writeHead(500).end());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) =>
+    server.listen(port, '127.0.0.1', resolve),
+  );
+  const { port: listening } = server.address() as { port: number };
   let snap: Awaited<ReturnType<typeof installSnap>>;
   const timings = { installMs: 0, executeMs: 0 };
   try {
     const started = performance.now();
-    snap = await installSnap(`local:http://localhost:${port}` as never, {
+    snap = await installSnap(`local:http://localhost:${listening}` as never, {
       executionService: timedExecutionService(timings) as never,
     });
     timings.installMs = performance.now() - started;
