@@ -1,10 +1,10 @@
 import type { Hex } from 'viem';
 
 import { startAnvil } from '../../devnet/anvil';
-import { freePort } from '../../devnet/ports';
 import { deployErc4337 } from '../../devnet/erc4337';
 import { jsonRpc, sendAndMine } from '../../devnet/json-rpc';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
+import { freePort } from '../../devnet/ports';
 import { companionOrigin, startSimulatedSnap } from '../lib/snap-sim';
 
 /** Latency the proxy adds per HTTP round trip, ms. */
@@ -30,7 +30,7 @@ export type RecoveryResult = {
 };
 
 /**
- * *Find my accounts* through the built snap (snaps simulation) on one chain (anvil, v0.6
+ * "Find my accounts" through the built snap (snaps simulation) on one chain (anvil, v0.6
  * factory, behind a proxy that adds 50 ms per HTTP round trip and counts what arrives): a first
  * install restores EOA index 19 and smart-account index 19 and funds them; a second install,
  * empty, searches. Each kind is then searched over 40 indices (0–39: the used index 19, then the

@@ -52,14 +52,12 @@ import { parseScope } from '../utils/scope';
 import { ChainScopeStruct } from '../utils/structs';
 
 export type { AccountSummary, ApprovalRedirect, KeyringPlatform };
+// The page imports the other recovery types (RecoveryProgress, RecoveredAccount, SkippedAccount,
+// RestoreAccountParams) from './recoveryTypes' itself.
 export type {
   EntropySource,
   FindAccountsOptions,
-  RecoveredAccount,
-  RecoveryProgress,
   RecoveryReport,
-  RestoreAccountParams,
-  SkippedAccount,
 } from './recoveryTypes';
 
 /**
@@ -227,7 +225,7 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Find my accounts*: search every entropy source and derivation scheme for used accounts and
+   * "Find my accounts": search every entropy source and derivation scheme for used accounts and
    * add the ones this snap does not hold (see Recovery.find for the rules and bounds).
    *
    * @param options - `onProgress`, called after each window of indices.

@@ -90,14 +90,11 @@ describe('GapScan', () => {
             round += 1
           ) {
             const indices = scan.window(window);
-            if (indices.length === 0 || (indices[0]) >= used.length) {
+            if (indices.length === 0 || indices[0] >= used.length) {
               break;
             }
             for (const index of indices) {
-              if (
-                index < used.length &&
-                scan.record(index, used[index])
-              ) {
+              if (index < used.length && scan.record(index, used[index])) {
                 found.push(index);
               }
             }
