@@ -9,6 +9,7 @@ import type { BenchTarget } from './bench/coldstart';
 import { benchErc4337 } from './bench/erc4337';
 import { benchEvaluate } from './bench/evaluate';
 import { benchLatency } from './bench/latency';
+import { benchRecovery } from './bench/recovery';
 import { benchSesLatency } from './bench/ses-latency';
 import { BUNDLE_STATS_FILE, benchSize } from './bench/size';
 
@@ -25,14 +26,17 @@ const RESULTS = path.join(ROOT, 'bench/results.json');
  */
 function parseArgs(argv: string[]): {
   anchor?: string;
-  only?: 'logs';
+  only?: 'logs' | 'recovery';
 } {
   const only = argv.indexOf('--only');
   if (only !== -1) {
-    if (argv[only + 1] !== 'logs') {
-      throw new Error('--only takes `logs` (the getLogs section alone)');
+    const section = argv[only + 1];
+    if (section !== 'logs' && section !== 'recovery') {
+      throw new Error(
+        '--only takes `logs` (the getLogs section alone) or `recovery` (Find my accounts, on the built bundle)',
+      );
     }
-    return { only: 'logs' };
+    return { only: section };
   }
   const index = argv.indexOf('--anchor');
   if (index === -1) {
@@ -102,12 +106,13 @@ function buildWithReport(): void {
 
 /**
  * `npm run bench [-- --anchor <folder>]` (or `npm run bench -- --only logs` for the getLogs
- * section alone, about a minute): build figures, printed and written to bench/results.json
+ * section alone, about a minute; `-- --only recovery` for Find my accounts alone, on the bundle
+ * as built): build figures, printed and written to bench/results.json
  * with the machine and versions. Sections: bundle size and its largest packages; evaluation of
  * the bundle in SES; cold start; signing latency through the simulation beside the floor and the
  * libraries alone (and beside the anchor snap when given); the snap's own work per request in SES
  * without the simulation; the chain adapter's getLogs; ERC-4337 prepare round trips and
- * signUserOperation latency. Medians after warm-up; nothing here is a test.
+ * signUserOperation latency; Find my accounts' round trips and calls for 2 kinds × 40 indices. Medians after warm-up; nothing here is a test.
  */
 async function main(): Promise<void> {
   const { anchor, only } = parseArgs(process.argv.slice(2));
@@ -123,6 +128,22 @@ async function main(): Promise<void> {
       `${JSON.stringify({ ...previous, chain }, null, 2)}\n`,
     );
     console.log(`\nchain section written to ${path.relative(ROOT, RESULTS)}`);
+    return;
+  }
+  if (only === 'recovery') {
+    // `npm run bench -- --only recovery`: Find my accounts alone, on the bundle as built.
+    const recovery = await benchRecovery();
+    const previous = JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ ...previous, recovery }, null, 2)}\n`,
+    );
+    console.log(
+      `\nrecovery section written to ${path.relative(ROOT, RESULTS)}`,
+    );
     return;
   }
   buildWithReport();
@@ -175,6 +196,7 @@ async function main(): Promise<void> {
   results.sesLatency = await benchSesLatency(targets);
   results.chain = await benchChain();
   results.erc4337 = await benchErc4337();
+  results.recovery = await benchRecovery();
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   console.log(

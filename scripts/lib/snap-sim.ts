@@ -133,11 +133,15 @@ export function companionOrigin(root: string = ROOT): string {
  * @param origin - The default caller origin (the companion dapp).
  * @param root - The snap's folder: this repository (dist/bundle.js) by default, or another
  * built keyring snap for side-by-side figures.
+ * @param port - The file server's port (default: a free one). The snap id is
+ * `local:http://localhost:<port>`, and snap_getEntropy derives from the snap id: two installs
+ * that must derive the same keys (a reinstall) use the same port.
  * @returns The running snap; `close()` stops it and the file server.
  */
 export async function startSimulatedSnap(
   origin: string,
   root: string = ROOT,
+  port = 0,
 ): Promise<SimulatedSnap> {
   const files = snapFiles(root);
   const server: Server = createServer((request, response) => {
@@ -152,9 +156,11 @@ export async function startSimulatedSnap(
       )
       .catch(() => response.writeHead(500).end());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  const snapId = `local:http://localhost:${port}`;
+  await new Promise<void>((resolve) =>
+    server.listen(port, '127.0.0.1', resolve),
+  );
+  const { port: listening } = server.address() as { port: number };
+  const snapId = `local:http://localhost:${listening}`;
   /** Stop the file server. */
   const stopServer = async (): Promise<void> =>
     new Promise<void>((resolve) => server.close(() => resolve()));

@@ -158,22 +158,6 @@ export class DerivedKeys {
   }
 
   /**
-   * Whether a running creation holds derivation index `index` of `scheme` in `source`.
-   *
-   * @param scheme - The salt scheme.
-   * @param index - The derivation index.
-   * @param source - The entropy source's id; undefined for the primary one.
-   * @returns True while a creation that took it has not ended.
-   */
-  isReserved(
-    scheme: DerivationScheme,
-    index: number,
-    source?: string,
-  ): boolean {
-    return this.#reserved.has(slot(scheme, index, source));
-  }
-
-  /**
    * The account `key` backs already (an EOA whose key it is, or the smart account it owns), or
    * the account that holds `address`.
    *

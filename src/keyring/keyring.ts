@@ -53,15 +53,7 @@ import { parseScope } from '../utils/scope';
 import { ChainScopeStruct } from '../utils/structs';
 
 export type { AccountSummary, ApprovalRedirect, KeyringPlatform };
-export type {
-  EntropySource,
-  FindAccountsOptions,
-  RecoveredAccount,
-  RecoveryProgress,
-  RecoveryReport,
-  RestoreAccountParams,
-  SkippedAccount,
-} from './recoveryTypes';
+export type { EntropySource, FindAccountsOptions, RecoveryReport };
 
 /**
  * The keyring (keyring-api v1 `Keyring`): accounts, their keys, pending requests and keyring
@@ -215,27 +207,14 @@ export class KeyringSnap implements Keyring {
     return this.#creation.create(options, requester);
   }
 
-  /**
-   * The Secret Recovery Phrases MetaMask holds (`snap_listEntropySources`, SIP-30), checked: at
-   * most 16, each `{ id, name, primary }` with an id of 1 to 128 printable characters and a name
-   * cut to 64 characters; exactly one primary (the first listed when MetaMask marks none). When
-   * MetaMask cannot list them (an older version), one entry stands for the primary phrase
-   * (`id` `primary`).
-   *
-   * @returns The sources, the primary one first.
-   */
+  /** @returns The Secret Recovery Phrases MetaMask holds, checked, primary first (EntropySources.list). */
   async listEntropySources(): Promise<EntropySource[]> {
     return this.#recovery.listSources();
   }
 
   /**
-   * Find my accounts*: search every entropy source and derivation scheme for used accounts and
-   * add the ones this snap does not hold (see Recovery.find for the rules and bounds).
-   *
    * @param options - `onProgress`, called after each window of indices.
-   * @returns What was found, added and skipped, and what was searched; `noChain: true` (nothing
-   * searched) when no chain is configured.
-   * @throws JsonRpcError -32002 when another search is running.
+   * @returns "Find my accounts"'s report (Recovery.find: what was searched, added and skipped).
    */
   async findAccounts(
     options: FindAccountsOptions = {},
@@ -244,17 +223,8 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Restore the account of one derivation index ("account #7 of this phrase"): derive its key,
-   * build the account as creation does (a smart account on every configured chain, its address
-   * computed and checked as creation does), save it and announce it (`notify:accountCreated`).
-   * Works with or without a chain for an EOA; the next new account's index moves past it.
-   *
-   * @param params - `{ type, index, entropySource?, scheme? }` (see RestoreAccountParams).
-   * @returns The restored account.
-   * @throws JsonRpcError -32602 for bad params (naming the field, never its value), an unknown
-   * entropy source, or a key or address an account holds already (`data.reason` `keyInUse` /
-   * `addressInUse`); -32001 (`noChainConfig`) for a smart account without a chain; 4001 when
-   * MetaMask refuses the account.
+   * @param params - `{ type, index, entropySource?, scheme? }` (RestoreAccountParams).
+   * @returns The account of that derivation index, added as createAccount adds one (Recovery.restore).
    */
   async restoreAccount(params: unknown): Promise<KeyringAccount> {
     return this.#recovery.restore(params);

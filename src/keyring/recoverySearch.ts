@@ -319,7 +319,7 @@ function stopReason(
 }
 
 /**
- * Derive the keys of every lane's window (snap_getEntropy), one after the other.
+ * Derive the keys of every lane's window (snap_getEntropy), all requests at once.
  *
  * @param input - The search input (deriveKey).
  * @param windows - Each lane and its indices.
@@ -329,16 +329,17 @@ async function deriveWindows(
   input: SearchInput,
   windows: { lane: Lane; indices: number[] }[],
 ): Promise<Map<string, Key>> {
-  const keys = new Map<string, Key>();
-  for (const { lane, indices } of windows) {
-    for (const index of indices) {
-      keys.set(
-        slot(lane, index),
-        await input.deriveKey(index, lane.scheme, lane.sourceArg),
-      );
-    }
-  }
-  return keys;
+  const slots = windows.flatMap(({ lane, indices }) =>
+    indices.map((index) => ({ lane, index })),
+  );
+  const keys = await Promise.all(
+    slots.map(async ({ lane, index }) =>
+      input.deriveKey(index, lane.scheme, lane.sourceArg),
+    ),
+  );
+  return new Map(
+    slots.map(({ lane, index }, at) => [slot(lane, index), keys[at]]),
+  );
 }
 
 /**

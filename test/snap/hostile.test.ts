@@ -66,6 +66,7 @@ const ALLOWED: Record<string, ReadonlySet<string>> = {
   [METAMASK]: new Set([
     'keyring_listAccounts',
     'keyring_getAccount',
+    'keyring_createAccount',
     'keyring_filterAccountChains',
     'keyring_deleteAccount',
     'keyring_updateAccount',

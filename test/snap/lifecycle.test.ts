@@ -25,7 +25,11 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
     it.each([
       ['https://evil.example', 'keyring_createAccount', { options: {} }],
       ['https://evil.example', 'keyring_listAccounts', undefined],
-      [METAMASK, 'keyring_createAccount', { options: {} }],
+      [
+        METAMASK,
+        'keyring_discoverAccounts',
+        { scopes: ['eip155:0'], entropySource: 'default', groupIndex: 0 },
+      ],
       [METAMASK, 'keyring_exportAccount', { id: '' }],
       [METAMASK, 'keyring_approveRequest', { id: REQUEST_ID, data: {} }],
       [COMPANION, 'keyring_submitRequest', {}],
