@@ -37,6 +37,27 @@ function buttons(node: any): string[] {
   return [...own, ...buttons(node.props?.children)];
 }
 
+/**
+ * The texts of every Row labelled `label` of a JSX tree.
+ *
+ * @param node - The tree.
+ * @param label - The label.
+ * @returns The rows' texts, in tree order.
+ */
+function rows(node: any, label: string): string[] {
+  if (node === null || typeof node !== 'object') {
+    return [];
+  }
+  if (Array.isArray(node)) {
+    return node.flatMap((child) => rows(child, label));
+  }
+  const own =
+    node.type === 'Row' && node.props.label === label
+      ? [String(node.props.children.props.children)]
+      : [];
+  return [...own, ...rows(node.props?.children, label)];
+}
+
 describe('AccountCard', () => {
   const model: HomeModel = {
     accounts: [
@@ -81,5 +102,43 @@ describe('AccountCard', () => {
     );
     expect(JSON.stringify(tree)).not.toContain('\\u202e');
     expect(JSON.stringify(tree)).not.toContain('\u202E');
+  });
+
+  it('the Key row: an imported key says to keep a copy; a derived one names its recovery phrase and index', () => {
+    /**
+     * A derived account of index 4.
+     *
+     * @param entropySource - Its recovery phrase's id, when not the primary one.
+     * @returns Its summary.
+     */
+    const derived = (
+      entropySource?: string,
+    ): HomeModel['accounts'][number] => ({
+      account: eoa(
+        '33333333-3333-4333-8333-333333333333',
+        '0x3333333333333333333333333333333333333333',
+      ),
+      name: 'Other',
+      keySource: {
+        derivationIndex: 4,
+        derivationScheme: 'eoa',
+        ...(entropySource ? { entropySource } : {}),
+      },
+    });
+    const tree = renderHome({
+      ...model,
+      entropySources: [
+        { id: 'default', name: 'Wallet', primary: true },
+        { id: 'second', name: 'Savings phrase', primary: false },
+      ],
+      accounts: [...model.accounts, derived('second'), derived('gone')],
+    });
+    const keys = rows(tree, 'Key');
+    expect(keys).toStrictEqual([
+      'Imported — keep a copy of its key',
+      'derived from your Secret Recovery Phrase (index 0)',
+      'derived from Savings phrase (index 4)',
+      'derived from another recovery phrase (index 4)',
+    ]);
   });
 });

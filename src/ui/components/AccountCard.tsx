@@ -19,9 +19,29 @@ import { accountLabel } from '../accountLabel';
 import { chainName } from '../chainNames';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
+import { phraseName } from '../recoveryText';
 
 /** An imported key's row: no recovery phrase finds it again (see deletionRecovery in src/consent.ts). */
 const IMPORTED_KEY_TEXT = 'Imported — keep a copy of its key';
+
+/**
+ * The recovery phrase a derived key comes from, as the card names it.
+ *
+ * @param source - The entropy source's id, for a key not from the primary phrase.
+ * @param model - The page's model (the phrases MetaMask lists).
+ * @returns `your Secret Recovery Phrase` (the primary one), the other phrase's name, or `another
+ * recovery phrase` when MetaMask no longer lists it.
+ */
+function phraseOf(source: string | undefined, model: HomeModel): string {
+  if (source === undefined) {
+    return 'your Secret Recovery Phrase';
+  }
+  const sources = model.entropySources ?? [];
+  const position = sources.findIndex((entry) => entry.id === source);
+  return position === -1
+    ? 'another recovery phrase'
+    : phraseName(sources[position], position + 1);
+}
 
 /**
  * One account's section: name, type, address, chains, key source, metadata CID, its rename form
@@ -47,7 +67,7 @@ export const AccountCard: SnapComponent<{
   const key =
     'imported' in keySource
       ? IMPORTED_KEY_TEXT
-      : `derived from your Secret Recovery Phrase (index ${keySource.derivationIndex})`;
+      : `derived from ${phraseOf(keySource.entropySource, model)} (index ${keySource.derivationIndex})`;
   const metadataCid =
     typeof account.options.metadataCid === 'string'
       ? account.options.metadataCid
