@@ -1,4 +1,4 @@
-import type { AccountRecord } from '../state/schema';
+import type { AccountRecord, KeyringState } from '../state/schema';
 import { invalidParams } from '../utils/errors';
 import { hasHiddenCharacters, ownEntry } from '../utils/safeText';
 
@@ -246,4 +246,26 @@ export function suggestName(
     next += 1;
   }
   return `${prefix} ${next}`;
+}
+
+/**
+ * Keep the highest suggested number of a name's kind (KeyringState.nameCounters), so that
+ * suggestName never gives that number again, even after a rename or a delete (MetaMask keeps the
+ * label it showed at creation).
+ *
+ * @param draft - The state draft to update (its `nameCounters`).
+ * @param smart - Whether the account named is a smart account.
+ * @param name - The name given (counted only when it has the suggested form of its kind).
+ */
+export function countName(
+  draft: Pick<KeyringState, 'nameCounters'>,
+  smart: boolean,
+  name: string,
+): void {
+  const counters = draft.nameCounters ?? { eoa: 0, smart: 0 };
+  const kind = smart ? 'smart' : 'eoa';
+  draft.nameCounters = {
+    ...counters,
+    [kind]: Math.max(counters[kind], suggestedNumber(name, smart) ?? 0),
+  };
 }

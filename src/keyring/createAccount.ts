@@ -6,8 +6,8 @@ import type { Hex } from 'viem';
 import {
   assertNameFree,
   checkName,
+  countName,
   suggestName,
-  suggestedNumber,
 } from './accountNames';
 import { takeIndex } from './derivedKeys';
 import type { DerivedKeys, Key } from './derivedKeys';
@@ -182,15 +182,15 @@ export class AccountCreation {
         if (chosen !== undefined) {
           assertNameFree(draft.accounts, chosen, NAME);
         }
-        const kind = smart ? 'smart' : 'eoa';
-        const counters = draft.nameCounters ?? { eoa: 0, smart: 0 };
         const name =
           chosen ??
-          suggestName(draft.accounts, smart, metadata?.name, counters[kind]);
-        draft.nameCounters = {
-          ...counters,
-          [kind]: Math.max(counters[kind], suggestedNumber(name, smart) ?? 0),
-        };
+          suggestName(
+            draft.accounts,
+            smart,
+            metadata?.name,
+            draft.nameCounters?.[smart ? 'smart' : 'eoa'],
+          );
+        countName(draft, smart, name);
         draft.accounts[account.id] = { ...record, name };
         await this.#store.commit(draft, async () =>
           this.#platform.emitEvent(KeyringEvent.AccountCreated, {

@@ -13,8 +13,13 @@ import type {
 } from '@metamask/keyring-api';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 
-import { assertNameFree, checkName, suggestedNumber } from './accountNames';
+import { assertNameFree, checkName, countName } from './accountNames';
 import { assertAccountUpdate } from './accountUpdate';
+import {
+  metadataServiceUrls,
+  signingAccountAddress,
+  summarizeAccounts,
+} from './accountViews';
 import { AccountCreation } from './createAccount';
 import { DerivedKeys } from './derivedKeys';
 import type { Key } from './derivedKeys';
@@ -34,7 +39,6 @@ import type {
   KeyringPlatform,
 } from './types';
 import { UserOperations } from './userOperations';
-import { signerOf } from '../accounts';
 import { requireConsent } from '../consent';
 import type { Requester } from '../consent';
 import type { MetadataReader } from '../metadata';
@@ -49,7 +53,6 @@ import {
   validate,
 } from '../utils/errors';
 import { ownEntry, quoteId } from '../utils/safeText';
-import { parseScope } from '../utils/scope';
 import { ChainScopeStruct } from '../utils/structs';
 
 export type { AccountSummary, ApprovalRedirect, KeyringPlatform };
@@ -145,40 +148,14 @@ export class KeyringSnap implements Keyring {
     return this.#record(id).account;
   }
 
-  /**
-   * The accounts as a person sees them: the keyring-api account, the name it was created with,
-   * and where its key comes from (the snap_getEntropy index it was derived with, or imported).
-   * Never the key.
-   *
-   * @returns One entry per account, in creation order.
-   */
+  /** @returns The accounts as a person sees them, never a key (see summarizeAccounts). */
   describeAccounts(): AccountSummary[] {
-    return Object.values(this.#store.current.accounts).map((record) => ({
-      account: record.account,
-      name: record.name ?? '',
-      keySource:
-        record.derivationIndex === undefined
-          ? { imported: true as const }
-          : {
-              derivationIndex: record.derivationIndex,
-              derivationScheme: record.derivationScheme ?? 'legacy',
-              ...(record.entropySource === undefined
-                ? {}
-                : { entropySource: record.entropySource }),
-            },
-      ...(record.smartAccount ? { owner: record.smartAccount.owner } : {}),
-    }));
+    return summarizeAccounts(this.#store.current.accounts);
   }
 
   /** @returns The bundler and paymaster URLs smart accounts took from their metadata (to scrub from errors). */
   serviceUrls(): string[] {
-    return Object.values(this.#store.current.accounts).flatMap((record) =>
-      Object.values(record.smartAccount?.chains ?? {}).flatMap((chain) =>
-        [chain.bundlerUrl, chain.paymasterUrl].filter(
-          (url): url is string => url !== undefined,
-        ),
-      ),
-    );
+    return metadataServiceUrls(this.#store.current.accounts);
   }
 
   /**
@@ -292,13 +269,7 @@ export class KeyringSnap implements Keyring {
       assertNameFree(this.#store.current.accounts, checked, 'name', id);
       const draft = this.#store.draft();
       draft.accounts[id].name = checked;
-      const smart = draft.accounts[id].smartAccount !== undefined;
-      const counters = draft.nameCounters ?? { eoa: 0, smart: 0 };
-      const kind = smart ? 'smart' : 'eoa';
-      draft.nameCounters = {
-        ...counters,
-        [kind]: Math.max(counters[kind], suggestedNumber(checked, smart) ?? 0),
-      };
+      countName(draft, draft.accounts[id].smartAccount !== undefined, checked);
       await this.#store.commit(draft);
     });
     return checked;
@@ -470,21 +441,7 @@ export class KeyringSnap implements Keyring {
     scope: string,
     request: JsonRpcRequest,
   ): Promise<ResolvedAccountAddress | null> {
-    parseScope(scope);
-    const candidate = signerOf(request)?.toLowerCase();
-    const record = candidate
-      ? Object.values(this.#store.current.accounts).find(
-          (entry) =>
-            entry.account.address.toLowerCase() === candidate &&
-            entry.account.methods.includes(request.method),
-        )
-      : undefined;
-    return record
-      ? {
-          address:
-            `${scope}:${record.account.address}` as `${string}:${string}:${string}`,
-        }
-      : null;
+    return signingAccountAddress(this.#store.current.accounts, scope, request);
   }
 
   /**

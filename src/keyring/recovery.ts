@@ -11,7 +11,7 @@ import {
 import type { Hex } from 'viem';
 import { isAddressEqual } from 'viem';
 
-import { suggestName } from './accountNames';
+import { countName, suggestName } from './accountNames';
 import { takeIndex } from './derivedKeys';
 import type { DerivedKeys, Key } from './derivedKeys';
 import type { EntropySources } from './entropySources';
@@ -394,7 +394,13 @@ export class Recovery {
       this.#keys.assertUnique(key, account.address);
       const draft = this.#store.draft();
       takeIndex(draft, scheme, sourceArg, index);
-      const name = suggestName(draft.accounts, kind === 'smart');
+      const name = suggestName(
+        draft.accounts,
+        kind === 'smart',
+        undefined,
+        draft.nameCounters?.[kind === 'smart' ? 'smart' : 'eoa'],
+      );
+      countName(draft, kind === 'smart', name);
       draft.accounts[account.id] = { ...record, name };
       await this.#store.commit(draft, async () =>
         this.#platform

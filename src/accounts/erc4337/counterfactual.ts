@@ -2,6 +2,7 @@ import { encodeFunctionData, getAddress, toHex } from 'viem';
 import type { Hex } from 'viem';
 
 import { factoryAbi } from './constants';
+import { knownImplementation } from './knownFactories';
 import { counterfactualAddress } from './prepare';
 import type { RpcClient } from '../../chain';
 import { readHexData, readUintWord } from '../../chain';
@@ -20,7 +21,8 @@ import { readHexData, readUintWord } from '../../chain';
  *
  * @param client - The chain's RPC adapter.
  * @param accountFactory - The factory's address.
- * @returns The implementation (checksummed), or undefined when no code is deployed at the factory.
+ * @returns The implementation (checksummed; the pinned one for a known factory), or undefined when
+ * no code is deployed at the factory.
  * @throws The chain adapter's errors; TransportError (malformed) when a reply is not what its
  * method returns.
  */
@@ -46,6 +48,12 @@ export async function readAccountImplementation(
   ]);
   if (readHexData(code, 'eth_getCode', client.origin) === '0x') {
     return undefined;
+  }
+  // A known factory's implementation is pinned (knownFactories.ts): the search computes the
+  // addresses creation would accept, whatever the RPC answers.
+  const pinned = knownImplementation(accountFactory);
+  if (pinned !== undefined) {
+    return pinned;
   }
   return getAddress(
     toHex(
