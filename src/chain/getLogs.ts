@@ -131,6 +131,46 @@ async function start(
 }
 
 /**
+ * The eth_getLogs calls of the next round trip: one batch (`batch` calls: 10 per 10 lanes), or,
+ * in the last round trip the allowance leaves, two batches sent together, every call of them
+ * narrowing the refused ranges. The allowance is `ceil(N / cap) + 2` round trips for a query of
+ * N logs; N is not known, but it is at least the logs returned so far plus `cap + 1` per range
+ * refused (the pending refused ranges are disjoint). Before that round trip, a refused range
+ * whose density is known gets only the pieces it needs (calls are billed one by one).
+ *
+ * @param state - What is known.
+ * @param state.round - The number of the round trip about to be made (the first is 1).
+ * @param state.pending - The intervals still to fetch.
+ * @param state.fetched - Logs returned so far.
+ * @param state.cap - The provider's result cap (logs per call).
+ * @param state.batch - eth_getLogs calls per batch round (10 per 10 lanes).
+ * @returns The calls the round may make, and whether refused ranges take every spare call.
+ */
+function roundSlots(state: {
+  /** The number of the round trip about to be made (the first is 1). */
+  round: number;
+  /** The intervals still to fetch. */
+  pending: readonly Interval[];
+  /** Logs returned so far. */
+  fetched: number;
+  /** The provider's result cap. */
+  cap: number;
+  /** eth_getLogs calls per batch round. */
+  batch: number;
+}): {
+  /** Calls this round may make. */
+  slots: number;
+  /** Whether every refused range takes the round's spare calls (`PlanContext.spread`). */
+  spread: boolean;
+} {
+  const refused = state.pending.filter((interval) => interval.over).length;
+  const atLeast = state.fetched + refused * (state.cap + 1);
+  const allowance = Math.ceil(atLeast / state.cap) + 2;
+  const last = state.round >= allowance;
+  return { slots: last ? 2 * state.batch : state.batch, spread: last };
+}
+
+/**
  * Pages of eth_getLogs results (Ethereum JSON-RPC API, eth_getLogs), each
  * ordered by (blockNumber, logIndex) and de-duplicated; pages come in ascending
  * block order and together hold every matching log exactly once.
@@ -146,9 +186,12 @@ async function start(
  * - each later round trip is one JSON-RPC batch of up to 10 eth_getLogs calls
  *   (each capped on its own by the provider) over sub-ranges planned by
  *   `planRound`: only a range the provider refused is fanned out, sized from
- *   what the refusals and the logs seen taught (see `piecesNeeded`); a range
- *   the provider suggests (`data: { from, to }` or "this block range should
- *   work: [0x…, 0x…]") is asked for as is;
+ *   what the refusals and the logs seen taught (see `piecesNeeded`); in the
+ *   last round trip the allowance of ceil(N / 10,000) + 2 leaves, two batches
+ *   sent together, all their calls spent on the refused ranges, widest pieces
+ *   first (`roundSlots`); a range the provider suggests
+ *   (`data: { from, to }` or "this block range should work: [0x…, 0x…]") is
+ *   asked for as is;
  * - only "more than N results", "query timeout exceeded", a suggested range, or
  *   a client-side timeout narrow a range; rate limiting (any other -32005, HTTP
  *   429) is retried by the transport as the same call, never split, and
@@ -234,10 +277,13 @@ export async function* getLogsPages(
 
   const pages = new LogPages(lanes.length, from, to);
   let pending: Interval[] = lanes.map((_, lane) => ({ lane, from, to }));
+  let fetched = 0; // logs returned so far
+  let rounds = first ? 1 : 0; // round trips made so far
   if (first) {
-    first.answered.forEach((logs, lane) =>
-      pages.complete({ lane, from, to }, logs),
-    );
+    first.answered.forEach((logs, lane) => {
+      fetched += logs.length;
+      pages.complete({ lane, from, to }, logs);
+    });
     pending = first.pending;
     yield* pages.release();
   }
@@ -256,10 +302,17 @@ export async function* getLogsPages(
     return a.lane - b.lane;
   };
   while (pending.length > 0) {
-    const slots =
-      maxBatch * Math.max(1, Math.ceil(lanes.length / MAX_LOG_CALLS_PER_BATCH));
+    rounds += 1;
+    const { slots, spread } = roundSlots({
+      round: rounds,
+      pending,
+      fetched,
+      cap,
+      batch: maxBatch * Math.ceil(lanes.length / MAX_LOG_CALLS_PER_BATCH),
+    });
     const plan = planRound(pending.sort(order), {
       slots,
+      spread,
       target,
       cap,
       /** @inheritdoc */
@@ -277,6 +330,7 @@ export async function* getLogsPages(
       const outcome = round.outcomes[i];
       if (outcome.kind === 'ok') {
         progressed = true;
+        fetched += outcome.logs.length;
         pages.complete(piece, outcome.logs);
       } else if (outcome.kind === 'again') {
         // Part of a batch above the byte cap: asked again in smaller batches.

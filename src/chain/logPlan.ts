@@ -48,6 +48,12 @@ export type PlanContext = {
   density(lane: number): number | undefined;
   /** The most logs seen in one block of a lane, or undefined when none was seen. */
   heaviest?(lane: number): number | undefined;
+  /**
+   * Spend the round's spare calls on every refused interval (true), or only on those about which
+   * nothing narrower is known (false: a refused interval sized from the density and the heaviest
+   * block seen gets just those pieces).
+   */
+  spread?: boolean;
 };
 
 /**
@@ -134,25 +140,25 @@ type Need = {
   count: number;
   /** Its pieces are cut by the heavy-block rule. */
   sized: boolean;
-  /** It may take the round's spare calls (a refused range about which nothing narrower is known). */
+  /** It may take the round's spare calls (a range the provider refused). */
   spread: boolean;
 };
 
 /**
- * The calls an interval needs (the cost model: one call for anything not
- * known to be too large; a fan-out only for a range the provider refused,
- * sized from what was learnt):
+ * The calls an interval needs at least (the cost model: one call for
+ * anything not known to be too large; a fan-out only for a range the
+ * provider refused, sized from what was learnt):
  * - suggested by the provider: 1;
  * - never refused: enough to hold the logs expected at `target` per call
  *   (density seen in the lane, or estimated from a suggested range next to
  *   it), 1 when nothing is known;
- * - refused, nothing seen in the lane yet: 2, and the round's spare calls
- *   (`spread`);
- * - refused, logs seen: enough for `max(cap + 1, density × width)` at
- *   `target` per call; when the heaviest block seen holds a tenth of the cap
- *   or more (logs come in clusters), at least as many pieces as such blocks
- *   exceed the cap (a refused range holding 3 blocks of 4,000 is cut in 3);
- * - refused again after that rule: 2 and the spare calls (cut finest).
+ * - refused: enough for `max(cap + 1, density × width)` at `target` per call
+ *   (2 when nothing was seen in the lane yet); when the heaviest block seen
+ *   holds a tenth of the cap or more (logs come in clusters), at least as
+ *   many pieces as such blocks exceed the cap (a refused range holding 3
+ *   blocks of 4,000 is cut in 3). A refused range also takes the round's
+ *   spare calls (`planRound`), so that it is cut as finely as the round's
+ *   call budget allows.
  *
  * @param interval - The interval.
  * @param context - Density, heaviest block, target and cap.
@@ -190,17 +196,23 @@ function piecesNeeded(interval: Interval, context: PlanContext): Need {
   if (clustered) {
     count = Math.max(count, Math.ceil((context.cap + 1) / heaviest));
   }
-  return { count: clamp(count), sized: clustered, spread: false };
+  return {
+    count: clamp(count),
+    sized: clustered,
+    spread: context.spread ?? false,
+  };
 }
 
 /**
  * Plan one round trip: take the pending intervals in block order and give
  * each the calls it needs (`piecesNeeded`) while slots last (an interval that
  * needs more than the slots left is cut into the slots left; intervals after
- * it stay pending); then spread any slots left over the refused intervals about which
- * nothing narrower is known, so that such a range is cut as finely as one
- * round allows. A range never refused is never fanned out on speculation: a
- * query whose answer fits in one reply costs one call.
+ * it stay pending); then give the slots left, one at a time, to the refused
+ * interval whose pieces are widest, so that every call of the round narrows
+ * what is still unknown (a range refused as a whole is cut into the round's
+ * calls; two refused ranges end up cut to pieces of about the same width). A
+ * range never refused is never fanned out on speculation: a query whose
+ * answer fits in one reply costs one call.
  *
  * @param pending - Intervals still to fetch, sorted by `from` then lane.
  * @param context - Slots, target, cap and density.
@@ -241,20 +253,28 @@ export function planRound(
     chosen.push({ interval, count: slots, sized: need.sized, spread: false });
     slots = 0;
   }
-  let spread = true;
-  while (slots > 0 && spread) {
-    spread = false;
+  // Spare calls go, one at a time, to the refused interval whose pieces are widest: every call
+  // of the budget narrows what is still unknown, and the refused ranges end up cut to about the
+  // same width.
+  for (; slots > 0; slots -= 1) {
+    let widest: Choice | undefined;
+    let widestSize = 0n;
     for (const choice of chosen) {
+      const count = BigInt(choice.count);
+      const size = (width(choice.interval) + count - 1n) / count;
       if (
-        slots > 0 &&
         choice.spread &&
-        BigInt(choice.count) < width(choice.interval)
+        count < width(choice.interval) &&
+        size > widestSize
       ) {
-        choice.count += 1;
-        slots -= 1;
-        spread = true;
+        widest = choice;
+        widestSize = size;
       }
     }
+    if (!widest) {
+      break;
+    }
+    widest.count += 1;
   }
   return {
     pieces: chosen.flatMap((choice) =>
