@@ -1,3 +1,5 @@
+import * as fc from 'fast-check';
+
 import { startAnvil } from '../../devnet/anvil';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
 import { countingFetch } from '../../devnet/round-trips';
@@ -10,6 +12,8 @@ import {
 import type { SeedResult } from '../../devnet/seed-logs';
 import { createRpcClient } from '../../src/chain';
 import type { RpcLog } from '../../src/chain';
+import { fakeProvider } from '../../test/fixtures/fake-provider';
+import { logLayoutArbitrary } from '../../test/fixtures/log-layouts';
 
 /**
  * A hex quantity.
@@ -166,6 +170,8 @@ export async function benchChain(): Promise<LogsRow[]> {
     }
   }
 
+  rows.push(...(await benchGeneratedLayouts()));
+
   const anvil = await startAnvil();
   const proxy = await startLimitsProxy({
     upstream: anvil.url,
@@ -191,5 +197,86 @@ export async function benchChain(): Promise<LogsRow[]> {
     await proxy.close();
     await anvil.stop();
   }
+  return rows;
+}
+
+/** Generated layouts the bench samples (fixed seed: the same sample every run). */
+const GENERATED_SAMPLE = { numRuns: 12, seed: 20261127 };
+
+/**
+ * getLogs over a sample of the generated layouts of the planner's property test
+ * (`test/fixtures/log-layouts.ts`: leading gaps of 0 to 50,000 blocks, clusters, blocks up to
+ * 10,000 logs, 0 to 60,000 logs), against the in-memory provider of
+ * `test/fixtures/fake-provider.ts` (10,000 results and 10 eth_getLogs per batch, no range hint;
+ * anvil would take minutes to mine 50,000 blocks per layout). Prints round trips and calls beside
+ * the ideal and the goals, and how many layouts met them.
+ *
+ * @returns One row per layout (`layout` is `generated-<i>`, `hint` is `none`).
+ */
+async function benchGeneratedLayouts(): Promise<LogsRow[]> {
+  console.log(
+    `## chain: eth_getLogs over ${GENERATED_SAMPLE.numRuns} generated layouts (in-memory provider: 10,000 results and 10 eth_getLogs per batch, no hint; seed ${GENERATED_SAMPLE.seed})`,
+  );
+  console.log(
+    'layout         blocks   logs  round trips  calls  ideal  goals (rt<=ideal+2, calls<=2rt+10)  exact',
+  );
+  const rows: LogsRow[] = [];
+  for (const [i, counts] of fc
+    .sample(logLayoutArbitrary(), GENERATED_SAMPLE)
+    .entries()) {
+    const provider = fakeProvider({ counts });
+    const client = createRpcClient({
+      url: 'https://fake.example/',
+      fetch: provider.fetch,
+    });
+    const started = Date.now();
+    const logs = await client.getLogs({
+      fromBlock: '0x0',
+      toBlock: toQuantity(BigInt(counts.length - 1)),
+    });
+    const row: LogsRow = {
+      layout: `generated-${i}`,
+      blocks: counts.length,
+      logs: provider.logs.length,
+      hint: 'none',
+      requests: provider.stats.requests,
+      roundTrips: provider.stats.roundTrips,
+      calls: provider.stats.getLogsCalls,
+      ideal: Math.ceil(provider.logs.length / 10_000),
+      refusals: provider.stats.refusals,
+      exact:
+        logs.length === provider.logs.length &&
+        logs.every(
+          (log, j) => JSON.stringify(log) === JSON.stringify(provider.logs[j]),
+        ),
+      wallMs: Date.now() - started,
+    };
+    rows.push(row);
+    const goals = `${row.roundTrips <= row.ideal + 2 ? 'rt ok' : 'RT OVER'}, ${
+      row.calls <= 2 * row.roundTrips + 10 ? 'calls ok' : 'CALLS OVER'
+    }`;
+    console.log(
+      [
+        row.layout.padEnd(13),
+        String(row.blocks).padStart(7),
+        String(row.logs).padStart(6),
+        String(row.roundTrips).padStart(12),
+        String(row.calls).padStart(6),
+        String(row.ideal).padStart(6),
+        `  ${goals.padEnd(34)}`,
+        `  ${row.exact ? 'yes' : 'NO'}`,
+      ].join(' '),
+    );
+  }
+  const roundTripsMet = rows.filter(
+    (row) => row.roundTrips <= row.ideal + 2,
+  ).length;
+  const bothMet = rows.filter(
+    (row) =>
+      row.roundTrips <= row.ideal + 2 && row.calls <= 2 * row.roundTrips + 10,
+  ).length;
+  console.log(
+    `generated: round trips within ideal + 2 in ${roundTripsMet} of ${rows.length}; both goals in ${bothMet} of ${rows.length}`,
+  );
   return rows;
 }

@@ -688,7 +688,7 @@ describe('chain adapter: eth_getLogs through the limits proxy', () => {
 });
 
 /**
- * Bounds of the cost goal (issue 24): round trips within ceil(N/10,000) + 2, and eth_getLogs calls
+ * Bounds of the cost goal (docs/performance.md, "eth_getLogs: round trips and calls"): round trips within ceil(N/10,000) + 2, and eth_getLogs calls
  * (each member of a batch is billed and rate-limited on its own) within 2 per round trip plus one
  * fan-out of 10.
  *
