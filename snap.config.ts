@@ -216,6 +216,23 @@ const config: SnapConfig = {
       packageDir('@metamask/abi-utils', 'node_modules/@metamask/eth-sig-util'),
     );
     webpackConfig.module?.rules?.push(...(RULES as never[]));
+    // Terser (snaps-cli's minimizer): three compress passes and ES2020 output (SES runs ES2020+).
+    // Both keep the code's meaning; they take about 600 B off the gzip -9 bundle.
+    for (const minimizer of webpackConfig.optimization?.minimizer ?? []) {
+      const terser = (
+        minimizer as {
+          /** terser-webpack-plugin's options: `minimizer.options` are Terser's. */
+          options?: { minimizer?: { options?: Record<string, unknown> } };
+        }
+      ).options?.minimizer;
+      if (terser?.options) {
+        terser.options = {
+          ...terser.options,
+          ecma: 2020,
+          compress: { passes: 3, ecma: 2020 },
+        };
+      }
+    }
     const statsFile = process.env.SNAP_BUNDLE_STATS;
     if (statsFile) {
       // snaps-cli's own dependency (its `--analyze` uses it), resolved from snaps-cli.
