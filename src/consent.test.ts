@@ -65,6 +65,26 @@ describe('describeConsent', () => {
     ).toContain(`Savings (${OTHER})`);
   });
 
+  it("a site's export of a smart account's key names the owner whose key is sent, with its address", () => {
+    const OWNER = '0x1111111111111111111111111111111111111111';
+    const exported = describeConsent({
+      origin: SITE,
+      change: {
+        kind: 'exportAccount',
+        name: 'Vault',
+        address: OTHER,
+        owner: OWNER,
+      },
+    });
+    expect(exported.intro).toBe(
+      `The private key of the owner (${OWNER}) of smart account Vault (${OTHER}) will be sent to ${SITE}. The smart account has no key of its own: anyone who has the owner's key controls the owner and this smart account.`,
+    );
+    expect(exported.rows).toContainEqual({
+      label: "Owner (the key's address)",
+      value: OWNER,
+    });
+  });
+
   it('a deletion says what can come back: a derived key through Find my accounts, an imported one only from a copy', () => {
     /**
      * The deletion dialog's sentence for an account.

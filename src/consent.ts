@@ -54,7 +54,13 @@ export type Change =
       /** How many of its requests wait for approval when the dialog opens. */
       waiting?: number;
     }
-  | { kind: 'exportAccount'; name: string; address: string };
+  | {
+      kind: 'exportAccount';
+      name: string;
+      address: string;
+      /** For a smart account: its owner EOA, whose key is the one sent (the account has none). */
+      owner?: string;
+    };
 
 /** What the platform is asked to confirm: the site and its change. */
 export type Consent = {
@@ -270,11 +276,17 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
     default:
       return {
         title: `Send private key to ${origin}`,
-        intro: `The private key of account ${change.name} (${change.address}) will be sent to ${origin}. Anyone who has it controls the account.`,
+        intro:
+          change.owner === undefined
+            ? `The private key of account ${change.name} (${change.address}) will be sent to ${origin}. Anyone who has it controls the account.`
+            : `The private key of the owner (${change.owner}) of smart account ${change.name} (${change.address}) will be sent to ${origin}. The smart account has no key of its own: anyone who has the owner's key controls the owner and this smart account.`,
         rows: [
           { label: 'Sent to', value: origin },
           { label: 'Account', value: change.name },
           { label: 'Address', value: change.address },
+          ...(change.owner === undefined
+            ? []
+            : [{ label: "Owner (the key's address)", value: change.owner }]),
         ],
         warnings: [
           'Approve only if you asked this site for the key and trust it to keep it. It is not shown here: it is sent to the site.',

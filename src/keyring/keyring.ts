@@ -363,6 +363,7 @@ export class KeyringSnap implements Keyring {
             kind: 'exportAccount',
             name: record.name ?? '',
             address: record.account.address,
+            owner: record.smartAccount?.owner,
           },
         })
       : await this.#platform.confirm(
