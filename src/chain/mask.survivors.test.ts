@@ -56,9 +56,11 @@ describe('isMaskedUrl: a masked placeholder is told from an endpoint', () => {
 
 describe('redact: overlapping secrets leave no piece behind', () => {
   it('masks a segment that contains another whole, not the inner one first', () => {
-    const url = 'https://rpc.example.io/abcDEFgh/xyzabcDEFgh';
-    expect(redact('x xyzabcDEFgh y', url)).toBe('x *** y');
-    expect(redact('x abcDEFgh y', url)).toBe('x *** y');
+    const inner = 'abcDEFgh12345678'; // 16 characters
+    const outer = `xyz${inner}`; // 19 characters
+    const url = `https://rpc.example.io/${inner}/${outer}`;
+    expect(redact(`x ${outer} y`, url)).toBe('x *** y');
+    expect(redact(`x ${inner} y`, url)).toBe('x *** y');
   });
 
   it('masks a query value and the percent-decoded user name', () => {
@@ -76,25 +78,68 @@ describe('redact: overlapping secrets leave no piece behind', () => {
 });
 
 describe('redact: every shape of a key in the path and query', () => {
-  it('masks the path and query as one when they appear together', () => {
-    const url = 'https://rpc.example.io/v3/KEY12345?apikey=abc123456';
-    expect(redact('x /v3/KEY12345?apikey=abc123456 y', url)).toBe('x *** y');
-  });
-
-  it('masks a query pair as one', () => {
-    const url = 'https://rpc.example.io/?apikey=abc123456';
-    expect(redact('got apikey=abc123456', url)).toBe('got ***');
-  });
-
-  it('masks a segment of exactly 6 characters', () => {
-    expect(redact('id abc123 refused', 'https://rpc.example.io/abc123')).toBe(
-      'id *** refused',
+  it('masks the key in the path and the query value, keeping the version and the name readable', () => {
+    const url = `https://rpc.example.io/v3/${KEY}?apikey=abc123456`;
+    expect(redact(`x /v3/${KEY}?apikey=abc123456 y`, url)).toBe(
+      'x /v3/***?apikey=*** y',
     );
   });
 
-  it('masks a segment whose percent-encoding is broken', () => {
-    const url = 'https://rpc.example.io/key%zz12345678';
-    expect(redact('failed key%zz12345678', url)).toBe('failed ***');
+  it('masks only the value of a query pair, keeping the chain id readable', () => {
+    const url = 'https://rpc.example.io/11155111?apikey=abc123456';
+    expect(redact('chain 11155111: got apikey=abc123456', url)).toBe(
+      'chain 11155111: got apikey=***',
+    );
+  });
+
+  it('masks a key-like segment of 16 characters or more', () => {
+    for (const segment of [
+      '0123456789abcdef', // hex
+      'abcdefghijklmnop', // letters only
+      '5HueCGU8rMjxEXxi', // base58
+      'AbCd-EfGh_IjKlMn', // mixed case with - and _
+      'abcd-efgh_ijkl-1', // - and _ with a digit
+    ]) {
+      expect(segment).toHaveLength(16);
+      expect(
+        redact(`id ${segment} refused`, `https://rpc.example.io/${segment}`),
+      ).toBe('id *** refused');
+    }
+  });
+
+  it('keeps a segment readable under 16 characters, word-like, or with a ~', () => {
+    for (const segment of [
+      '0123456789abcde', // 15 characters
+      'eth-mainnet-archive',
+      'ETH_MAINNET_ARCHIVE',
+      '~0123456789abcdef',
+      '0123456789abcdef~',
+    ]) {
+      expect(
+        redact(`id ${segment} refused`, `https://rpc.example.io/${segment}`),
+      ).toBe(`id ${segment} refused`);
+    }
+  });
+
+  it('masks a key-named query value of 6 characters, not of 5', () => {
+    expect(
+      redact('id abc123 refused', 'https://rpc.example.io/?apikey=abc123'),
+    ).toBe('id *** refused');
+    expect(
+      redact('id abc12 refused', 'https://rpc.example.io/?apikey=abc12'),
+    ).toBe('id abc12 refused');
+  });
+
+  it('masks a query value or name whose percent-encoding is broken', () => {
+    expect(
+      redact(
+        'failed abc%zz123456',
+        'https://rpc.example.io/?apikey=abc%zz123456',
+      ),
+    ).toBe('failed ***');
+    expect(
+      redact('failed abc123456', 'https://rpc.example.io/?api%zzkey=abc123456'),
+    ).toBe('failed ***');
   });
 
   it('leaves text alone for a URL that is not one, without throwing', () => {
@@ -103,7 +148,7 @@ describe('redact: every shape of a key in the path and query', () => {
 });
 
 describe('originOf: host labels that look like keys', () => {
-  it('keeps names readable: words, short labels, numbers, and mixes with fewer than 3 digits or under 8 characters', () => {
+  it('keeps names readable: words, numbers, and any label under 16 characters', () => {
     for (const host of [
       'mainnet.example.io',
       'eth-sepolia.example.io',
@@ -117,20 +162,24 @@ describe('originOf: host labels that look like keys', () => {
     }
   });
 
-  it('masks a label of 20 characters or more, in any case, and in free text', () => {
-    const label = 'abcdefghijklmnopqrst'; // 20 letters
+  it('masks a label of 16 letters in place, in any case, and in free text', () => {
+    const label = 'abcdefghijklmnop'; // 16 letters
     const url = `https://${label}.rpc.example.io/`;
     expect(originOf(url)).toBe('https://***.rpc.example.io');
-    expect(maskUrl(url)).toBe('https://***.rpc.example.io/***');
+    expect(maskUrl(url)).toBe('https://***.rpc.example.io/');
     expect(redact(`no answer from ${label.toUpperCase()}.rpc`, url)).toBe(
       'no answer from ***.rpc',
     );
   });
 
-  it('masks a label of 8 characters mixing letters with 3 digits', () => {
-    const url = 'https://ab1c2d3e.rpc.example.io/';
-    expect(originOf(url)).toBe('https://***.rpc.example.io');
-    expect(maskKeyed(url)).toBe('https://***.rpc.example.io/***');
+  it('masks a label of 16 letters and digits, not one of 15', () => {
+    const url = 'https://ab1c2d3e4f5g6h7i.rpc.example.io';
+    expect(originOf(`${url}/`)).toBe('https://***.rpc.example.io');
+    expect(maskKeyed(`${url}/`)).toBe('https://***.rpc.example.io/');
+    expect(maskKeyed(url)).toBe('https://***.rpc.example.io');
+    const short = 'https://ab1c2d3e4f5g6h7.rpc.example.io'; // 15 characters
+    expect(originOf(`${short}/`)).toBe(short);
+    expect(maskKeyed(short)).toBe(short);
   });
 
   it('keeps an IPv6 literal host whole, whatever its length', () => {
