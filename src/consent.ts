@@ -173,7 +173,7 @@ function contract(
 export function deletionRecovery(imported: boolean): string {
   return imported
     ? 'Its key was imported, so no recovery phrase can bring it back: deleting it without a copy of its key loses it, and whatever it holds.'
-    : "Its key comes from your Secret Recovery Phrase: Find my accounts, on this snap's home page, brings it back while it holds funds or has history on a chain you have added (an account never used is not found again).";
+    : "Its key comes from your Secret Recovery Phrase: Find my accounts, on this snap's home page, brings it back while it holds funds or has history on a chain you have added (an account never used is not brought back).";
 }
 
 /**

@@ -172,7 +172,7 @@ export function reportLines(report: RecoveryReport): string[] {
         (lane) =>
           `Stopped early in ${SCHEME_TEXT[lane.scheme]}${ofPhrase(sources, lane.source)}: ${END_TEXT[lane.end as Exclude<LaneEnd, 'gap'>]} after ${count(lane.indices, 'index', 'indices')}; accounts further on may exist: run it again, or restore them by index.`,
       ),
-    `Each kind stops after ${GAP_LIMIT} unused indices in a row: an account past such a gap is not found, restore it by index.`,
+    `Each kind stops after ${GAP_LIMIT} unused indices in a row: an account past such a gap is missed: restore it by index.`,
   ];
   return lines;
 }

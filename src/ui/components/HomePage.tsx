@@ -15,7 +15,7 @@ import { AccountCard } from './AccountCard';
 import { Chains } from './Chains';
 import { CreateAccount } from './CreateAccount';
 import { Ipfs } from './Ipfs';
-import { Recovery } from './Recovery';
+import { RecoverySection } from './Recovery';
 import { Approval, requestCount, Requests } from './Requests';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
@@ -82,7 +82,7 @@ export function renderHome(model: HomeModel): JSXElement {
         <AccountCard key={summary.account.id} summary={summary} model={model} />
       ))}
       <Divider />
-      <Recovery model={model} />
+      <RecoverySection model={model} />
       <Divider />
       <CreateAccount model={model} />
       <Divider />

@@ -69,14 +69,16 @@ export const PhraseChoice: SnapComponent<{
  * @param props.model - The page's model (recovery status, chains, sources, values, errors).
  * @returns The part.
  */
-export const Recovery: SnapComponent<{ model: HomeModel }> = ({ model }) => {
+export const RecoverySection: SnapComponent<{ model: HomeModel }> = ({
+  model,
+}) => {
   const status = model.recovery;
   const running = status?.state === 'running';
   return (
     <Box>
       <Heading>Find my accounts</Heading>
       <Text>
-        {`Installed again, or on a new device? This looks for the accounts (EOA) and smart accounts your recovery ${(model.entropySources ?? []).length > 1 ? 'phrases' : 'phrase'} made with this snap, on the chains you added, and adds back each one that holds funds or has history. It stops after ${GAP_LIMIT} unused indices in a row. Imported keys come from no phrase and are not found.`}
+        {`Installed again, or on a new device? This looks for the accounts (EOA) and smart accounts your recovery ${(model.entropySources ?? []).length > 1 ? 'phrases' : 'phrase'} made with this snap, on the chains you added, and adds back each one that holds funds or has history. It stops after ${GAP_LIMIT} unused indices in a row. Imported keys come from no phrase: it cannot bring them back.`}
       </Text>
       {model.chains.length === 0 && status === undefined ? (
         <Text>
