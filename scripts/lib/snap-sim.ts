@@ -152,7 +152,9 @@ export async function startSimulatedSnap(
     }
     readFile(path.join(root, entry[0]))
       .then((body) =>
-        response.writeHead(200, { 'Content-Type': entry[1] }).end(body),
+        response
+          .writeHead(200, { 'Content-Type': entry[1], Connection: 'close' })
+          .end(body),
       )
       .catch(() => response.writeHead(500).end());
   });
