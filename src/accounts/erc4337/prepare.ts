@@ -22,7 +22,7 @@ import {
   simpleAccountAbi,
   VERIFICATION_GAS_BASE,
 } from './constants';
-import { knownImplementation } from './knownFactories';
+import { assertPinnedImplementation } from './knownFactories';
 import { getPaymasterStubData } from './paymaster';
 import { encodeCallData, encodeInitCode, preVerificationGas } from './userop';
 import type { Intent } from './userop';
@@ -184,12 +184,7 @@ export async function computeAccountAddress(
     'SimpleAccountFactory.accountImplementation',
     client.origin,
   );
-  const pinned = knownImplementation(accountFactory);
-  if (pinned !== undefined && !isAddressEqual(pinned, implementation)) {
-    throw internalError(
-      `The chain's RPC answers SimpleAccountFactory ${accountFactory}.accountImplementation with an address that is not the implementation this known factory deploys: the account was not created (the RPC may be lying; check rpcUrl with setChainConfig)`,
-    );
-  }
+  assertPinnedImplementation(accountFactory, implementation);
   const address = counterfactualAddress(
     accountFactory,
     implementation,
