@@ -2,11 +2,10 @@ import { isAddressEqual } from 'viem';
 import type { Hex } from 'viem';
 
 import type { ChainConfig } from './accounts/erc4337';
-import {
-  DEFAULT_ACCOUNT_FACTORY,
-  DEFAULT_ENTRY_POINT,
-} from './accounts/erc4337/constants';
+import { contractsOf } from './accounts/erc4337/config';
 import { knownImplementation } from './accounts/erc4337/knownFactories';
+import { CANONICAL_CONTRACTS } from './accounts/erc4337/versions';
+import type { EntryPointVersion } from './accounts/erc4337/versions';
 import { maskUrl } from './chain';
 import { internalError, userRejected } from './utils/errors';
 import { displayText } from './utils/safeText';
@@ -137,7 +136,7 @@ const CUSTOM_FACTORY_NOTE =
   "This factory is not one the snap knows: the smart-account address is computed from the account implementation the chain's RPC reports for it, so a lying RPC could give an address no one can deploy to.";
 
 /**
- * A contract address in full, flagged when it is not the canonical v0.6 deployment.
+ * A contract address in full, flagged when it is not the canonical deployment of its version.
  *
  * @param address - The address (20-byte hex).
  * @param canonical - The canonical deployment's address.
@@ -177,6 +176,46 @@ export function deletionRecovery(imported: boolean): string {
 }
 
 /**
+ * The EntryPoint and SimpleAccountFactory rows of one EntryPoint version of a chain config: the
+ * addresses smart accounts of that version will use on the chain once the config is stored
+ * (v0.6: `entryPoint` / `accountFactory`; v0.7, v0.8: the `entryPoints` override, else the
+ * canonical deployment), each in full and flagged when not canonical.
+ *
+ * @param config - The config that will be stored.
+ * @param version - The EntryPoint version.
+ * @param warnings - Where warnings for non-canonical contracts are added.
+ * @returns Two rows: `EntryPoint v<version>` and `Account factory v<version>`.
+ */
+function contractRows(
+  config: ChainConfig,
+  version: EntryPointVersion,
+  warnings: string[],
+): ConsentRow[] {
+  const used = contractsOf(config, version);
+  const canonical = CANONICAL_CONTRACTS[version];
+  return [
+    {
+      label: `EntryPoint v${version}`,
+      value: contract(
+        used.entryPoint,
+        canonical.entryPoint,
+        `EntryPoint v${version}`,
+        warnings,
+      ),
+    },
+    {
+      label: `Account factory v${version}`,
+      value: contract(
+        used.accountFactory,
+        canonical.accountFactory,
+        `SimpleAccountFactory v${version}`,
+        warnings,
+      ),
+    },
+  ];
+}
+
+/**
  * The plain text of a consent dialog. URLs are masked (`maskUrl`: only scheme, host and port
  * shown, so an API key never is), addresses shown in full.
  *
@@ -204,24 +243,9 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
             label: 'Paymaster URL',
             value: config.paymasterUrl ? maskUrl(config.paymasterUrl) : 'none',
           },
-          {
-            label: 'EntryPoint',
-            value: contract(
-              config.entryPoint,
-              DEFAULT_ENTRY_POINT,
-              'EntryPoint v0.6',
-              warnings,
-            ),
-          },
-          {
-            label: 'Account factory',
-            value: contract(
-              config.accountFactory,
-              DEFAULT_ACCOUNT_FACTORY,
-              'SimpleAccountFactory v0.6',
-              warnings,
-            ),
-          },
+          ...(['0.6', '0.7', '0.8'] as const).flatMap((version) =>
+            contractRows(config, version, warnings),
+          ),
         ],
         warnings: [
           ...warnings,

@@ -64,14 +64,14 @@ export class Settings {
   }
 
   /**
-   * Validate, confirm (a site's change: URLs masked, EntryPoint and factory in full, flagged when
-   * not canonical), check (`eth_chainId` of the rpcUrl must be the scope's chain) and store the
-   * chain config of one scope, replacing the previous one. A URL sent back exactly as it was shown
-   * (masked) keeps the stored URL of the same scope and field, so an edit form can leave a keyed
-   * URL untouched; a masked URL anywhere else (another scope, no stored config, another field) is
+   * Validate, confirm (a site's change: URLs masked, the EntryPoint and factory of each version
+   * v0.6, v0.7, v0.8 in full, flagged when not canonical), check (`eth_chainId` of the rpcUrl must
+   * be the scope's chain) and store the chain config of one scope, replacing the previous one. A
+   * URL sent back exactly as it was shown (masked) keeps the stored URL of the same scope and
+   * field, so an edit form can leave a keyed URL untouched; a masked URL anywhere else (another scope, no stored config, another field) is
    * refused before any network request or dialog, since it is only a placeholder.
    *
-   * @param params - `{ scope: "eip155:<decimal>", rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`.
+   * @param params - `{ scope: "eip155:<decimal>", rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl?, entryPoints? }`.
    * @param requester - The caller (from the front door); undefined for the snap's home page.
    * @returns The stored config with every URL's API key masked.
    * @throws JsonRpcError -32602 naming the bad field, a masked URL that stands for nothing stored

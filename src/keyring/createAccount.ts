@@ -19,7 +19,10 @@ import type { CreateAccountOptions } from './options';
 import type { KeyringPlatform } from './types';
 import { newEoaAccount } from '../accounts';
 import { newSmartAccount, resolveSmartAccount } from '../accounts/erc4337';
-import type { ResolvedSmartAccount } from '../accounts/erc4337';
+import type {
+  EntryPointVersion,
+  ResolvedSmartAccount,
+} from '../accounts/erc4337';
 import { metadataConsent } from '../consent';
 import type { Requester } from '../consent';
 import type { MetadataReader } from '../metadata';
@@ -71,7 +74,8 @@ export class AccountCreation {
   }
 
   /**
-   * Create an account. Options: `{ type?: "eip155:eoa" | "eip155:erc4337", privateKey?, scopes?, metadataCid?, name?, entropySource? }`.
+   * Create an account. Options: `{ type?: "eip155:eoa" | "eip155:erc4337", privateKey?, scopes?, metadataCid?, entryPointVersion?: "0.6" | "0.7" | "0.8", name?, entropySource? }`
+   * (`entryPointVersion` for smart accounts only, default `"0.6"`).
    * Without `privateKey` the key is derived from snap_getEntropy with the next free index of the
    * account type's own salt scheme (`eoa` or `erc4337-owner`) in the Secret Recovery Phrase
    * `entropySource` names (an id of `snap_listEntropySources`; default the primary one, which the
@@ -116,6 +120,11 @@ export class AccountCreation {
         'Invalid createAccount options at entropySource: an imported key (privateKey) comes from no Secret Recovery Phrase',
       );
     }
+    if (parsed.entryPointVersion !== undefined && !smart) {
+      throw invalidParams(
+        'Invalid createAccount options at entryPointVersion: it is for eip155:erc4337 accounts',
+      );
+    }
     const NAME = 'createAccount options at name';
     const chosen =
       parsed.name === undefined ? undefined : checkName(parsed.name, NAME);
@@ -148,6 +157,7 @@ export class AccountCreation {
             parsed.scopes,
             metadata?.overrides,
             requester,
+            parsed.entryPointVersion,
           )
         : undefined;
       const account = resolved
@@ -216,6 +226,7 @@ export class AccountCreation {
    * @param overrides - Factory and EntryPoint from the account metadata, if any.
    * @param requester - The site that asks (named in the metadata confirmation); undefined for the
    * home page.
+   * @param version - The EntryPoint version (default v0.6).
    * @returns The resolved smart account (address, ERC-4337 data, whether the contracts are the
    * configured ones).
    * @throws JsonRpcError 4001 if the user declines a factory, bundler or paymaster the metadata named.
@@ -225,6 +236,7 @@ export class AccountCreation {
     scopes: string[] | undefined,
     overrides: ResolvedOverrides,
     requester?: Requester,
+    version: EntryPointVersion = '0.6',
   ): Promise<ResolvedSmartAccount> {
     const chains = this.#settings.allChainConfigs();
     const resolved = await resolveSmartAccount(
@@ -232,6 +244,7 @@ export class AccountCreation {
       scopes ? [...new Set(scopes)] : Object.keys(chains),
       { ...chains },
       overrides,
+      version,
     );
     const consent = metadataConsent(resolved, requester?.origin);
     if (consent) {

@@ -22,6 +22,7 @@ import { ChainScopeStruct } from '../utils/structs';
  * - `privateKey`: 32-byte hex to import (never stored in the account's options);
  * - `scopes`: CAIP-2 chains of a smart account (default: every configured chain);
  * - `metadataCid`: CID (v0 or v1) of the account's IPFS metadata document;
+ * - `entryPointVersion`: `"0.6"` (default), `"0.7"` or `"0.8"`, the EntryPoint of an `eip155:erc4337` account;
  * - `name`: a name suggestion shown by MetaMask;
  * - `entropySource`: the id of the Secret Recovery Phrase a derived key comes from
  *   (`snap_listEntropySources`; default: the primary one); refused with `privateKey`;
@@ -32,6 +33,7 @@ export const CreateAccountOptionsStruct = object({
   privateKey: exactOptional(string()),
   scopes: exactOptional(size(array(ChainScopeStruct), 1, 32)),
   metadataCid: exactOptional(CidStruct),
+  entryPointVersion: exactOptional(enums(['0.6', '0.7', '0.8'])),
   name: exactOptional(size(string(), 1, 64)),
   entropySource: exactOptional(EntropySourceIdStruct),
   metamask: optional(record(string(), any())),

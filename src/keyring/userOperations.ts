@@ -9,13 +9,22 @@ import { parseAccountRequest, signAccountTask } from '../accounts';
 import { describeCallData } from '../accounts/callData';
 import {
   DeployingSends,
+  draftModernUserOperation,
   draftUserOperation,
   lookupUserOperationReceipt,
+  parseSmartAccountRequest,
   rememberSent,
+  signModernUserOperation,
+  smartAccountChain,
+  submitModernUserOperation,
   submitUserOperation,
 } from '../accounts/erc4337';
 import type { Settings } from '../settings';
-import type { AccountRecord, SmartAccountData } from '../state/schema';
+import type {
+  AccountRecord,
+  SentUserOperation,
+  SmartAccountData,
+} from '../state/schema';
 import type { StateStore } from '../state/store';
 import {
   internalError,
@@ -139,10 +148,14 @@ export class UserOperations {
       scope,
       intents,
     } = validate(params, SendParamsStruct, 'sendUserOperation params');
-    if (!this.#record(id).smartAccount) {
+    const { smartAccount } = this.#record(id);
+    if (!smartAccount) {
       throw invalidParams(
         'Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)',
       );
+    }
+    if (smartAccount.entryPointVersion) {
+      return this.#sendModern(id, scope, intents as Json[], origin);
     }
     const prepare = parseAccountRequest(
       this.#record(id),
@@ -204,13 +217,110 @@ export class UserOperations {
       }
       throw error;
     }
-    const entry = {
+    await this.#remember({
       userOpHash: hash.toLowerCase(),
       scope,
       entryPoint: chain.entryPoint,
       bundlerUrl: chain.bundlerUrl as string,
       fromBlock: draft.fromBlock,
+    });
+    return {
+      userOpHash: hash,
+      entryPoint: chain.entryPoint,
+      sender: chain.sender,
     };
+  }
+
+  /**
+   * sendUserOperation for a SimpleAccount on EntryPoint v0.7 or v0.8: draft (chain reads, the
+   * bundler's fees and gas estimate), the same confirmation dialog (naming the version), the
+   * owner's signature over the version's userOpHash, then `eth_sendUserOperation` in the v0.7 RPC
+   * form. keyring-api's user-operation methods are v0.6 only, so this path does not go through them.
+   *
+   * @param id - The account id.
+   * @param scope - The request's scope.
+   * @param rawIntents - The intents as received.
+   * @param origin - Who asked, shown in the dialog.
+   * @returns `{ userOpHash, entryPoint, sender }`.
+   * @throws As {@link UserOperations.send}.
+   */
+  async #sendModern(
+    id: string,
+    scope: string,
+    rawIntents: Json[],
+    origin: string,
+  ): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
+    const record = this.#record(id);
+    const data = record.smartAccount as SmartAccountData;
+    const chain = smartAccountChain(
+      record.account,
+      data,
+      scope,
+      this.#settings.chainConfig(scope),
+    );
+    const task = parseSmartAccountRequest(
+      record.account.address,
+      data,
+      EthMethod.PrepareUserOperation,
+      rawIntents,
+    );
+    if (task.method !== 'eth_prepareUserOperation') {
+      throw invalidParams('Invalid sendUserOperation params at intents');
+    }
+    const draft = await draftModernUserOperation(chain, scope, task.intents);
+    this.#deploying.note(chain.sender, draft.summary.deploys);
+    let hash: Hex;
+    try {
+      if (!this.#platform.confirmSend) {
+        throw internalError(
+          'This platform cannot show the send confirmation: nothing was signed',
+        );
+      }
+      const calls = draft.summary.intents.map((intent) =>
+        describeCallData(intent.data),
+      );
+      if (
+        !(await this.#platform.confirmSend({ ...draft.summary, origin, calls }))
+      ) {
+        throw userRejected('The user declined to send the user operation');
+      }
+      const { privateKey } = this.#record(id); // still there after the dialog
+      const signature = await signModernUserOperation(
+        privateKey as Hex,
+        chain,
+        draft.userOp,
+      );
+      hash = await submitModernUserOperation(chain, {
+        ...draft.userOp,
+        signature,
+      });
+    } catch (error) {
+      if (draft.summary.deploys) {
+        this.#deploying.release(chain.sender);
+      }
+      throw error;
+    }
+    await this.#remember({
+      userOpHash: hash.toLowerCase(),
+      scope,
+      entryPoint: chain.entryPoint,
+      bundlerUrl: chain.bundlerUrl as string,
+      fromBlock: draft.fromBlock,
+    });
+    return {
+      userOpHash: hash,
+      entryPoint: chain.entryPoint,
+      sender: chain.sender,
+    };
+  }
+
+  /**
+   * Remember a sent operation for its receipt (best effort: the operation is sent either way;
+   * without the entry its receipt is searched as a foreign one).
+   *
+   * @param entry - The sent operation.
+   */
+  async #remember(entry: SentUserOperation): Promise<void> {
     // Best effort: the operation is sent either way; without the entry its receipt is searched as a foreign one.
     await this.#store
       .run(async () => {
@@ -222,11 +332,6 @@ export class UserOperations {
         await this.#store.commit(state);
       })
       .catch(() => undefined);
-    return {
-      userOpHash: hash,
-      entryPoint: chain.entryPoint,
-      sender: chain.sender,
-    };
   }
 
   /**

@@ -151,6 +151,7 @@ const ServiceUrlsStruct = object({
 
 const SmartAccountDataStruct = object({
   owner: AddressStruct,
+  entryPointVersion: exactOptional(enums(['0.7', '0.8'])),
   accountFactory: AddressStruct,
   entryPoint: AddressStruct,
   salt: define<string>('salt', (value) =>
@@ -216,6 +217,11 @@ const SentUserOperationStruct = object({
   ),
 });
 
+const EntryPointContractsStruct = object({
+  entryPoint: AddressStruct,
+  accountFactory: AddressStruct,
+});
+
 const ChainConfigStruct = object({
   scope: ChainScopeStruct,
   rpcUrl: StoredUrlStruct,
@@ -223,6 +229,12 @@ const ChainConfigStruct = object({
   accountFactory: AddressStruct,
   bundlerUrl: exactOptional(StoredUrlStruct),
   paymasterUrl: exactOptional(StoredUrlStruct),
+  entryPoints: exactOptional(
+    object({
+      '0.7': exactOptional(EntryPointContractsStruct),
+      '0.8': exactOptional(EntryPointContractsStruct),
+    }),
+  ),
 });
 
 /**

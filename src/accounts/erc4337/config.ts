@@ -8,6 +8,8 @@ import type {
   ChainConfig,
   ChainSettings,
 } from './types';
+import { CANONICAL_CONTRACTS } from './versions';
+import type { EntryPointContracts, EntryPointVersion } from './versions';
 import { createRpcClient, maskUrl } from '../../chain';
 import { invalidParams, validate } from '../../utils/errors';
 import { parseScope } from '../../utils/scope';
@@ -17,7 +19,15 @@ import {
   HttpUrlStruct,
 } from '../../utils/structs';
 
-/** `setChainConfig` params: `{ scope, rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl? }`. */
+const EntryPointContractsStruct = object({
+  entryPoint: AddressStruct,
+  accountFactory: AddressStruct,
+});
+
+/**
+ * `setChainConfig` params: `{ scope, rpcUrl, entryPoint?, accountFactory?, bundlerUrl?,
+ * paymasterUrl?, entryPoints?: { "0.7"?: { entryPoint, accountFactory }, "0.8"?: { ... } } }`.
+ */
 export const ChainConfigParamsStruct = object({
   scope: ChainScopeStruct,
   rpcUrl: HttpUrlStruct,
@@ -25,6 +35,12 @@ export const ChainConfigParamsStruct = object({
   accountFactory: exactOptional(AddressStruct),
   bundlerUrl: exactOptional(HttpUrlStruct),
   paymasterUrl: exactOptional(HttpUrlStruct),
+  entryPoints: exactOptional(
+    object({
+      '0.7': exactOptional(EntryPointContractsStruct),
+      '0.8': exactOptional(EntryPointContractsStruct),
+    }),
+  ),
 });
 
 /**
@@ -48,6 +64,52 @@ export function parseChainConfig(params: unknown): ChainConfig {
     accountFactory: getAddress(input.accountFactory ?? DEFAULT_ACCOUNT_FACTORY),
     ...(input.bundlerUrl ? { bundlerUrl: input.bundlerUrl } : {}),
     ...(input.paymasterUrl ? { paymasterUrl: input.paymasterUrl } : {}),
+    ...entryPointOverrides(input.entryPoints),
+  };
+}
+
+/**
+ * The checksummed v0.7 / v0.8 overrides of `setChainConfig`, when any is given.
+ *
+ * @param given - The validated `entryPoints` param.
+ * @returns `{ entryPoints }` with the versions given, or nothing.
+ */
+function entryPointOverrides(
+  given: ChainConfig['entryPoints'],
+): Pick<ChainConfig, 'entryPoints'> {
+  const entryPoints: NonNullable<ChainConfig['entryPoints']> = {};
+  for (const version of ['0.7', '0.8'] as const) {
+    const contracts = given?.[version];
+    if (contracts) {
+      entryPoints[version] = {
+        entryPoint: getAddress(contracts.entryPoint),
+        accountFactory: getAddress(contracts.accountFactory),
+      };
+    }
+  }
+  return Object.keys(entryPoints).length > 0 ? { entryPoints } : {};
+}
+
+/**
+ * The EntryPoint and SimpleAccountFactory of `version` on a chain: the chain config's
+ * (`entryPoint` / `accountFactory` for v0.6, `entryPoints[version]` for v0.7 and v0.8), else the
+ * canonical deployment.
+ *
+ * @param config - The scope's chain config.
+ * @param version - The EntryPoint version.
+ * @returns Checksummed addresses.
+ */
+export function contractsOf(
+  config: ChainConfig,
+  version: EntryPointVersion,
+): EntryPointContracts {
+  const chosen =
+    version === '0.6'
+      ? { entryPoint: config.entryPoint, accountFactory: config.accountFactory }
+      : (config.entryPoints?.[version] ?? CANONICAL_CONTRACTS[version]);
+  return {
+    entryPoint: getAddress(chosen.entryPoint),
+    accountFactory: getAddress(chosen.accountFactory),
   };
 }
 
@@ -98,46 +160,52 @@ export function maskChainConfig(config: ChainConfig): ChainConfig {
  *
  * @param config - The scope's chain config.
  * @param overrides - The account's settings for that chain, if any.
+ * @param version - The account's EntryPoint version (default v0.6): which of the config's
+ * EntryPoints and factories is the base (see {@link contractsOf}).
  * @returns The settings to run with, chain id included.
  */
 export function resolveChainSettings(
   config: ChainConfig,
   overrides: AccountChainOverrides = {},
+  version: EntryPointVersion = '0.6',
 ): ChainSettings {
   const bundlerUrl = overrides.bundlerUrl ?? config.bundlerUrl;
   const paymasterUrl = overrides.paymasterUrl ?? config.paymasterUrl;
+  const base = contractsOf(config, version);
   return {
     scope: config.scope,
     chainId: parseScope(config.scope).chainId,
     rpcUrl: config.rpcUrl,
-    entryPoint: getAddress(overrides.entryPoint ?? config.entryPoint),
-    accountFactory: getAddress(
-      overrides.accountFactory ?? config.accountFactory,
-    ),
+    entryPoint: getAddress(overrides.entryPoint ?? base.entryPoint),
+    accountFactory: getAddress(overrides.accountFactory ?? base.accountFactory),
     ...(bundlerUrl ? { bundlerUrl } : {}),
     ...(paymasterUrl ? { paymasterUrl } : {}),
   };
 }
 
 /**
- * Whether an EntryPoint/factory pair is one the user already trusts: the chain config's own, or
- * the canonical v0.6 deployments. Anything else (named by account metadata) chooses the account's
- * address, so it must be confirmed by the user first.
+ * Whether an EntryPoint/factory pair is one the user already trusts: the chain config's own for
+ * the version, or the canonical deployments of the version. Anything else (named by account
+ * metadata) chooses the account's address, so it must be confirmed by the user first.
  *
  * @param settings - Merged settings.
  * @param config - The chain config they came from.
+ * @param version - The account's EntryPoint version (default v0.6).
  * @returns True when both addresses are trusted.
  */
 export function usesTrustedContracts(
   settings: ChainSettings,
   config: ChainConfig,
+  version: EntryPointVersion = '0.6',
 ): boolean {
+  const own = contractsOf(config, version);
+  const known = CANONICAL_CONTRACTS[version];
   /**
    * Whether an address is the configured one or the canonical deployment.
    *
    * @param address - The address in the merged settings.
    * @param configured - The chain config's address.
-   * @param canonical - The canonical v0.6 deployment's address.
+   * @param canonical - The canonical deployment's address.
    * @returns True when it equals either (case-insensitive).
    */
   const trusted = (
@@ -148,11 +216,7 @@ export function usesTrustedContracts(
     isAddressEqual(address as Hex, configured as Hex) ||
     isAddressEqual(address as Hex, canonical as Hex);
   return (
-    trusted(settings.entryPoint, config.entryPoint, DEFAULT_ENTRY_POINT) &&
-    trusted(
-      settings.accountFactory,
-      config.accountFactory,
-      DEFAULT_ACCOUNT_FACTORY,
-    )
+    trusted(settings.entryPoint, own.entryPoint, known.entryPoint) &&
+    trusted(settings.accountFactory, own.accountFactory, known.accountFactory)
   );
 }

@@ -13,6 +13,7 @@ import type {
   SmartAccountData,
 } from './types';
 import { ERC4337_METHODS } from './userop';
+import type { EntryPointVersion } from './versions';
 import { createRpcClient } from '../../chain';
 import { invalidParams, notFound, throwNotFound } from '../../utils/errors';
 
@@ -47,6 +48,8 @@ export type ResolvedSmartAccount = {
  * @param scopes - CAIP-2 chains of the account (non-empty), `eip155:<decimal chain id>`.
  * @param chains - The stored chain configs, by scope.
  * @param overrides - The account's per-chain settings (from its IPFS metadata), by scope.
+ * @param version - The EntryPoint version (default v0.6): the chain config's EntryPoint and
+ * SimpleAccountFactory of that version (else the canonical ones) are used, and kept in the data.
  * @returns The resolved account; `trusted` tells whether its contracts need the user's confirmation.
  * @throws JsonRpcError -32001 for a chain without config, -32602 when the chains disagree or no
  * factory is deployed, -32603 when a chain's RPC answers a `getAddress` that disagrees with the
@@ -57,6 +60,7 @@ export async function resolveSmartAccount(
   scopes: string[],
   chains: Record<string, ChainConfig>,
   overrides: Record<string, AccountChainOverrides> = {},
+  version: EntryPointVersion = '0.6',
 ): Promise<ResolvedSmartAccount> {
   if (scopes.length === 0) {
     throw notFound(
@@ -70,7 +74,10 @@ export async function resolveSmartAccount(
       throwNotFound(`No chain config for ${scope}: call setChainConfig first`, {
         reason: 'noChainConfig',
       });
-    return { config, merged: resolveChainSettings(config, overrides[scope]) };
+    return {
+      config,
+      merged: resolveChainSettings(config, overrides[scope], version),
+    };
   });
   const [first] = settings as [(typeof settings)[number]];
   if (
@@ -90,6 +97,7 @@ export async function resolveSmartAccount(
         createRpcClient({ url: merged.rpcUrl }),
         merged.accountFactory as Hex,
         owner,
+        version,
       ),
     ),
   );
@@ -104,10 +112,11 @@ export async function resolveSmartAccount(
     address,
     scopes,
     trusted: settings.every(({ config, merged }) =>
-      usesTrustedContracts(merged, config),
+      usesTrustedContracts(merged, config, version),
     ),
     data: {
       owner,
+      ...(version === '0.6' ? {} : { entryPointVersion: version }),
       accountFactory: first.merged.accountFactory,
       entryPoint: first.merged.entryPoint,
       salt: ACCOUNT_SALT.toString(),
@@ -123,8 +132,10 @@ export async function resolveSmartAccount(
 }
 
 /**
- * The keyring-api account of a resolved smart account (`eip155:erc4337`), with the three
- * user-operation methods.
+ * The keyring-api account of a resolved smart account (`eip155:erc4337`). A v0.6 account lists
+ * keyring-api's three user-operation methods; a v0.7 or v0.8 account lists none, since those
+ * methods carry only EntryPoint v0.6 shapes (initCode, paymasterAndData) in keyring-api: it sends
+ * through the snap's own `sendUserOperation` and home page.
  *
  * @param resolved - From resolveSmartAccount.
  * @returns The account (a fresh UUID v4 id).
@@ -137,7 +148,7 @@ export function newSmartAccount(
     type: EthAccountType.Erc4337,
     address: resolved.address,
     scopes: resolved.scopes as `${string}:${string}`[],
-    methods: [...ERC4337_METHODS],
+    methods: resolved.data.entryPointVersion ? [] : [...ERC4337_METHODS],
     options: { exportable: true },
   };
 }

@@ -25,9 +25,15 @@ export {
   submitUserOperation,
 } from './send';
 export type { SendSummary } from './send';
+export {
+  draftModernUserOperation,
+  signModernUserOperation,
+  submitModernUserOperation,
+} from './modern';
 export type { ResolvedSmartAccount } from './create';
 export { maskChainConfig, parseChainConfig, verifyChainConfig } from './config';
 export type { ChainConfig, SmartAccountData } from './types';
+export type { EntryPointVersion } from './versions';
 
 /** A validated ERC-4337 request. */
 export type SmartTask =
@@ -196,6 +202,7 @@ export function smartAccountChain(
   return {
     client: createRpcClient({ url: settings.rpcUrl }),
     chainId: settings.chainId,
+    entryPointVersion: data.entryPointVersion ?? '0.6',
     entryPoint: settings.entryPoint as Hex,
     accountFactory: settings.accountFactory as Hex,
     implementation: (data.implementations[scope] ?? '0x') as Hex,

@@ -1,5 +1,7 @@
-import { getAddress } from 'viem';
+import { getAddress, isAddressEqual } from 'viem';
 import type { Hex } from 'viem';
+
+import { internalError } from '../../utils/errors';
 
 /**
  * The account implementation of each known SimpleAccountFactory, pinned so that the address of a
@@ -33,4 +35,24 @@ const KNOWN_IMPLEMENTATIONS: ReadonlyMap<string, Hex> = new Map<string, Hex>([
 export function knownImplementation(factory: string): Hex | undefined {
   const pinned = KNOWN_IMPLEMENTATIONS.get(factory.toLowerCase());
   return pinned === undefined ? undefined : getAddress(pinned);
+}
+
+/**
+ * Refuse an RPC's `accountImplementation()` answer for a known factory that is not the pinned one.
+ *
+ * @param factory - The SimpleAccountFactory address (20-byte hex).
+ * @param implementation - The implementation the chain's RPC answered.
+ * @throws JsonRpcError -32603 naming the factory (never the answer) when the factory is known and
+ * the answer is not its pinned implementation; nothing for a factory this snap does not know.
+ */
+export function assertPinnedImplementation(
+  factory: Hex,
+  implementation: Hex,
+): void {
+  const pinned = knownImplementation(factory);
+  if (pinned !== undefined && !isAddressEqual(pinned, implementation)) {
+    throw internalError(
+      `The chain's RPC answers SimpleAccountFactory ${factory}.accountImplementation with an address that is not the implementation this known factory deploys: the account was not created (the RPC may be lying; check rpcUrl with setChainConfig)`,
+    );
+  }
 }

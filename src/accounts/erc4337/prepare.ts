@@ -22,11 +22,12 @@ import {
   simpleAccountAbi,
   VERIFICATION_GAS_BASE,
 } from './constants';
-import { knownImplementation } from './knownFactories';
+import { assertPinnedImplementation } from './knownFactories';
 import { getPaymasterStubData } from './paymaster';
-import { ERC1967_PROXY_CREATION_CODE } from './proxyCode';
 import { encodeCallData, encodeInitCode, preVerificationGas } from './userop';
 import type { Intent } from './userop';
+import { proxyCreationCode } from './versions';
+import type { EntryPointVersion } from './versions';
 import type { ChainRpcError, RpcCall, RpcClient, Settled } from '../../chain';
 import {
   capGas,
@@ -49,9 +50,11 @@ export type SmartAccountChain = {
   client: RpcClient;
   /** The chain's id (EIP-155). */
   chainId: bigint;
-  /** EntryPoint v0.6 address. */
+  /** The account's EntryPoint version (absent: v0.6). */
+  entryPointVersion?: EntryPointVersion;
+  /** EntryPoint address (of that version). */
   entryPoint: Hex;
-  /** SimpleAccountFactory v0.6 address. */
+  /** SimpleAccountFactory address (of that version). */
   accountFactory: Hex;
   /** The SimpleAccount implementation behind the factory (`accountImplementation()`). */
   implementation: Hex;
@@ -79,6 +82,8 @@ const FEE_PLACEHOLDER = '0xffffffffffffffff';
  * @param implementation - The factory's `accountImplementation()` (immutable on the factory).
  * @param owner - Owner EOA.
  * @param salt - `createAccount` salt (uint256; the snap uses {@link ACCOUNT_SALT}).
+ * @param version - The factory's EntryPoint version (v0.7 and v0.8 factories deploy the same way
+ * with OpenZeppelin 5's ERC1967Proxy, whose creation code differs: see `proxyCreationCode`).
  * @returns The checksummed account address.
  */
 export function counterfactualAddress(
@@ -86,6 +91,7 @@ export function counterfactualAddress(
   implementation: Hex,
   owner: Hex,
   salt: bigint = ACCOUNT_SALT,
+  version: EntryPointVersion = '0.6',
 ): Hex {
   const initialize = encodeFunctionData({
     abi: simpleAccountAbi,
@@ -97,7 +103,7 @@ export function counterfactualAddress(
     from: accountFactory,
     salt: pad(toHex(salt), { size: 32 }),
     bytecode: concat([
-      ERC1967_PROXY_CREATION_CODE,
+      proxyCreationCode(version),
       encodeAbiParameters(
         [{ type: 'address' }, { type: 'bytes' }],
         [implementation, initialize],
@@ -124,6 +130,7 @@ export function counterfactualAddress(
  * @param client - The chain's RPC adapter.
  * @param accountFactory - SimpleAccountFactory v0.6 address.
  * @param owner - Owner EOA.
+ * @param version - The factory's EntryPoint version (default v0.6).
  * @returns `{ address, implementation }`, both checksummed.
  * @throws JsonRpcError -32602 when no factory is deployed there; -32603 when the RPC's getAddress
  * answer disagrees with the computed address, or its accountImplementation answer with a known
@@ -134,6 +141,7 @@ export async function computeAccountAddress(
   client: RpcClient,
   accountFactory: Hex,
   owner: Hex,
+  version: EntryPointVersion = '0.6',
 ): Promise<{ address: Hex; implementation: Hex }> {
   const [code, answered, implementationWord] = await client.batch([
     { method: 'eth_getCode', params: [accountFactory, 'latest'] },
@@ -176,13 +184,14 @@ export async function computeAccountAddress(
     'SimpleAccountFactory.accountImplementation',
     client.origin,
   );
-  const pinned = knownImplementation(accountFactory);
-  if (pinned !== undefined && !isAddressEqual(pinned, implementation)) {
-    throw internalError(
-      `The chain's RPC answers SimpleAccountFactory ${accountFactory}.accountImplementation with an address that is not the implementation this known factory deploys: the account was not created (the RPC may be lying; check rpcUrl with setChainConfig)`,
-    );
-  }
-  const address = counterfactualAddress(accountFactory, implementation, owner);
+  assertPinnedImplementation(accountFactory, implementation);
+  const address = counterfactualAddress(
+    accountFactory,
+    implementation,
+    owner,
+    ACCOUNT_SALT,
+    version,
+  );
   const factoryAnswer = readAddressWord(
     answered,
     'SimpleAccountFactory.getAddress',

@@ -48,6 +48,8 @@ export type SendSummary = {
   paymaster: Hex | null;
   /** Where the fees came from. */
   feeSource: Fees['source'];
+  /** The EntryPoint version, when not v0.6 (the dialog names it). */
+  entryPointVersion?: '0.7' | '0.8';
 };
 
 /** An operation ready to be confirmed and signed. */
@@ -360,7 +362,7 @@ function paymasterOf(paymasterAndData: Hex): Hex | null {
  * @throws The read's JsonRpcError when it failed; JsonRpcError -32603 when the reply is not a
  * hex quantity of at most 64 bits.
  */
-function blockNumberOf(block: Settled): Hex {
+export function blockNumberOf(block: Settled): Hex {
   if (!block.ok) {
     throw block.error;
   }

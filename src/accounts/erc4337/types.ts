@@ -23,6 +23,14 @@ export type ChainConfig = {
   bundlerUrl?: string;
   /** ERC-7677 paymaster web service. */
   paymasterUrl?: string;
+  /**
+   * EntryPoint v0.7 / v0.8 and their SimpleAccountFactory replacing the canonical deployments on
+   * this chain (v0.6 keeps the top-level `entryPoint` / `accountFactory`).
+   */
+  entryPoints?: {
+    '0.7'?: { entryPoint: string; accountFactory: string };
+    '0.8'?: { entryPoint: string; accountFactory: string };
+  };
 };
 
 /** What an account may set for one chain on top of the chain config (from its IPFS metadata). */
@@ -50,9 +58,11 @@ export type ChainSettings = Required<
 export type SmartAccountData = {
   /** Owner EOA address. */
   owner: string;
-  /** SimpleAccountFactory v0.6 address the account's address was computed with. */
+  /** The EntryPoint version the account runs on; absent for v0.6 (accounts created before v0.7 existed here). */
+  entryPointVersion?: '0.7' | '0.8';
+  /** SimpleAccountFactory address (of its version) the account's address was computed with. */
   accountFactory: string;
-  /** EntryPoint v0.6 address the account was created for. */
+  /** EntryPoint address (of its version) the account was created for. */
   entryPoint: string;
   /** SimpleAccountFactory `createAccount(owner, salt)` salt, a decimal string. */
   salt: string;

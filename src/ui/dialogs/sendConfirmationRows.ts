@@ -66,6 +66,10 @@ export function sendConfirmationRows(
           `${summary.scope}:${summary.account}` as `${string}:${string}:${string}`,
       },
       { label: 'Chain', text: summary.scope },
+      // named for v0.7 / v0.8 accounts; a v0.6 account's dialog is as it was
+      ...(summary.entryPointVersion
+        ? [{ label: 'EntryPoint', text: `v${summary.entryPointVersion}` }]
+        : []),
       { label: 'Nonce', text: summary.nonce.toString() },
       {
         label: 'Deploys the account',

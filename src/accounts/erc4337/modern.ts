@@ -1,0 +1,425 @@
+import { rpcErrors } from '@metamask/rpc-errors';
+import { encodeFunctionData, getAddress, parseAbi } from 'viem';
+import type { Hex } from 'viem';
+import {
+  formatUserOperationRequest,
+  getUserOperationHash,
+} from 'viem/account-abstraction';
+import type { UserOperation } from 'viem/account-abstraction';
+import { sign, signMessage } from 'viem/accounts';
+
+import { serviceClient } from './bundler';
+import { bundlerRefusal } from './bundlerErrors';
+import {
+  ACCOUNT_SALT,
+  DUMMY_SIGNATURE,
+  entryPointAbi,
+  factoryAbi,
+} from './constants';
+import { bundlerFees, CHAIN_FEE_READS, chainFees } from './fees';
+import { ABSOLUTE_GAS_CAPS } from './opBounds';
+import { MAX_NONCE_KEY } from './prepare';
+import type { SmartAccountChain } from './prepare';
+import { blockNumberOf, randomNonceKey } from './send';
+import type { SendSummary } from './send';
+import type { Intent } from './userop';
+import type { Settled } from '../../chain';
+import { readHexData, readUintWord, TransportError } from '../../chain';
+import { invalidParams, notFound } from '../../utils/errors';
+
+/**
+ * The send path of SimpleAccount on EntryPoint v0.7 and v0.8 (eth-infinitism/account-abstraction
+ * v0.7.0 / v0.8.0; ERC-4337 and ERC-7769 bundler RPC in its v0.7 form: `factory` / `factoryData`,
+ * `paymaster*` fields). The userOpHash, the RPC form of the operation and the EntryPoint ABIs are
+ * viem's (`viem/account-abstraction` pure functions, no Client); what stays here is what viem has
+ * no pure function for: the call data per version, the reads batched into one chain round trip,
+ * and the bounds on every server's numbers. Network only except {@link signModernUserOperation}.
+ */
+
+/** EntryPoint versions this path serves. */
+type ModernVersion = '0.7' | '0.8';
+
+/** A v0.7 / v0.8 operation as viem types it (quantities as bigints). */
+type ModernUserOperation = UserOperation<ModernVersion>;
+
+/** SimpleAccount v0.7 `execute` and `executeBatch(address[], uint256[], bytes[])`. */
+const simpleAccountV07Abi = parseAbi([
+  'function execute(address dest, uint256 value, bytes func)',
+  'function executeBatch(address[] dest, uint256[] value, bytes[] func)',
+]);
+
+/** SimpleAccount v0.8 (BaseAccount) `execute` and `executeBatch((address,uint256,bytes)[])`. */
+const simpleAccountV08Abi = parseAbi([
+  'struct Call { address target; uint256 value; bytes data; }',
+  'function execute(address target, uint256 value, bytes data)',
+  'function executeBatch(Call[] calls)',
+]);
+
+/**
+ * The account's call data for its intents: one intent is `execute(to, value, data)`; several are
+ * `executeBatch`, which carries values on both versions (v0.7: three arrays; v0.8: an array of
+ * `(target, value, data)`).
+ *
+ * @param version - The EntryPoint version.
+ * @param intents - One or more intents (`to`, value in wei, data).
+ * @returns ABI-encoded call data.
+ * @throws JsonRpcError -32602 for an empty list.
+ */
+export function encodeModernCallData(
+  version: ModernVersion,
+  intents: Intent[],
+): Hex {
+  if (intents.length === 0) {
+    throw invalidParams(
+      'Invalid sendUserOperation params at intents: at least one intent is required',
+    );
+  }
+  if (intents.length === 1) {
+    const [intent] = intents as [Intent];
+    return encodeFunctionData({
+      abi: simpleAccountV07Abi,
+      functionName: 'execute',
+      args: [intent.to, intent.value, intent.data],
+    });
+  }
+  if (version === '0.7') {
+    return encodeFunctionData({
+      abi: simpleAccountV07Abi,
+      functionName: 'executeBatch',
+      args: [
+        intents.map((intent) => intent.to),
+        intents.map((intent) => intent.value),
+        intents.map((intent) => intent.data),
+      ],
+    });
+  }
+  return encodeFunctionData({
+    abi: simpleAccountV08Abi,
+    functionName: 'executeBatch',
+    args: [
+      intents.map((intent) => ({
+        target: intent.to,
+        value: intent.value,
+        data: intent.data,
+      })),
+    ],
+  });
+}
+
+/** A v0.7 / v0.8 operation ready to be confirmed and signed. */
+type ModernDraft = {
+  /** Every field final except `signature` (the dummy one). */
+  userOp: ModernUserOperation;
+  /** Hex number of the latest block when the operation was prepared (receipt searches start there). */
+  fromBlock: Hex;
+  /** What the confirmation dialog shows about it (the caller adds who asked). */
+  summary: Omit<SendSummary, 'origin'>;
+};
+
+/** Sequence numbers per nonce key: the sequence is the low 64 bits of the nonce. */
+const NONCE_SEQUENCES = 2n ** 64n;
+
+/**
+ * Draft a v0.7 / v0.8 operation for `intents`: one batched chain round trip (`eth_getCode` of the
+ * sender, `EntryPoint.getNonce(sender, nonceKey)`, the fee reads, `eth_blockNumber`) beside the
+ * bundler's fee method; then the bundler's `eth_estimateUserOperationGas` of the operation with
+ * its final fees and the dummy signature. Self-paid: no paymaster fields.
+ *
+ * @param chain - The account's chain side (its `entryPointVersion` is 0.7 or 0.8).
+ * @param scope - The request's scope, `eip155:<decimal chain id>`.
+ * @param intents - Parsed intents.
+ * @param nonceKey - ERC-4337 nonce key (uint192); default a fresh random one (see `randomNonceKey`).
+ * @returns The draft.
+ * @throws JsonRpcError -32001 without a bundlerUrl; the bundler's refusal (with its code) of the
+ * estimate; TransportError (malformed) for chain or bundler numbers out of bounds.
+ */
+export async function draftModernUserOperation(
+  chain: SmartAccountChain,
+  scope: string,
+  intents: Intent[],
+  nonceKey: bigint = randomNonceKey(),
+): Promise<ModernDraft> {
+  const version = modernVersion(chain);
+  const bundlerUrl = requireBundler(chain);
+  if (nonceKey < 0n || nonceKey > MAX_NONCE_KEY) {
+    throw new RangeError('The nonce key is not a uint192');
+  }
+  const { client, sender } = chain;
+  const [reads, fromBundler] = await Promise.all([
+    client.batchSettled([
+      { method: 'eth_getCode', params: [sender, 'latest'] },
+      {
+        method: 'eth_call',
+        params: [
+          {
+            to: chain.entryPoint,
+            data: encodeFunctionData({
+              abi: entryPointAbi,
+              functionName: 'getNonce',
+              args: [sender, nonceKey],
+            }),
+          },
+          'latest',
+        ],
+      },
+      ...CHAIN_FEE_READS,
+      { method: 'eth_blockNumber', params: [] },
+    ]),
+    bundlerFees(bundlerUrl),
+  ]);
+  const [code, nonceWord, priority, history, block] = reads as [
+    Settled,
+    Settled,
+    Settled,
+    Settled,
+    Settled,
+  ];
+  const deployed =
+    readHexData(settled(code), 'eth_getCode', client.origin) !== '0x';
+  const nonce = readUintWord(
+    settled(nonceWord),
+    'EntryPoint.getNonce',
+    (nonceKey + 1n) * NONCE_SEQUENCES - 1n,
+    client.origin,
+  );
+  if (nonce / NONCE_SEQUENCES !== nonceKey) {
+    throw new TransportError(
+      'malformed',
+      `EntryPoint.getNonce: the provider returned a nonce of another key (${client.origin})`,
+      { url: client.origin },
+    );
+  }
+  const fees = fromBundler ?? chainFees(priority, history);
+  const draft: ModernUserOperation = {
+    sender,
+    nonce,
+    callData: encodeModernCallData(version, intents),
+    callGasLimit: 0n,
+    verificationGasLimit: 0n,
+    preVerificationGas: 0n,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    signature: DUMMY_SIGNATURE,
+    ...(deployed
+      ? {}
+      : {
+          factory: chain.accountFactory,
+          factoryData: encodeFunctionData({
+            abi: factoryAbi,
+            functionName: 'createAccount',
+            args: [chain.owner, ACCOUNT_SALT],
+          }),
+        }),
+  };
+  const estimate = await serviceClient(bundlerUrl)
+    .request('eth_estimateUserOperationGas', [
+      formatUserOperationRequest(draft),
+      chain.entryPoint,
+    ])
+    .catch((error: unknown) => {
+      throw bundlerRefusal(error, bundlerUrl);
+    });
+  const userOp = { ...draft, ...readEstimate(estimate) };
+  return {
+    userOp,
+    fromBlock: blockNumberOf(block),
+    summary: {
+      account: getAddress(sender),
+      scope,
+      nonce,
+      intents: intents.map(({ to, value, data }) => ({
+        to: getAddress(to),
+        value,
+        data,
+      })),
+      deploys: !deployed,
+      gas: modernPrefundGas(userOp),
+      maxFeePerGas: userOp.maxFeePerGas,
+      maxGasCost: modernPrefundGas(userOp) * userOp.maxFeePerGas,
+      paymaster: null,
+      feeSource: fees.source,
+      entryPointVersion: version,
+    },
+  };
+}
+
+/**
+ * The gas an EntryPoint v0.7 / v0.8 prefund counts (`_getRequiredPrefund`):
+ * `verificationGasLimit + callGasLimit + paymasterVerificationGasLimit + paymasterPostOpGasLimit +
+ * preVerificationGas`.
+ *
+ * @param op - The operation.
+ * @returns Gas units.
+ */
+export function modernPrefundGas(op: ModernUserOperation): bigint {
+  return (
+    op.verificationGasLimit +
+    op.callGasLimit +
+    (op.paymasterVerificationGasLimit ?? 0n) +
+    (op.paymasterPostOpGasLimit ?? 0n) +
+    op.preVerificationGas
+  );
+}
+
+/**
+ * Sign a v0.7 / v0.8 operation as SimpleAccount validates it: v0.7 signs the userOpHash with the
+ * EIP-191 `personal_sign` prefix; v0.8 (EIP-712 userOpHash) signs the raw digest. The hash is
+ * viem's `getUserOperationHash`, which equals the EntryPoint's `getUserOpHash`.
+ *
+ * @param privateKey - The owner's 32-byte key.
+ * @param chain - The account's chain side.
+ * @param userOp - The operation (its signature field is ignored).
+ * @returns The 65-byte signature.
+ */
+export async function signModernUserOperation(
+  privateKey: Hex,
+  chain: SmartAccountChain,
+  userOp: ModernUserOperation,
+): Promise<Hex> {
+  const hash = modernUserOpHash(chain, userOp);
+  return modernVersion(chain) === '0.7'
+    ? signMessage({ privateKey, message: { raw: hash } })
+    : sign({ hash, privateKey, to: 'hex' });
+}
+
+/**
+ * The userOpHash of a v0.7 / v0.8 operation (viem's `getUserOperationHash`: packed hashing for
+ * v0.7, the EIP-712 digest for v0.8).
+ *
+ * @param chain - The account's chain side.
+ * @param userOp - The operation.
+ * @returns The 32-byte hash.
+ */
+function modernUserOpHash(
+  chain: SmartAccountChain,
+  userOp: ModernUserOperation,
+): Hex {
+  return getUserOperationHash({
+    userOperation: userOp,
+    entryPointAddress: chain.entryPoint,
+    entryPointVersion: modernVersion(chain),
+    chainId: Number(chain.chainId),
+  });
+}
+
+/**
+ * Send a signed v0.7 / v0.8 operation to the bundler (`eth_sendUserOperation`, v0.7 RPC form).
+ *
+ * @param chain - The account's chain side.
+ * @param userOp - The signed operation.
+ * @returns The userOpHash, computed here and equal to the bundler's answer.
+ * @throws JsonRpcError with the bundler's code for a refusal; -32603 when it answers another hash.
+ */
+export async function submitModernUserOperation(
+  chain: SmartAccountChain,
+  userOp: ModernUserOperation,
+): Promise<Hex> {
+  const bundlerUrl = requireBundler(chain);
+  const expected = modernUserOpHash(chain, userOp);
+  const answered = await serviceClient(bundlerUrl)
+    .request('eth_sendUserOperation', [
+      formatUserOperationRequest(userOp),
+      chain.entryPoint,
+    ])
+    .catch((error: unknown) => {
+      throw bundlerRefusal(error, bundlerUrl);
+    });
+  if (
+    typeof answered !== 'string' ||
+    answered.toLowerCase() !== expected.toLowerCase()
+  ) {
+    throw rpcErrors.internal({
+      message: `The bundler answered another userOpHash than EntryPoint v${modernVersion(chain)} gives (${expected}) for this operation: the bundler may serve another chain or EntryPoint`,
+    });
+  }
+  return expected;
+}
+
+/**
+ * The chain side's version, which must be 0.7 or 0.8 here.
+ *
+ * @param chain - The account's chain side.
+ * @returns The version.
+ * @throws JsonRpcError -32602 for a v0.6 account.
+ */
+function modernVersion(chain: SmartAccountChain): ModernVersion {
+  if (chain.entryPointVersion === '0.7' || chain.entryPointVersion === '0.8') {
+    return chain.entryPointVersion;
+  }
+  throw invalidParams('This smart account runs on EntryPoint v0.6');
+}
+
+/**
+ * The bundler URL of the chain side.
+ *
+ * @param chain - The account's chain side.
+ * @returns The URL.
+ * @throws JsonRpcError -32001 when there is none.
+ */
+function requireBundler(chain: SmartAccountChain): string {
+  if (!chain.bundlerUrl) {
+    throw notFound(
+      `No bundlerUrl for eip155:${chain.chainId}: set it with setChainConfig or in the account metadata`,
+      { reason: 'noBundlerUrl' },
+    );
+  }
+  return chain.bundlerUrl;
+}
+
+const GAS_FIELDS = [
+  'callGasLimit',
+  'verificationGasLimit',
+  'preVerificationGas',
+] as const;
+
+/**
+ * The gas limits of an untrusted `eth_estimateUserOperationGas` reply: each a hex quantity of at
+ * most {@link ABSOLUTE_GAS_CAPS} `perField` gas, their sum at most its `total`; paymaster limits
+ * in the reply are ignored (this path sends no paymaster).
+ *
+ * @param reply - The bundler's reply.
+ * @returns `{ callGasLimit, verificationGasLimit, preVerificationGas }` (gas).
+ * @throws JsonRpcError -32603 naming the field out of bounds.
+ */
+function readEstimate(
+  reply: unknown,
+): Pick<ModernUserOperation, (typeof GAS_FIELDS)[number]> {
+  const fields = (reply ?? {}) as Record<string, unknown>;
+  const gas = {} as Record<(typeof GAS_FIELDS)[number], bigint>;
+  for (const field of GAS_FIELDS) {
+    const value = fields[field];
+    if (
+      typeof value !== 'string' ||
+      !/^0x[0-9a-fA-F]{1,16}$/u.test(value) ||
+      BigInt(value) > ABSOLUTE_GAS_CAPS.perField
+    ) {
+      throw rpcErrors.internal({
+        message: `The bundler's eth_estimateUserOperationGas ${field} is not a gas amount up to ${ABSOLUTE_GAS_CAPS.perField}`,
+      });
+    }
+    gas[field] = BigInt(value);
+  }
+  if (
+    gas.callGasLimit + gas.verificationGasLimit + gas.preVerificationGas >
+    ABSOLUTE_GAS_CAPS.total
+  ) {
+    throw rpcErrors.internal({
+      message: `The bundler's gas estimate is above the absolute cap of ${ABSOLUTE_GAS_CAPS.total} gas`,
+    });
+  }
+  return gas;
+}
+
+/**
+ * The result of a settled batch call.
+ *
+ * @param item - The settled call.
+ * @returns Its result.
+ * @throws Its error when the call failed.
+ */
+function settled(item: Settled): unknown {
+  if (!item.ok) {
+    throw item.error;
+  }
+  return item.result;
+}
