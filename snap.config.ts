@@ -64,6 +64,13 @@ const NOBLE_HASHES_ESM = path.join(
   'esm',
 );
 
+/** viem's @noble/curves 1.9 secp256k1 (ES build), which ethereum-cryptography's 1.4 copy duplicates. */
+const NOBLE_CURVES_SECP256K1 = path.join(
+  packageDir('@noble/curves', 'node_modules/viem'),
+  'esm',
+  'secp256k1.js',
+);
+
 /** `@noble/hashes`' Keccak module (1.x: `sha3`, 2.x: `sha3.js`) → the js-sha3 adapter (build/stubs/keccak.js). */
 const KECCAK = {
   '@noble/hashes/sha3$': path.join(STUBS, 'keccak.js'),
@@ -77,13 +84,19 @@ const KECCAK = {
  *   (keyring-api's v2 wrapper with @ethereumjs/tx 5 and all of eth-sig-util, the BTC/SOL/TRX structs).
  * - CommonJS `require`s of `@metamask/utils` by eth-sig-util and abi-utils go to an ES facade of
  *   the functions they use (build/stubs/metamask-utils.mjs), tree-shaken with the ES build.
- * - @metamask/utils' `import lodash` gets lodash's `memoize` module alone (build/stubs/lodash.js).
+ * - @metamask/utils' `import lodash` gets a bounded one-argument `memoize` (build/stubs/lodash.js)
+ *   instead of lodash's, whose cache classes cost about 3.5 kB gzip.
  * - eth-sig-util's @ethereumjs/util 8 gets a throwing `micro-ftch` (build/stubs/micro-ftch.js):
  *   that drops Node's `url`/`util` polyfills, `qs`, `object-inspect` and `get-intrinsic`.
  * - @metamask/utils' ES build imports viem's copy of @noble/hashes 1.8 instead of its own copy
- *   of the same version. (ethereum-cryptography keeps its @noble 1.4 copies: it `require`s them,
- *   and pointing a CommonJS `require` at viem's ES copy made webpack reach every noble function
+ *   of the same version. (ethereum-cryptography keeps its @noble/hashes 1.4 copy: it `require`s
+ *   it, and pointing a CommonJS `require` at viem's ES copy made webpack reach every noble function
  *   through an accessor call, slowing signing; its `_assert` default export is gone in 1.8 too.)
+ * - ethereum-cryptography's `require("@noble/curves/secp256k1")` (eth-sig-util's signing, through
+ *   `@ethereumjs/util` 8) takes viem's @noble/curves 1.9 ES copy instead of its own 1.4 copy: the
+ *   same `secp256k1` API within 1.x, one copy of the curve code instead of two (about 11 kB gzip
+ *   less). Only the entry module is required from CommonJS, so the curve internals stay
+ *   concatenated (the accessor cost above is paid once per call, not inside the arithmetic).
  * - Keccak: the `@noble/hashes/sha3` imports of viem, @metamask/utils, ethereum-cryptography
  *   (eth-sig-util's) and @ethereumjs/util and tx 10 go to build/stubs/keccak.js, which backs
  *   noble's `keccak_*` functions with js-sha3 (plain-array state): in SES, noble's Uint32Array
@@ -127,6 +140,10 @@ const RULES: Rule[] = [
         '@noble/hashes': NOBLE_HASHES_ESM,
       },
     },
+  },
+  {
+    test: filesOf('ethereum-cryptography'),
+    resolve: { alias: { '@noble/curves/secp256k1$': NOBLE_CURVES_SECP256K1 } },
   },
   ...[
     'viem',

@@ -62,7 +62,7 @@ describe('bundle size', () => {
 });
 
 describe('modules snap.config.ts swaps in (build/stubs)', () => {
-  it("lodash: @metamask/utils uses memoize alone, and the stub gives lodash's own memoize", () => {
+  it('lodash: @metamask/utils uses memoize alone; the stub answers as the function it wraps, once per key, and keeps a bounded number of entries', () => {
     expect([
       ...membersUsed(
         path.join(packageDir('@metamask/utils'), 'dist'),
@@ -72,10 +72,126 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- loads the stub file the bundler swaps in, by its path
     const stub = require(path.join(STUBS, 'lodash.js')) as {
       /** The stub's memoize. */
-      memoize: unknown;
+      memoize: <Key, Value>(fn: (key: Key) => Value) => (key: Key) => Value;
+      /** How many results it keeps. */
+      maxEntries: number;
     };
-    // eslint-disable-next-line @typescript-eslint/no-require-imports, n/global-require -- lodash is a dependency of @metamask/utils, compared against the stub
-    expect(stub.memoize).toBe(require('lodash/memoize'));
+    const address: `0x${string}` = '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed';
+    const checksum = stub.memoize(metamaskUtils.getChecksumAddress);
+    expect(checksum(address)).toBe(
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', // EIP-55's own example
+    );
+    const calls: string[] = [];
+    const counted = stub.memoize((key: string) => {
+      calls.push(key);
+      return `${key}!`;
+    });
+    expect([counted('a'), counted('a'), counted('b')]).toStrictEqual([
+      'a!',
+      'a!',
+      'b!',
+    ]);
+    expect(calls).toStrictEqual(['a', 'b']);
+    for (let index = 0; index < stub.maxEntries; index += 1) {
+      counted(`k${index}`);
+    }
+    calls.length = 0;
+    // 'a' was the oldest entry and is gone; the newest stays
+    expect([counted('a'), counted(`k${stub.maxEntries - 1}`)]).toStrictEqual([
+      'a!',
+      `k${stub.maxEntries - 1}!`,
+    ]);
+    expect(calls).toStrictEqual(['a']);
+  });
+
+  it("noble curves: what eth-sig-util's @ethereumjs/util 8 uses of secp256k1 answers the same from viem's 1.9 copy as from ethereum-cryptography's 1.4 copy", () => {
+    /* eslint-disable @typescript-eslint/naming-convention */
+    /** The members of `@noble/curves/secp256k1` that `@ethereumjs/util` 8 reaches (noble's own names). */
+    type Curve = {
+      /** The curve. */
+      secp256k1: {
+        /** Sign a 32-byte hash: low-s, RFC 6979 nonce. */
+        sign: (
+          hash: Uint8Array,
+          key: Uint8Array,
+        ) => {
+          /** The signature, r ++ s. */ toCompactRawBytes: () => Uint8Array;
+          /** 0 or 1. */ recovery: number;
+        };
+        /** Signatures from their bytes. */
+        Signature: {
+          /** From r ++ s. */
+          fromCompact: (bytes: Uint8Array) => {
+            /** With the recovery bit. */
+            addRecoveryBit: (bit: number) => {
+              /** The signer's point. */
+              recoverPublicKey: (hash: Uint8Array) => {
+                /** SEC1 bytes. */ toRawBytes: (
+                  compressed: boolean,
+                ) => Uint8Array;
+              };
+            };
+          };
+        };
+        /** Points. */
+        ProjectivePoint: {
+          /** The public point of a key. */
+          fromPrivateKey: (key: Uint8Array) => {
+            /** SEC1 bytes. */ toRawBytes: (compressed: boolean) => Uint8Array;
+          };
+        };
+        /** The group order. */
+        CURVE: {
+          /** n. */ n: bigint;
+        };
+        /** Key checks. */
+        utils: {
+          /** Whether a key is in [1, n-1]. */
+          isValidPrivateKey: (key: Uint8Array) => boolean;
+        };
+      };
+    };
+    /* eslint-enable @typescript-eslint/naming-convention */
+    /**
+     * One installed copy of the curve.
+     *
+     * @param from - The package whose copy to load.
+     * @returns Its `@noble/curves/secp256k1`.
+     */
+    const load = (from: string): Curve =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- the two installed copies, by their folders
+      require(
+        require.resolve('@noble/curves/secp256k1', {
+          paths: [packageDir(from)],
+        }),
+      ) as Curve;
+    const ours = load('viem');
+    const theirs = load('ethereum-cryptography');
+    expect(ours).not.toBe(theirs);
+    const hash = new Uint8Array(32).fill(7);
+    const key = new Uint8Array(32).fill(1);
+    const results = [ours, theirs].map(({ secp256k1 }) => {
+      const signature = secp256k1.sign(hash, key);
+      const compact = signature.toCompactRawBytes();
+      return {
+        compact: Buffer.from(compact).toString('hex'),
+        recovery: signature.recovery,
+        recovered: Buffer.from(
+          secp256k1.Signature.fromCompact(compact)
+            .addRecoveryBit(signature.recovery)
+            .recoverPublicKey(hash)
+            .toRawBytes(false),
+        ).toString('hex'),
+        publicKey: Buffer.from(
+          secp256k1.ProjectivePoint.fromPrivateKey(key).toRawBytes(false),
+        ).toString('hex'),
+        order: secp256k1.CURVE.n,
+        valid: [key, new Uint8Array(32)].map(secp256k1.utils.isValidPrivateKey),
+      };
+    });
+    expect(results[0]).toStrictEqual(results[1]);
+    expect(results[0]?.recovered).toBe(results[0]?.publicKey);
+    expect(results[0]?.valid).toStrictEqual([true, false]);
   });
 
   it('micro-ftch: only fetchFromProvider calls it, and neither eth-sig-util nor the snap calls that', () => {
