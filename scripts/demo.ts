@@ -30,38 +30,13 @@ import {
   RECORDERS,
 } from '../devnet/targets';
 import manifest from '../snap.manifest.json';
+import { entryPointsFlow, waitForReceipt } from './lib/demo-entrypoints';
+import { check, say } from './lib/demo-log';
 import { startSimulatedSnap } from './lib/snap-sim';
 import type { SimulatedSnap } from './lib/snap-sim';
 
 const COMPANION =
   manifest.initialPermissions['endowment:keyring'].allowedOrigins[0];
-let step = 0;
-
-/**
- * Print the next numbered step.
- *
- * @param text - What happens in it.
- */
-function say(text: string): void {
-  step += 1;
-  console.log(`\n${String(step).padStart(2, ' ')}. ${text}`);
-}
-
-/**
- * Print a check's outcome; a failed check ends the demo.
- *
- * @param label - What is checked.
- * @param ok - Whether it held.
- * @param detail - Shown after the label.
- * @throws If it did not hold.
- */
-function check(label: string, ok: boolean, detail = ''): void {
-  console.log(`    ${ok ? '✔' : '✘'} ${label}${detail ? `: ${detail}` : ''}`);
-  if (!ok) {
-    throw new Error(`check failed: ${label}`);
-  }
-}
-
 let requestNumber = 0;
 
 /**
@@ -350,14 +325,7 @@ async function smartAccountFlow(
     'eth_sendUserOperation',
     [userOp, devnet.contracts.entryPoint],
   );
-  let receipt: any = null;
-  for (let attempt = 0; attempt < 100 && !receipt; attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    receipt = await snap.rpc('getUserOperationReceipt', {
-      scope: devnet.scope,
-      userOpHash,
-    });
-  }
+  const receipt = await waitForReceipt(snap, devnet.scope, userOpHash);
   check(
     'UserOperationEvent reports success (getUserOperationReceipt)',
     receipt?.success === true,
@@ -518,7 +486,7 @@ async function restoreFlow(snap: SimulatedSnap, devnet: Devnet): Promise<void> {
       `${restored.length} of ${before.length}`,
     );
     check(
-      'the accounts used on the chain came back (alice, bob, the deployed smart account); the unused one did not',
+      'the accounts used on the chain came back (alice, bob, the deployed v0.6 and v0.8 smart accounts); the unused one did not',
       restored.length === before.length - 1 &&
         !restored.some((account) => key(account) === key(before.at(-1) as any)),
     );
@@ -532,9 +500,9 @@ async function restoreFlow(snap: SimulatedSnap, devnet: Devnet): Promise<void> {
  */
 async function main(): Promise<void> {
   console.log(
-    'Keyring snap demo: the built snap in the snaps simulation; anvil, ERC-4337 v0.6 contracts, Alto and an IPFS node, all on 127.0.0.1.',
+    'Keyring snap demo: the built snap in the snaps simulation; anvil, ERC-4337 EntryPoints v0.6, v0.7 and v0.8, Alto and an IPFS node, all on 127.0.0.1.',
   );
-  const devnet = await startDevnet();
+  const devnet = await startDevnet({ entryPoints: true });
   const ipfs = await startIpfsNode({
     apiKey: 'demo-key',
     apiKeySecret: 'demo-secret',
@@ -549,6 +517,7 @@ async function main(): Promise<void> {
   try {
     await eoaFlow(snap, devnet.anvil);
     await smartAccountFlow(snap, devnet, ipfs);
+    await entryPointsFlow(snap, devnet);
     await homePageFlow(snap);
     await restoreFlow(snap, devnet);
     console.log('\nAll checks passed.');

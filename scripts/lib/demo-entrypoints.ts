@@ -1,0 +1,103 @@
+/**
+ * The demo's EntryPoint v0.8 part (`npm run demo`, scripts/demo.ts): a site creates a SimpleAccount
+ * on EntryPoint v0.8 and sends a two-call batch through the snap's own `sendUserOperation`, behind
+ * its confirmation dialog; Alto bundles it on anvil.
+ */
+import { createPublicClient, http, numberToHex, parseEther } from 'viem';
+
+import { check, say } from './demo-log';
+import type { SimulatedSnap } from './snap-sim';
+import type { Devnet } from '../../devnet/devnet';
+import { jsonRpc } from '../../devnet/json-rpc';
+import { readRecord, recordCalldata, RECORDERS } from '../../devnet/targets';
+
+/**
+ * Poll the snap's `getUserOperationReceipt` until the bundler or the chain knows the operation
+ * (at most 20 s).
+ *
+ * @param snap - The running snap.
+ * @param scope - The CAIP-2 chain.
+ * @param userOpHash - The operation's hash.
+ * @returns The receipt, or null if none came in time.
+ */
+export async function waitForReceipt(
+  snap: SimulatedSnap,
+  scope: string,
+  userOpHash: string,
+): Promise<any> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const receipt = await snap.rpc('getUserOperationReceipt', {
+      scope,
+      userOpHash,
+    });
+    if (receipt) {
+      return receipt;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return null;
+}
+
+/**
+ * A SimpleAccount on EntryPoint v0.8: created through `keyring_createAccount`
+ * (`entryPointVersion: "0.8"`), funded, then a batch of two calls sent with `sendUserOperation`
+ * (the dialog confirmed as a person would); checks the receipt, the deployment and both calls.
+ *
+ * @param snap - The running snap (the chain already configured with the devnet's bundler).
+ * @param devnet - The devnet, started with `entryPoints: true`.
+ */
+export async function entryPointsFlow(
+  snap: SimulatedSnap,
+  devnet: Devnet,
+): Promise<void> {
+  const client = createPublicClient({ transport: http(devnet.rpcUrl) });
+  say(
+    'It creates a smart account on EntryPoint v0.8 (keyring_createAccount, entryPointVersion "0.8")',
+  );
+  const account = await snap.keyring('keyring_createAccount', {
+    options: {
+      type: 'eip155:erc4337',
+      scopes: [devnet.scope],
+      entryPointVersion: '0.8',
+    },
+  });
+  check(
+    'listed without keyring-api’s v0.6 user-operation methods',
+    Array.isArray(account.methods) && account.methods.length === 0,
+    account.address,
+  );
+  await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [
+    account.address,
+    numberToHex(parseEther('1')),
+  ]);
+
+  say(
+    'It sends a batch of two calls with sendUserOperation; the person confirms the dialog (it names EntryPoint v0.8)',
+  );
+  const sent = await snap.rpcConfirmed('sendUserOperation', {
+    account: account.id,
+    scope: devnet.scope,
+    intents: [
+      { to: RECORDERS[0], value: '0x0', data: recordCalldata(8, 2025) },
+      { to: RECORDERS[1], value: '0x0', data: recordCalldata(8, 2026) },
+    ],
+  });
+  check(
+    'sent to EntryPoint v0.8 from the account',
+    sent.entryPoint?.toLowerCase() ===
+      devnet.entryPoints?.['0.8'].entryPoint.toLowerCase() &&
+      sent.sender === account.address,
+    sent.userOpHash,
+  );
+  const receipt = await waitForReceipt(snap, devnet.scope, sent.userOpHash);
+  check(
+    'UserOperationEvent reports success (getUserOperationReceipt)',
+    receipt?.success === true,
+  );
+  check(
+    'the account is deployed and both calls took effect',
+    (await client.getCode({ address: account.address })) !== undefined &&
+      (await readRecord(devnet.rpcUrl, RECORDERS[0], 8)) === 2025n &&
+      (await readRecord(devnet.rpcUrl, RECORDERS[1], 8)) === 2026n,
+  );
+}

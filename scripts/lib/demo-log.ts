@@ -1,0 +1,29 @@
+/**
+ * The demo's output: numbered steps and checks (`npm run demo`, scripts/demo.ts).
+ */
+let step = 0;
+
+/**
+ * Print the next numbered step.
+ *
+ * @param text - What happens in it.
+ */
+export function say(text: string): void {
+  step += 1;
+  console.log(`\n${String(step).padStart(2, ' ')}. ${text}`);
+}
+
+/**
+ * Print a check's outcome; a failed check ends the demo.
+ *
+ * @param label - What is checked.
+ * @param ok - Whether it held.
+ * @param detail - Shown after the label.
+ * @throws If it did not hold.
+ */
+export function check(label: string, ok: boolean, detail = ''): void {
+  console.log(`    ${ok ? '✔' : '✘'} ${label}${detail ? `: ${detail}` : ''}`);
+  if (!ok) {
+    throw new Error(`check failed: ${label}`);
+  }
+}
