@@ -10,6 +10,7 @@ import { benchErc4337 } from './bench/erc4337';
 import { benchEvaluate } from './bench/evaluate';
 import { benchLatency } from './bench/latency';
 import { benchRecovery } from './bench/recovery';
+import { benchSend } from './bench/send';
 import { benchSesLatency } from './bench/ses-latency';
 import { BUNDLE_STATS_FILE, benchSize } from './bench/size';
 
@@ -26,14 +27,14 @@ const RESULTS = path.join(ROOT, 'bench/results.json');
  */
 function parseArgs(argv: string[]): {
   anchor?: string;
-  only?: 'logs' | 'recovery';
+  only?: 'logs' | 'recovery' | 'send';
 } {
   const only = argv.indexOf('--only');
   if (only !== -1) {
     const section = argv[only + 1];
-    if (section !== 'logs' && section !== 'recovery') {
+    if (section !== 'logs' && section !== 'recovery' && section !== 'send') {
       throw new Error(
-        '--only takes `logs` (the getLogs section alone) or `recovery` (Find my accounts, on the built bundle)',
+        '--only takes `logs` (the getLogs section alone), `recovery` (Find my accounts, on the built bundle) or `send` (sendUserOperation per EntryPoint version, on the built bundle)',
       );
     }
     return { only: section };
@@ -112,7 +113,8 @@ function buildWithReport(): void {
  * the bundle in SES; cold start; signing latency through the simulation beside the floor and the
  * libraries alone (and beside the anchor snap when given); the snap's own work per request in SES
  * without the simulation; the chain adapter's getLogs; ERC-4337 prepare round trips and
- * signUserOperation latency; Find my accounts' round trips and calls for 2 kinds × 40 indices. Medians after warm-up; nothing here is a test.
+ * signUserOperation latency; sendUserOperation's round trips and calls per EntryPoint version
+ * (v0.6, v0.7, v0.8: chain and bundler, deploying and deployed); Find my accounts' round trips and calls for 2 kinds × 40 indices. Medians after warm-up; nothing here is a test.
  */
 async function main(): Promise<void> {
   const { anchor, only } = parseArgs(process.argv.slice(2));
@@ -128,6 +130,20 @@ async function main(): Promise<void> {
       `${JSON.stringify({ ...previous, chain }, null, 2)}\n`,
     );
     console.log(`\nchain section written to ${path.relative(ROOT, RESULTS)}`);
+    return;
+  }
+  if (only === 'send') {
+    // `npm run bench -- --only send`: sendUserOperation per EntryPoint version, on the bundle as built.
+    const send = await benchSend();
+    const previous = JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ ...previous, send }, null, 2)}\n`,
+    );
+    console.log(`\nsend section written to ${path.relative(ROOT, RESULTS)}`);
     return;
   }
   if (only === 'recovery') {
@@ -196,6 +212,7 @@ async function main(): Promise<void> {
   results.sesLatency = await benchSesLatency(targets);
   results.chain = await benchChain();
   results.erc4337 = await benchErc4337();
+  results.send = await benchSend();
   results.recovery = await benchRecovery();
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);

@@ -216,6 +216,22 @@ function contractRows(
 }
 
 /**
+ * The EntryPoint and SimpleAccountFactory rows of every EntryPoint version (v0.6, v0.7, v0.8) of a
+ * chain config, as the consent dialog words them (each address in full, flagged `(canonical …)` or
+ * `(NOT the canonical …)`): what the home page's chain list shows, so the page and the dialog say
+ * the same thing.
+ *
+ * @param config - A stored chain config (its URLs are not read).
+ * @returns Six rows: `EntryPoint v0.6`, `Account factory v0.6`, then v0.7's and v0.8's.
+ */
+export function chainContractRows(config: ChainConfig): ConsentRow[] {
+  const unused: string[] = [];
+  return (['0.6', '0.7', '0.8'] as const).flatMap((version) =>
+    contractRows(config, version, unused),
+  );
+}
+
+/**
  * The plain text of a consent dialog. URLs are masked (`maskUrl`: only scheme, host and port
  * shown, so an API key never is), addresses shown in full.
  *

@@ -34,7 +34,12 @@ export function summarizeAccounts(
               ? {}
               : { entropySource: record.entropySource }),
           },
-    ...(record.smartAccount ? { owner: record.smartAccount.owner } : {}),
+    ...(record.smartAccount
+      ? {
+          owner: record.smartAccount.owner,
+          entryPointVersion: record.smartAccount.entryPointVersion ?? '0.6',
+        }
+      : {}),
   }));
 }
 

@@ -28,8 +28,15 @@ import type {
 } from './recoveryTypes';
 import type { KeyringPlatform } from './types';
 import { newEoaAccount } from '../accounts';
-import { newSmartAccount, resolveSmartAccount } from '../accounts/erc4337';
-import type { ResolvedSmartAccount } from '../accounts/erc4337';
+import {
+  contractsOf,
+  newSmartAccount,
+  resolveSmartAccount,
+} from '../accounts/erc4337';
+import type {
+  EntryPointVersion,
+  ResolvedSmartAccount,
+} from '../accounts/erc4337';
 import type { Settings } from '../settings';
 import { EntropySourceIdStruct } from '../state/schema';
 import type { AccountRecord, DerivationScheme } from '../state/schema';
@@ -265,6 +272,10 @@ export class Recovery {
       index: found.index,
       scheme: found.scheme,
       source: found.source.id,
+      // named for v0.7 / v0.8 smart accounts; a v0.6 account's entry is as it was
+      ...(found.entryPointVersion && found.entryPointVersion !== '0.6'
+        ? { entryPointVersion: found.entryPointVersion }
+        : {}),
     } as const;
     const held = this.#heldBy(found.key, found.address);
     if (held) {
@@ -272,9 +283,11 @@ export class Recovery {
     }
     let resolved: ResolvedSmartAccount | undefined;
     if (found.kind === 'smart') {
-      resolved = await this.#resolve(found.key, found.usedOn).catch(
-        () => undefined,
-      );
+      resolved = await this.#resolve(
+        found.key,
+        found.usedOn,
+        found.entryPointVersion,
+      ).catch(() => undefined);
       if (!resolved || !isAddressEqual(resolved.address, found.address)) {
         return { ...base, reason: 'failed' };
       }
@@ -338,27 +351,44 @@ export class Recovery {
   /**
    * Resolve the smart account of `key` as createAccount does (resolveSmartAccount: address
    * computed and checked against the factory's getAddress on each chain), on the configured chains
-   * that share the factory and EntryPoint of the first chain in `near` (default: every configured
-   * chain, as createAccount's default).
+   * that share the factory and EntryPoint of `version` (contractsOf) with the first chain in `near`
+   * (default: every configured chain, as createAccount's default).
    *
    * @param key - The owner key.
    * @param near - Chains where the account was seen used, if any.
+   * @param version - Its EntryPoint version (default v0.6, as createAccount's default).
    * @returns The resolved account.
    * @throws As resolveSmartAccount (-32001 `noChainConfig` without a chain).
    */
-  async #resolve(key: Key, near: string[] = []): Promise<ResolvedSmartAccount> {
+  async #resolve(
+    key: Key,
+    near: string[] = [],
+    version: EntryPointVersion = '0.6',
+  ): Promise<ResolvedSmartAccount> {
     const chains = this.#settings.allChainConfigs();
     const first = near.length > 0 ? chains[near[0]] : undefined;
+    const wanted = first ? contractsOf(first, version) : undefined;
     const scopes = Object.values(chains)
-      .filter(
-        (config) =>
-          !first ||
-          (config.accountFactory.toLowerCase() ===
-            first.accountFactory.toLowerCase() &&
-            config.entryPoint.toLowerCase() === first.entryPoint.toLowerCase()),
-      )
+      .filter((config) => {
+        if (!wanted) {
+          return true;
+        }
+        const own = contractsOf(config, version);
+        return (
+          isAddressEqual(
+            own.accountFactory as Hex,
+            wanted.accountFactory as Hex,
+          ) && isAddressEqual(own.entryPoint as Hex, wanted.entryPoint as Hex)
+        );
+      })
       .map((config) => config.scope);
-    return resolveSmartAccount(key.address as Hex, scopes, { ...chains });
+    return resolveSmartAccount(
+      key.address as Hex,
+      scopes,
+      { ...chains },
+      {},
+      version,
+    );
   }
 
   /**

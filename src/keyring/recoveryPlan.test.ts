@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 
-import { GapScan, packBatches, RECOVERY_LIMITS } from './recoveryPlan';
+import {
+  GapScan,
+  packBatches,
+  RECOVERY_LIMITS,
+  searchedVersions,
+} from './recoveryPlan';
 
 /**
  * The gap rule written out directly, as the reference: walk the indices, count unused ones in a
@@ -144,5 +149,16 @@ describe('packBatches', () => {
         },
       ),
     );
+  });
+});
+
+describe('searchedVersions', () => {
+  it('searches every EntryPoint version for the erc4337-owner salts, v0.6 alone for the legacy ones', () => {
+    expect(searchedVersions('erc4337-owner')).toStrictEqual([
+      '0.6',
+      '0.7',
+      '0.8',
+    ]);
+    expect(searchedVersions('legacy')).toStrictEqual(['0.6']);
   });
 });

@@ -1,4 +1,8 @@
+import type { Hex } from 'viem';
+
 import type { LaneEnd } from './recoveryTypes';
+import type { EntryPointVersion } from '../accounts/erc4337';
+import type { DerivationScheme } from '../state/schema';
 
 /**
  * The planning side of *Find my accounts*, pure: the bounds, the gap rule of one search lane (one
@@ -149,3 +153,43 @@ export function packBatches<Item>(
   }
   return groups;
 }
+
+/** The EntryPoint versions whose SimpleAccount *Find my accounts* searches, v0.6 first. */
+export const SEARCHED_VERSIONS: readonly EntryPointVersion[] = [
+  '0.6',
+  '0.7',
+  '0.8',
+];
+
+/**
+ * The EntryPoint versions a lane's smart accounts may run on: every version for the
+ * `erc4337-owner` salts; v0.6 only for the `legacy` salts (state version 1, which had no other).
+ *
+ * @param scheme - The lane's salt scheme.
+ * @returns The versions.
+ */
+export function searchedVersions(
+  scheme: DerivationScheme,
+): readonly EntryPointVersion[] {
+  return scheme === 'legacy' ? ['0.6'] : SEARCHED_VERSIONS;
+}
+
+/** A SimpleAccountFactory deployed on a chain, with its implementation. */
+export type Factory = {
+  /** The EntryPoint version it serves. */
+  version: EntryPointVersion;
+  /** Its address. */
+  accountFactory: Hex;
+  /** Its `accountImplementation()` (pinned for a known factory). */
+  implementation: Hex;
+};
+
+/** An address seen used: the chains that saw it, and a smart account's EntryPoint version. */
+export type UsedAddress = {
+  /** The address. */
+  address: Hex;
+  /** The chains that saw it used, in configuration order. */
+  scopes: string[];
+  /** A smart account's EntryPoint version. */
+  version?: EntryPointVersion;
+};

@@ -1,17 +1,25 @@
 import type { Hex } from 'viem';
 
 import type { Key } from './derivedKeys';
-import { GapScan, packBatches, RECOVERY_LIMITS } from './recoveryPlan';
+import {
+  GapScan,
+  packBatches,
+  RECOVERY_LIMITS,
+  SEARCHED_VERSIONS,
+  searchedVersions,
+} from './recoveryPlan';
+import type { Factory, UsedAddress } from './recoveryPlan';
 import type {
   EntropySource,
   RecoveryProgress,
   SearchedLane,
 } from './recoveryTypes';
 import {
+  contractsOf,
   ownerAccountAddress,
-  readAccountImplementation,
+  readAccountImplementations,
 } from '../accounts/erc4337';
-import type { ChainConfig } from '../accounts/erc4337';
+import type { ChainConfig, EntryPointVersion } from '../accounts/erc4337';
 import {
   activityCalls,
   CALLS_PER_PROBE,
@@ -49,6 +57,8 @@ export type FoundAccount = {
   address: Hex;
   /** For a smart account: the chains that saw it used, in configuration order. */
   usedOn: string[];
+  /** For a smart account: its EntryPoint version (the SimpleAccount release whose address was used). */
+  entryPointVersion?: EntryPointVersion;
 };
 
 /** What the search returns. */
@@ -85,67 +95,57 @@ export type SearchInput = {
 
 /** One lane: a source and scheme, the kinds its keys may back, and its gap scan. */
 type Lane = {
-  /**
-   *
-   */
+  /** The entropy source. */
   source: EntropySource;
-  /**
-   *
-   */
+  /** What `snap_getEntropy` takes as `source` (undefined: the primary phrase). */
   sourceArg: string | undefined;
-  /**
-   *
-   */
+  /** The salt scheme. */
   scheme: DerivationScheme;
-  /**
-   *
-   */
+  /** The kinds of account its keys may back. */
   kinds: FoundKind[];
-  /**
-   *
-   */
+  /** Its gap scan. */
   scan: GapScan;
 };
 
-/** A chain being asked: its config, its client and its factory's implementation (if deployed). */
+/** A chain being asked: its config, its client and its factories deployed there (v0.6 first). */
 type Reader = {
-  /**
-   *
-   */
+  /** The chain config. */
   config: ChainConfig;
-  /**
-   *
-   */
+  /** Its RPC client (requests counted). */
   client: RpcClient;
-  /**
-   *
-   */
-  implementation: Hex | undefined;
-  /**
-   *
-   */
+  /** Its SimpleAccountFactories deployed there, v0.6 first. */
+  factories: Factory[];
+  /** Whether it failed to answer (left out from then on). */
   failed: boolean;
 };
 
 /** One address of one index of one lane, and its probe. */
 type Item = {
-  /**
-   *
-   */
+  /** The lane. */
   lane: Lane;
-  /**
-   *
-   */
+  /** The derivation index. */
   index: number;
-  /**
-   *
-   */
+  /** EOA or smart account. */
   kind: FoundKind;
-  /**
-   *
-   */
+  /** What to read. */
   probe: ActivityProbe;
+  /** A smart account's EntryPoint version. */
+  version?: EntryPointVersion;
 };
+
+/**
+ * The factories a lane's smart accounts are searched with on one chain.
+ *
+ * @param reader - The chain.
+ * @param lane - The lane.
+ * @returns The deployed factories of the lane's versions.
+ */
+function laneFactories(reader: Reader, lane: Lane): Factory[] {
+  const versions = searchedVersions(lane.scheme);
+  return reader.factories.filter((factory) =>
+    versions.includes(factory.version),
+  );
+}
 
 /**
  * Search every lane for used accounts.
@@ -154,8 +154,10 @@ type Item = {
  * source also `legacy` (state version 1 salts; either kind). Each round takes the next window of
  * every lane still going, derives its keys, and asks each chain in batches of at most
  * `maxCallsPerBatch` calls (all chains and batches in parallel): for an EOA its nonce and balance,
- * for a smart account (its counterfactual address with that chain's factory, computed locally;
- * none on a chain without a factory) its code and balance. An index is used when any chain sees
+ * for a smart account (its counterfactual address with that chain's factory of each EntryPoint
+ * version, v0.6, v0.7 and v0.8 (`contractsOf`: the chain's own or the canonical one), computed
+ * locally; none for a factory not deployed there; the `legacy` salts: v0.6 only) its code and
+ * balance. An index is used when any chain sees
  * any of its addresses used. A chain that fails is left out from then on (`unreachable`); when
  * all have failed the lanes end with `chainError`. No round starts past `maxMilliseconds` or when
  * it would pass `maxCalls`.
@@ -196,14 +198,23 @@ export async function searchAccounts(
         url: config.rpcUrl,
         fetch: countingFetch(input.count),
       });
+      const wanted = SEARCHED_VERSIONS.map((version) => ({
+        version,
+        accountFactory: contractsOf(config, version).accountFactory as Hex,
+      }));
       try {
-        const implementation = await readAccountImplementation(
+        // every version's factory in one batched round trip
+        const implementations = await readAccountImplementations(
           client,
-          config.accountFactory as Hex,
+          wanted.map(({ accountFactory }) => accountFactory),
         );
-        return { config, client, implementation, failed: false };
+        const factories = wanted.flatMap((factory, at) => {
+          const implementation = implementations[at];
+          return implementation ? [{ ...factory, implementation }] : [];
+        });
+        return { config, client, factories, failed: false };
       } catch {
-        return { config, client, implementation: undefined, failed: true };
+        return { config, client, factories: [], failed: true };
       }
     }),
   );
@@ -248,6 +259,7 @@ export async function searchAccounts(
               key,
               address: on.address,
               usedOn: on.scopes,
+              ...(on.version ? { entryPointVersion: on.version } : {}),
             });
           }
         }
@@ -304,9 +316,12 @@ function stopReason(
         active.reduce(
           (calls, lane) =>
             calls +
-            lane.kinds.filter(
-              (kind) => kind === 'eoa' || reader.implementation !== undefined,
-            ).length,
+            lane.kinds.reduce(
+              (probes, kind) =>
+                probes +
+                (kind === 'eoa' ? 1 : laneFactories(reader, lane).length),
+              0,
+            ),
           0,
         ),
       0,
@@ -350,15 +365,16 @@ async function deriveWindows(
  * @param windows - Each lane and its indices.
  * @param keys - The keys by slot.
  * @param limits - The bounds (window, batch size).
- * @returns For each `<slot>:<kind>` seen used: the address and the chains that saw it used.
+ * @returns For each `<slot>:<kind>:<address>` seen used: the address, the chains that saw it used
+ * and (a smart account) its EntryPoint version.
  */
 async function askChains(
   live: Reader[],
   windows: { lane: Lane; indices: number[] }[],
   keys: Map<string, Key>,
   limits: typeof RECOVERY_LIMITS,
-): Promise<Map<string, { address: Hex; scopes: string[] }>> {
-  const used = new Map<string, { address: Hex; scopes: string[] }>();
+): Promise<Map<string, UsedAddress>> {
+  const used = new Map<string, UsedAddress>();
   const answers = await Promise.all(
     live.map(async (reader) => {
       const items = windows.flatMap(({ lane, indices }) =>
@@ -399,6 +415,7 @@ async function askChains(
         const entry = used.get(id) ?? {
           address: item.probe.address,
           scopes: [],
+          ...(item.version ? { version: item.version } : {}),
         };
         entry.scopes.push(reader.config.scope);
         used.set(id, entry);
@@ -409,8 +426,8 @@ async function askChains(
 }
 
 /**
- * The probes of one index of one lane on one chain: the EOA, and the smart account when the chain
- * has a factory.
+ * The probes of one index of one lane on one chain: the EOA, and the smart account of each
+ * version whose factory the chain has (see laneFactories).
  *
  * @param reader - The chain.
  * @param lane - The lane.
@@ -430,15 +447,23 @@ function probesOf(reader: Reader, lane: Lane, index: number, key: Key): Item[] {
         },
       ];
     }
-    if (reader.implementation === undefined) {
-      return [];
-    }
-    const address = ownerAccountAddress(
-      reader.config.accountFactory as Hex,
-      reader.implementation,
-      key.address as Hex,
+    return laneFactories(reader, lane).map(
+      ({ version, accountFactory, implementation }) => ({
+        lane,
+        index,
+        kind,
+        version,
+        probe: {
+          address: ownerAccountAddress(
+            accountFactory,
+            implementation,
+            key.address as Hex,
+            version,
+          ),
+          kind: 'contract',
+        },
+      }),
     );
-    return [{ lane, index, kind, probe: { address, kind: 'contract' } }];
   });
 }
 

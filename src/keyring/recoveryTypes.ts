@@ -61,6 +61,8 @@ export type RecoveredAccount = {
   source: string;
   /** CAIP-2 chains of a smart account (every configured chain with its factory); absent for an EOA. */
   scopes?: string[];
+  /** A smart account's EntryPoint version when it is `0.7` or `0.8` (absent: v0.6, or an EOA). */
+  entryPointVersion?: '0.7' | '0.8';
 };
 
 /**

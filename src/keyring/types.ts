@@ -77,4 +77,6 @@ export type AccountSummary = {
     | { imported: true };
   /** A smart account's owner (the address its key controls; the key exportAccount returns). */
   owner?: string;
+  /** A smart account's EntryPoint version (SimpleAccount of that release). */
+  entryPointVersion?: '0.6' | '0.7' | '0.8';
 };

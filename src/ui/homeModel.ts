@@ -20,6 +20,7 @@ export const UI = {
   createSmart: 'create-smart',
   smartScope: 'smart-scope',
   smartMetadataCid: 'smart-metadataCid',
+  smartVersion: 'smart-entryPointVersion',
   importKey: 'import-key',
   importPrivateKey: 'import-privateKey',
   importType: 'import-type',
@@ -84,6 +85,20 @@ export const CHAIN_ADVANCED_FIELDS: readonly string[] = [
   'accountFactory',
   'paymasterUrl',
 ];
+
+/**
+ * The EntryPoint versions the smart-account form offers, newest (recommended, preselected) first,
+ * with what each one means for the person choosing. Over RPC, `keyring_createAccount`'s default
+ * stays v0.6 (existing callers are unchanged); the page recommends the newest.
+ */
+export const SMART_VERSIONS = [
+  ['0.8', 'EntryPoint v0.8 (recommended: the newest)'],
+  ['0.7', 'EntryPoint v0.7'],
+  [
+    '0.6',
+    "EntryPoint v0.6 (also signs through keyring-api's user-operation methods)",
+  ],
+] as const;
 
 /** The chain form's URL fields: an input holding a keyed URL is emptied after a failed save. */
 export const CHAIN_URL_FIELDS = [

@@ -174,8 +174,10 @@ const RULES: readonly Rule[] = [
   {
     code: -32602,
     reason: 'noFactory',
-    text: () =>
-      "This chain has no account factory at the address set for it (a local chain lacks the standard one): under Chains, enter the factory and EntryPoint deployed on it in the chain's Advanced fields, then try again",
+    text: (data) =>
+      data.version === '0.7' || data.version === '0.8'
+        ? `This chain has no account factory of EntryPoint v${data.version} at the address set for it (a local chain lacks the standard one): choose another EntryPoint version (v0.6's contracts can be entered in the chain's Advanced fields), then try again`
+        : "This chain has no account factory at the address set for it (a local chain lacks the standard one): under Chains, enter the factory and EntryPoint deployed on it in the chain's Advanced fields, then try again",
   },
   {
     code: -32602,

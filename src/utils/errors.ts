@@ -32,7 +32,7 @@ import {
  * - `chainMismatch`: `data.field` (an RPC URL) serves chain `data.chainId` (decimal), not the
  *   config's `data.scope`;
  * - `noFactory`: the chain's account factory has no code there (a local chain without the
- *   canonical deployments).
+ *   canonical deployments); `data.version` is the account's EntryPoint version.
  * - `unknownEntropySource`: an entropy source id MetaMask does not list (`listEntropySources`).
  */
 export type ErrorReason =
@@ -66,6 +66,8 @@ export type ErrorData = {
   chainId?: string;
   /** `chainMismatch`: the CAIP-2 scope the config names. */
   scope?: string;
+  /** `noFactory`: the EntryPoint version whose factory is missing (`0.6`, `0.7`, `0.8`). */
+  version?: string;
 };
 
 /**

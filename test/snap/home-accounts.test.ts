@@ -261,8 +261,11 @@ describe('home page: accounts, names and errors in page language', () => {
     expect(notice()).toBe('Saved eip155:31337');
     await ui.typeInField('smart-metadataCid', '');
     await ui.clickElement('smart-scope:eip155:31337');
+    await ui.selectInDropdown('smart-entryPointVersion', '0.6'); // this chain has v0.6 only
     await step(async (current) => current.clickElement('create-smart-submit'));
-    expect(notice()).toMatch(/^Created smart account 0x/u);
+    expect(notice()).toMatch(
+      /^Created smart account 0x.* on EntryPoint v0\.6$/u,
+    );
     const smart = (await harness.keyring('keyring_listAccounts')).at(-1);
     expect(smart.type).toBe('eip155:erc4337');
 

@@ -213,6 +213,7 @@ describe('home page: what is shown is true', () => {
     await saveChain({ scope: '31337', rpcUrl: anvil.url });
     expect(notice()).toBe('Saved eip155:31337');
     await ui.clickElement('smart-scope:eip155:31337');
+    await ui.selectInDropdown('smart-entryPointVersion', '0.6'); // this chain has v0.6 only
     await step(async (current) => current.clickElement('create-smart-submit'));
     expect(notice()).toMatch(/no account factory/u);
     expect(notice()).toMatch(/Advanced/u);

@@ -178,6 +178,7 @@ describe('home page', () => {
 
   it('creates a smart account on a chosen chain, at the factory’s address', async () => {
     await ui.clickElement('smart-scope:eip155:31337');
+    await ui.selectInDropdown('smart-entryPointVersion', '0.6'); // this chain has v0.6 only
     await step(async (current) => current.clickElement('create-smart-submit'));
     const account = (await harness.keyring('keyring_listAccounts')).at(-1);
     expect(is(account, EthErc4337AccountStruct)).toBe(true);

@@ -1,9 +1,10 @@
 import { encodeFunctionData, getAddress, toHex } from 'viem';
 import type { Hex } from 'viem';
 
-import { factoryAbi } from './constants';
+import { ACCOUNT_SALT, factoryAbi } from './constants';
 import { knownImplementation } from './knownFactories';
 import { counterfactualAddress } from './prepare';
+import type { EntryPointVersion } from './versions';
 import type { RpcClient } from '../../chain';
 import { readHexData, readUintWord } from '../../chain';
 
@@ -16,71 +17,84 @@ import { readHexData, readUintWord } from '../../chain';
  */
 
 /**
- * The SimpleAccount implementation behind a SimpleAccountFactory v0.6 (`accountImplementation()`),
- * read with the factory's code in one batched round trip.
+ * The SimpleAccount implementations behind SimpleAccountFactories (`accountImplementation()`),
+ * each read with the factory's code, all in one batched round trip (two calls per factory).
  *
  * @param client - The chain's RPC adapter.
- * @param accountFactory - The factory's address.
- * @returns The implementation (checksummed; the pinned one for a known factory), or undefined when
- * no code is deployed at the factory.
+ * @param accountFactories - The factories' addresses (v0.6, v0.7, v0.8 factories alike).
+ * @returns For each factory, in order: its implementation (checksummed; the pinned one for a known
+ * factory), or undefined when no code is deployed there.
  * @throws The chain adapter's errors; TransportError (malformed) when a reply is not what its
  * method returns.
  */
-export async function readAccountImplementation(
+export async function readAccountImplementations(
   client: RpcClient,
-  accountFactory: Hex,
-): Promise<Hex | undefined> {
-  const [code, word] = await client.batch([
-    { method: 'eth_getCode', params: [accountFactory, 'latest'] },
-    {
-      method: 'eth_call',
-      params: [
-        {
-          to: accountFactory,
-          data: encodeFunctionData({
-            abi: factoryAbi,
-            functionName: 'accountImplementation',
-          }),
-        },
-        'latest',
-      ],
-    },
-  ]);
-  if (readHexData(code, 'eth_getCode', client.origin) === '0x') {
-    return undefined;
-  }
-  // A known factory's implementation is pinned (knownFactories.ts): the search computes the
-  // addresses creation would accept, whatever the RPC answers.
-  const pinned = knownImplementation(accountFactory);
-  if (pinned !== undefined) {
-    return pinned;
-  }
-  return getAddress(
-    toHex(
-      readUintWord(
-        word,
-        'SimpleAccountFactory.accountImplementation',
-        2n ** 160n - 1n,
-        client.origin,
-      ),
-      { size: 20 },
-    ),
+  accountFactories: Hex[],
+): Promise<(Hex | undefined)[]> {
+  const replies = await client.batch(
+    accountFactories.flatMap((accountFactory) => [
+      { method: 'eth_getCode', params: [accountFactory, 'latest'] },
+      {
+        method: 'eth_call',
+        params: [
+          {
+            to: accountFactory,
+            data: encodeFunctionData({
+              abi: factoryAbi,
+              functionName: 'accountImplementation',
+            }),
+          },
+          'latest',
+        ],
+      },
+    ]),
   );
+  return accountFactories.map((accountFactory, at) => {
+    const [code, word] = [replies[2 * at], replies[2 * at + 1]];
+    if (readHexData(code, 'eth_getCode', client.origin) === '0x') {
+      return undefined;
+    }
+    // A known factory's implementation is pinned (knownFactories.ts): the search computes the
+    // addresses creation would accept, whatever the RPC answers.
+    const pinned = knownImplementation(accountFactory);
+    if (pinned !== undefined) {
+      return pinned;
+    }
+    return getAddress(
+      toHex(
+        readUintWord(
+          word,
+          'SimpleAccountFactory.accountImplementation',
+          2n ** 160n - 1n,
+          client.origin,
+        ),
+        { size: 20 },
+      ),
+    );
+  });
 }
 
 /**
- * The counterfactual address of `owner`'s SimpleAccount v0.6 from a factory whose implementation
- * is known (CREATE2, EIP-1014; the snap's account salt), as creation computes it.
+ * The counterfactual address of `owner`'s SimpleAccount from a factory whose implementation is
+ * known (CREATE2, EIP-1014; the snap's account salt), as creation computes it.
  *
- * @param accountFactory - SimpleAccountFactory v0.6 address.
+ * @param accountFactory - SimpleAccountFactory address (of `version`).
  * @param implementation - Its `accountImplementation()`.
  * @param owner - The owner EOA.
+ * @param version - The factory's EntryPoint version (default v0.6; v0.7 and v0.8 proxies differ).
  * @returns The checksummed address.
  */
 export function ownerAccountAddress(
   accountFactory: Hex,
   implementation: Hex,
   owner: Hex,
+  version: EntryPointVersion = '0.6',
 ): Hex {
-  return counterfactualAddress(accountFactory, implementation, owner);
+  return counterfactualAddress(
+    accountFactory,
+    implementation,
+    owner,
+    ACCOUNT_SALT,
+    version,
+  );
 }

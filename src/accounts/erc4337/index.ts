@@ -31,7 +31,12 @@ export {
   submitModernUserOperation,
 } from './modern';
 export type { ResolvedSmartAccount } from './create';
-export { maskChainConfig, parseChainConfig, verifyChainConfig } from './config';
+export {
+  contractsOf,
+  maskChainConfig,
+  parseChainConfig,
+  verifyChainConfig,
+} from './config';
 export type { ChainConfig, SmartAccountData } from './types';
 export type { EntryPointVersion } from './versions';
 
@@ -240,5 +245,5 @@ export async function runSmartAccountTask(
 }
 export {
   ownerAccountAddress,
-  readAccountImplementation,
+  readAccountImplementations,
 } from './counterfactual';

@@ -13,8 +13,10 @@ import { internalError } from '../../utils/errors';
  * at nonce 1 (EIP-161 starts a contract's nonce at 1), the same on every chain.
  *
  * Keyed by the factory's lower-case address. Add a factory here only with its implementation
- * verified on a chain (test/node/erc4337-address.test.ts deploys each factory at its canonical
- * address on anvil and reads `accountImplementation()`).
+ * verified on a chain: test/node/erc4337-address.test.ts (v0.6) and
+ * test/node/known-factories.test.ts (v0.7, v0.8) deploy each factory at its canonical address on
+ * anvil (the creation calls of the public deployments, through the deterministic deployment
+ * proxy) and read `accountImplementation()`.
  */
 const KNOWN_IMPLEMENTATIONS: ReadonlyMap<string, Hex> = new Map<string, Hex>([
   // SimpleAccountFactory v0.6 (eth-infinitism/account-abstraction v0.6.0,
@@ -22,6 +24,18 @@ const KNOWN_IMPLEMENTATIONS: ReadonlyMap<string, Hex> = new Map<string, Hex>([
   [
     '0x9406cc6185a346906296840746125a0e44976454',
     '0x8ABB13360b87Be5EEb1B98647A016adD927a136c',
+  ],
+  // SimpleAccountFactory v0.7 (eth-infinitism/account-abstraction v0.7.0) at its canonical
+  // address: SimpleAccount v0.7, the address public deployment lists give for SimpleAccount v0.7.
+  [
+    '0x91e60e0613810449d098b0b5ec8b51a0fe8c8985',
+    '0x68641DE71cfEa5a5d0D29712449Ee254bb1400C2',
+  ],
+  // SimpleAccountFactory v0.8 (eth-infinitism/account-abstraction v0.8.0) at its canonical
+  // address: SimpleAccount v0.8.
+  [
+    '0x13e9ed32155810fdbd067d4522c492d6f68e5944',
+    '0x28426d752372D68d34340bd94390950DcE3C9ec3',
   ],
 ]);
 

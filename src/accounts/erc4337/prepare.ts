@@ -176,7 +176,7 @@ export async function computeAccountAddress(
   if (code === '0x' || code === '0x0') {
     throw invalidParams(
       `No SimpleAccountFactory is deployed at ${accountFactory} on this chain`,
-      { reason: 'noFactory' },
+      { reason: 'noFactory', version },
     );
   }
   const implementation = readAddressWord(

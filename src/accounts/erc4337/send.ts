@@ -48,7 +48,7 @@ export type SendSummary = {
   paymaster: Hex | null;
   /** Where the fees came from. */
   feeSource: Fees['source'];
-  /** The EntryPoint version, when not v0.6 (the dialog names it). */
+  /** The EntryPoint version, when not v0.6 (absent: v0.6; the dialog names every one). */
   entryPointVersion?: '0.7' | '0.8';
 };
 

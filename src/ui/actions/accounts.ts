@@ -4,7 +4,7 @@ import { showAlert, showConfirmation } from '../../platform';
 import { displayText } from '../../utils/safeText';
 import { accountLabel } from '../accountLabel';
 import { deleteAccountDialog, exportedKeyDialog } from '../dialogs/account';
-import { UI } from '../homeModel';
+import { SMART_VERSIONS, UI } from '../homeModel';
 import {
   attempt,
   CANCELLED_TEXT,
@@ -70,8 +70,10 @@ export async function createEoa(
 
 /**
  * Create a smart account on the ticked chains, with an optional metadata CID (the
- * `create-smart` form: `smart-scope:<scope>` checkboxes, `smart-metadataCid`, and `smart-source`,
- * the recovery phrase of its owner key, when MetaMask holds more than one).
+ * `create-smart` form: `smart-scope:<scope>` checkboxes, `smart-entryPointVersion` (`0.6`, `0.7`
+ * or `0.8`; the page preselects v0.8, the newest, and so does a form sent without it),
+ * `smart-metadataCid`, and `smart-source`, the recovery phrase of its owner key, when MetaMask
+ * holds more than one).
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
@@ -88,21 +90,25 @@ export async function createSmartAccount(
     )
     .map((name) => name.slice(UI.smartScope.length + 1));
   const cid = text(value[UI.smartMetadataCid]);
+  const version = text(value[UI.smartVersion]) ?? SMART_VERSIONS[0][0];
   const outcome = await attempt(
     UI.createSmart,
     async () => {
       const options = {
         type: 'eip155:erc4337',
+        entryPointVersion: version,
         ...chosenSource(value, UI.smartSource),
         ...(scopes.length > 0 ? { scopes } : {}),
         ...(cid ? { metadataCid: cid } : {}),
       };
-      return `Created smart account ${(await keyring.createAccount(options)).address}`;
+      return `Created smart account ${(await keyring.createAccount(options)).address} on EntryPoint v${version}`;
     },
-    { metadataCid: UI.smartMetadataCid },
+    { metadataCid: UI.smartMetadataCid, entryPointVersion: UI.smartVersion },
     accountNames(keyring),
   );
-  return onSuccess(outcome, { [UI.smartMetadataCid]: '' });
+  const kept = { [UI.smartVersion]: version }; // the choice stays shown, after a failure too
+  const shown = onSuccess(outcome, { [UI.smartMetadataCid]: '', ...kept });
+  return { ...shown, values: { ...shown.values, ...kept } };
 }
 
 /**

@@ -31,8 +31,9 @@ function formParams(
 
 /**
  * Save a chain config from the chain form (the same domain call as `setChainConfig`). A bare
- * decimal chain id in the scope input (`31337`) means `eip155:31337`. After a failure, an URL
- * input that holds a key is emptied (the others stay, to be fixed).
+ * decimal chain id in the scope input (`31337`) means `eip155:31337`. The form has no inputs for
+ * the v0.7 / v0.8 contracts (`entryPoints`): replacing a stored config keeps its overrides. After
+ * a failure, an URL input that holds a key is emptied (the others stay, to be fixed).
  *
  * @param domain - The keyring and settings.
  * @param domain.settings - The settings.
@@ -43,13 +44,19 @@ export async function saveChain(
   { settings }: Domain,
   value: FormValues,
 ): Promise<Outcome> {
-  const params = formParams('chain', CHAIN_FIELDS, value);
-  if (params.scope !== undefined && /^[0-9]+$/u.test(params.scope)) {
+  const params: Record<string, Json> = formParams('chain', CHAIN_FIELDS, value);
+  if (typeof params.scope === 'string' && /^[0-9]+$/u.test(params.scope)) {
     params.scope = `eip155:${params.scope}`;
+  }
+  // the form has no inputs for the v0.7 / v0.8 contracts: a replaced config keeps the stored ones
+  const { entryPoints } =
+    settings.chainConfigs().find((chain) => chain.scope === params.scope) ?? {};
+  if (entryPoints) {
+    params.entryPoints = entryPoints;
   }
   const cleared = CHAIN_URL_FIELDS.filter((field) => {
     const url = params[field];
-    return url !== undefined && isKeyedUrl(url);
+    return typeof url === 'string' && isKeyedUrl(url);
   });
   const outcome = await attempt(
     UI.chainForm,

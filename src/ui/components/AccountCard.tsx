@@ -44,7 +44,7 @@ function phraseOf(source: string | undefined, model: HomeModel): string {
 }
 
 /**
- * One account's section: name, type, address, chains, key source, metadata CID, its rename form
+ * One account's section: name, type (a smart account's names its EntryPoint version), address, chains, key source, metadata CID, its rename form
  * (`account-rename:<id>`, input `account-name:<id>`), the export and delete buttons, and for a
  * smart account its Send form. Buttons say which account they act on ("Delete Savings", or the
  * short address of an unnamed account), so a screen reader's list of buttons tells them apart;
@@ -63,6 +63,7 @@ export const AccountCard: SnapComponent<{
   const { account, name, keySource } = summary;
   const smart = account.type === 'eip155:erc4337';
   const label = accountLabel(name, account.address);
+  const version = summary.entryPointVersion ?? '0.6';
   const nameInput = `${UI.accountName}:${account.id}`;
   const key =
     'imported' in keySource
@@ -80,7 +81,7 @@ export const AccountCard: SnapComponent<{
       <Row label="Type">
         <Text>
           {smart
-            ? 'Smart account (ERC-4337, SimpleAccount v0.6)'
+            ? `Smart account (ERC-4337, SimpleAccount v${version}, EntryPoint v${version})`
             : 'Account (EOA)'}
         </Text>
       </Row>

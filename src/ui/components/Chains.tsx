@@ -12,6 +12,7 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
+import { chainContractRows } from '../../consent';
 import { chainName } from '../chainNames';
 import { CHAIN_ADVANCED_FIELDS, CHAIN_FIELDS, UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
@@ -43,7 +44,8 @@ const ChainField: SnapComponent<{
 
 /**
  * The Chains part: each configured chain (named when well known, `Sepolia (11155111)`; URLs
- * masked) with Edit and Remove buttons that name it (Remove, destructive, asks first), and the
+ * masked; the EntryPoint and factory of each version v0.6, v0.7, v0.8 in full, flagged when not
+ * canonical) with Edit and Remove buttons that name it (Remove, destructive, asks first), and the
  * form adding or replacing one (each input shows an example; the contracts and the paymaster
  * under *Advanced*).
  *
@@ -66,12 +68,11 @@ export const Chains: SnapComponent<{ model: HomeModel }> = ({ model }) => {
           <Row label="RPC URL">
             <Text>{chain.rpcUrl}</Text>
           </Row>
-          <Row label="Entry contract (EntryPoint)">
-            <Text>{chain.entryPoint}</Text>
-          </Row>
-          <Row label="Account factory">
-            <Text>{chain.accountFactory}</Text>
-          </Row>
+          {chainContractRows(chain).map((row) => (
+            <Row key={row.label} label={row.label}>
+              <Text>{row.value}</Text>
+            </Row>
+          ))}
           <Row label="Bundler">
             <Text>{chain.bundlerUrl ?? 'none'}</Text>
           </Row>
@@ -116,6 +117,11 @@ export const Chains: SnapComponent<{ model: HomeModel }> = ({ model }) => {
             model={model}
           />
         ))}
+        <Text>
+          EntryPoint v0.7 and v0.8 use their canonical contracts unless a site
+          or script set others for this chain (shown above); saving here keeps
+          them.
+        </Text>
         {model.errors[UI.chainForm] ? (
           <Text color="error">{model.errors[UI.chainForm]}</Text>
         ) : null}

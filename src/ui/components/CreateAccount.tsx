@@ -14,12 +14,12 @@ import {
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
 import { PhraseChoice } from './Recovery';
-import { UI } from '../homeModel';
+import { SMART_VERSIONS, UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
 /**
- * The account creation forms: an EOA, a smart account on chosen chains (with an optional
- * metadata CID), each from the chosen recovery phrase when MetaMask holds more than one (the
+ * The account creation forms: an EOA, a smart account on chosen chains and a chosen EntryPoint
+ * version (v0.8, the newest, preselected; `smart-entryPointVersion`), with an optional metadata CID, each from the chosen recovery phrase when MetaMask holds more than one (the
  * primary by default), and the import of a private key as an EOA or a smart account's owner.
  *
  * @param props - The component's props.
@@ -57,6 +57,21 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
             label={chain.scope}
           />
         ))}
+        <Field
+          label="EntryPoint version (SimpleAccount of that release)"
+          error={model.errors[UI.smartVersion]}
+        >
+          <Dropdown
+            name={UI.smartVersion}
+            value={model.values[UI.smartVersion] ?? SMART_VERSIONS[0][0]}
+          >
+            {SMART_VERSIONS.map(([version, label]) => (
+              <Option key={version} value={version}>
+                {label}
+              </Option>
+            ))}
+          </Dropdown>
+        </Field>
         <Field
           label="Metadata CID (optional)"
           error={model.errors[UI.smartMetadataCid]}

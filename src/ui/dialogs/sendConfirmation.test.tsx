@@ -96,6 +96,7 @@ describe('sendUserOperation confirmation', () => {
         address: 'eip155:31337:0x1111111111111111111111111111111111111111',
       },
       { label: 'Chain', text: 'eip155:31337' },
+      { label: 'EntryPoint', text: 'v0.6' },
       { label: 'Nonce', text: '129127208515966861315' },
       {
         label: 'Deploys the account',
@@ -142,12 +143,33 @@ describe('sendUserOperation confirmation', () => {
       label: 'Requested by',
       text: 'https://evil.example\ufffd/moc.knab',
     });
-    expect(account[4].text).toMatch(/^No/u);
+    expect(account[5].text).toMatch(/^No/u);
     expect(cost[0]).toStrictEqual({
       label: 'Gas paid by',
       text: 'this account',
     });
   });
+
+  it.each(['0.7', '0.8'] as const)(
+    'names EntryPoint v%s after the chain, as it names v0.6',
+    (version) => {
+      const { account } = sendConfirmationRows(
+        confirmation({ ...SUMMARY_FIELDS, entryPointVersion: version }),
+      );
+      expect(account.map((row) => row.label)).toStrictEqual([
+        'Requested by',
+        'Smart account',
+        'Chain',
+        'EntryPoint',
+        'Nonce',
+        'Deploys the account',
+      ]);
+      expect(account[3]).toStrictEqual({
+        label: 'EntryPoint',
+        text: `v${version}`,
+      });
+    },
+  );
 
   it('renders a JSX Box: a danger banner first for an unlimited approval, every address untruncated', () => {
     const element = sendConfirmation(SUMMARY);

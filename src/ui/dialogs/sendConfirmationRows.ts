@@ -6,7 +6,8 @@ import { displayText } from '../../utils/safeText';
 /**
  * What the sendUserOperation confirmation shows, as rows (pure; rendered by
  * src/ui/dialogs/sendConfirmation.tsx). It shows what the signature commits to and nothing secret: who
- * asked (the requesting site), the smart account, chain and nonce, each intent (recipient, value
+ * asked (the requesting site), the smart account, chain, EntryPoint version (v0.6, v0.7, v0.8) and
+ * nonce, each intent (recipient, value
  * in ETH, its call data decoded by src/accounts/callData.ts or shown in full), unlimited approvals
  * flagged, whether the operation deploys the account, and the gas: who pays it (the paymaster's
  * address, or this account) and the most it can cost in ETH. Addresses are always in full.
@@ -66,10 +67,8 @@ export function sendConfirmationRows(
           `${summary.scope}:${summary.account}` as `${string}:${string}:${string}`,
       },
       { label: 'Chain', text: summary.scope },
-      // named for v0.7 / v0.8 accounts; a v0.6 account's dialog is as it was
-      ...(summary.entryPointVersion
-        ? [{ label: 'EntryPoint', text: `v${summary.entryPointVersion}` }]
-        : []),
+      // every version is named: the signature, the call data and the bundler's form differ by it
+      { label: 'EntryPoint', text: `v${summary.entryPointVersion ?? '0.6'}` },
       { label: 'Nonce', text: summary.nonce.toString() },
       {
         label: 'Deploys the account',
