@@ -6,18 +6,30 @@
  * priority but one (`nice -n 10`, not on Windows), with one test runner (`concurrency: 1`).
  * Generated tests run at a tenth of their size (`FUZZ_SCALE=0.1`, test/fixtures/fuzz.ts) unless
  * FUZZ_SCALE is set: every mutant reruns the tests that reach it. Reports: reports/mutation/<module>.{json,html}.
+ * `--incremental` (`npm run test:mutation -- --incremental mask`): Stryker's incremental mode, with
+ * the module's last JSON report as its base: only mutants whose code or covering tests changed
+ * since that report are run again, the others keep their status (the dry run always runs). Mutants
+ * that timed out in the base are dropped from it first, so they are run again: on a busy machine a
+ * healthy run can time out, and a timeout counts as detected.
  * Prints a table of the scores, and exits 1 when any module is below its goal or did not run.
  * Not part of `npm test` or `.ci/run` (minutes per module; docs/testing.md, "Mutation testing").
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { MODULES } from './stryker.config.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-const asked = process.argv.slice(2);
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
+const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const badFlags = flags.filter((flag) => flag !== '--incremental');
+if (badFlags.length > 0) {
+  console.error(`unknown option ${badFlags.join(', ')}; known: --incremental`);
+  process.exit(2);
+}
+const incremental = flags.includes('--incremental');
 const unknown = asked.filter((name) => !Object.hasOwn(MODULES, name));
 if (unknown.length > 0) {
   console.error(
@@ -50,10 +62,39 @@ function scoreOf(file) {
   return { ...count, score: valid === 0 ? 0 : (100 * detected) / valid };
 }
 
+/**
+ * Drop the timed-out mutants from a JSON report, so that an incremental run tests them again.
+ *
+ * @param {string} file - The report (left as it is when absent).
+ * @returns {number} How many were dropped.
+ */
+function dropTimeouts(file) {
+  if (!existsSync(file)) {
+    return 0;
+  }
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  let dropped = 0;
+  for (const entry of Object.values(report.files)) {
+    const kept = entry.mutants.filter(({ status }) => status !== 'Timeout');
+    dropped += entry.mutants.length - kept.length;
+    entry.mutants = kept;
+  }
+  writeFileSync(file, JSON.stringify(report));
+  return dropped;
+}
+
 const rows = [];
 for (const name of names) {
   const { file, goal } = MODULES[name];
   const report = path.join(root, 'reports', 'mutation', `${name}.json`);
+  if (incremental) {
+    const dropped = dropTimeouts(report);
+    if (dropped > 0) {
+      console.log(
+        `${name}: ${dropped} timed-out mutant(s) of the base run again`,
+      );
+    }
+  }
   const began = Date.now();
   const command = [
     process.execPath,
@@ -64,13 +105,16 @@ for (const name of names) {
   ];
   const [file0, ...args] =
     process.platform === 'win32' ? command : ['nice', '-n', '10', ...command];
-  console.log(`\n== ${name}: ${file} (goal ${goal} %)`);
+  console.log(
+    `\n== ${name}: ${file} (goal ${goal} %)${incremental ? ', incremental' : ''}`,
+  );
   const run = spawnSync(file0, args, {
     cwd: root,
     stdio: 'inherit',
     env: {
       ...process.env,
       STRYKER_MODULE: name,
+      STRYKER_INCREMENTAL: incremental ? '1' : '',
       FUZZ_SCALE: process.env.FUZZ_SCALE || '0.1',
     },
   });

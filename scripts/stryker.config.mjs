@@ -93,6 +93,9 @@ const config = {
   thresholds: { high: goal, low: goal, break: goal },
   reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: `${report}.json` },
+  // `npm run test:mutation -- --incremental`: the last JSON report is the base (the same schema)
+  incremental: process.env.STRYKER_INCREMENTAL === '1',
+  incrementalFile: `${report}.json`,
   htmlReporter: { fileName: `${report}.html` },
   tempDirName: '.stryker-tmp',
   ignorePatterns: [
@@ -104,7 +107,9 @@ const config = {
     'images',
     '.stryker-tmp',
   ],
-  timeoutMS: 10000,
+  // generous: on the shared machine a busy minute made healthy runs of 10 s time out (counted as
+  // detected); a mutant that really loops still ends, a minute later
+  timeoutMS: 60000,
   dryRunTimeoutMinutes: 30,
 };
 

@@ -1,6 +1,15 @@
-import { Settings } from './settings';
+import { JsonRpcError } from '@metamask/rpc-errors';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { parseChainConfig } from './accounts/erc4337';
+import { describeConsent } from './consent';
+import type { ConsentText } from './consent';
+import { isKeyedUrl, Settings } from './settings';
 import { defaultState, StateStore } from './state/store';
 import type { KeyringState } from './state/store';
+import { redactError } from './utils/secrets';
 
 /**
  * The IPFS settings as the home page changes them (no site involved, so no dialog), in the cases
@@ -11,6 +20,17 @@ import type { KeyringState } from './state/store';
 
 const KEY = 'ipfs-key-Hq83Lm29';
 const SECRET = 'ipfs-secret-Zp4Q9vN2';
+const URL_KEY = 'Uk5Wq2Ze8Rt1Yp4Ia7Sd';
+
+/**
+ * A JSON-RPC error with the given message.
+ *
+ * @param message - The message.
+ * @returns The error.
+ */
+function rpcError(message: string): JsonRpcError<never> {
+  return new JsonRpcError(-32000, message);
+}
 
 /**
  * Settings over the default state, recording every saved state.
@@ -138,5 +158,211 @@ describe('editIpfsConfig: stored credentials stay with their server', () => {
       apiKey: 'new-key-123456',
       apiKeySecret: 'new-secret-123456',
     });
+  });
+});
+
+describe('a site’s change is shown before it is made, in the words of the dialog', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    // a JSON-RPC node for chain 31337 on any path (what verifyChainConfig asks: eth_chainId)
+    server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      request.on('end', () => {
+        const { id } = JSON.parse(body) as Record<string, unknown>;
+        response
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id, result: '0x7a69' }));
+      });
+    });
+    await new Promise<void>((resolve) =>
+      server.listen(0, '127.0.0.1', resolve),
+    );
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(
+    async () => new Promise<void>((resolve) => server.close(() => resolve())),
+  );
+
+  const SITE = { origin: 'https://site.example' };
+
+  /**
+   * Settings whose dialogs are recorded and confirmed.
+   *
+   * @returns The settings, the saved states and the dialogs' texts, in order.
+   */
+  function withDialogs(): {
+    settings: Settings;
+    saved: KeyringState[];
+    dialogs: ConsentText[];
+  } {
+    const saved: KeyringState[] = [];
+    const dialogs: ConsentText[] = [];
+    const store = new StateStore(defaultState(), async (state) => {
+      saved.push(JSON.parse(JSON.stringify(state)));
+    });
+    const settings = new Settings(store, async (consent) => {
+      dialogs.push(describeConsent(consent));
+      return true;
+    });
+    return { settings, saved, dialogs };
+  }
+
+  it('says "set" for a new chain and "replace" for a stored one', async () => {
+    const { settings, dialogs } = withDialogs();
+    await settings.setChainConfig(
+      { scope: 'eip155:31337', rpcUrl: base },
+      SITE,
+    );
+    await settings.setChainConfig(
+      { scope: 'eip155:31337', rpcUrl: base },
+      SITE,
+    );
+    expect(dialogs.map(({ title }) => title)).toStrictEqual([
+      'Change chain settings',
+      'Change chain settings',
+    ]);
+    expect(dialogs[0]?.intro).toMatch(
+      /^https:\/\/site\.example asks to set the settings of chain eip155:31337\./u,
+    );
+    expect(dialogs[1]?.intro).toMatch(
+      /^https:\/\/site\.example asks to replace the settings of chain eip155:31337\./u,
+    );
+  });
+
+  it('says whether an IPFS API key comes with the URL: a key alone, a secret alone, neither', async () => {
+    const { settings, dialogs } = withDialogs();
+    const apiUrl = 'http://127.0.0.1:5001';
+    await settings.setIpfsConfig({ apiUrl, apiKey: KEY }, SITE);
+    await settings.setIpfsConfig({ apiUrl, apiKeySecret: SECRET }, SITE);
+    await settings.setIpfsConfig({ apiUrl }, SITE);
+    expect(dialogs.map(({ title }) => title)).toStrictEqual([
+      'Change the IPFS API',
+      'Change the IPFS API',
+      'Change the IPFS API',
+    ]);
+    expect(dialogs.map(({ rows }) => rows)).toStrictEqual([
+      [
+        { label: 'IPFS API URL', value: 'http://127.0.0.1:5001/' },
+        { label: 'API key', value: 'given (not shown)' },
+      ],
+      [
+        { label: 'IPFS API URL', value: 'http://127.0.0.1:5001/' },
+        { label: 'API key', value: 'given (not shown)' },
+      ],
+      [
+        { label: 'IPFS API URL', value: 'http://127.0.0.1:5001/' },
+        { label: 'API key', value: 'none' },
+      ],
+    ]);
+    expect(JSON.stringify(dialogs)).not.toContain(KEY);
+    expect(JSON.stringify(dialogs)).not.toContain(SECRET);
+  });
+
+  it('changes the approval mode: shown from and to, stored, saved, and refused when neither', async () => {
+    const { settings, saved, dialogs } = withDialogs();
+    expect(settings.approvalMode()).toBe('sync');
+    expect(
+      await settings.setApprovalMode({ mode: 'async' }, SITE),
+    ).toStrictEqual({ mode: 'async' });
+    expect(dialogs[0]?.title).toBe('Change the approval mode');
+    expect(dialogs[0]?.rows).toStrictEqual([
+      { label: 'Now', value: 'sync' },
+      { label: 'After', value: 'async' },
+    ]);
+    expect(settings.approvalMode()).toBe('async');
+    expect(saved.map((state) => state.approvalMode)).toStrictEqual(['async']);
+    await expect(settings.setApprovalMode({ mode: 'fast' })).rejects.toThrow(
+      /^Invalid setApprovalMode params at mode/u,
+    );
+    expect(saved).toHaveLength(1);
+  });
+
+  it('keeps the stored URL unmasked for the snap’s own calls, and names a bad scope on removal', async () => {
+    const { settings } = withDialogs();
+    const keyed = `${base}/v3/${URL_KEY}`;
+    await settings.setChainConfig({ scope: 'eip155:31337', rpcUrl: keyed });
+    expect(settings.allChainConfigs()['eip155:31337']?.rpcUrl).toBe(keyed);
+    expect(settings.chainConfigs()[0]?.rpcUrl).toBe(`${base}/***`);
+    await expect(settings.removeChainConfig('bitcoin')).rejects.toThrow(
+      /^Invalid removeChainConfig scope/u,
+    );
+  });
+
+  it('scrubs from later errors a key given with a chain config the node refuses', async () => {
+    const { settings, saved } = withDialogs();
+    const bundlerKey = 'Bq7Zr2Xw9Lk4Tm6Vn3Hs';
+    await expect(
+      settings.setChainConfig({
+        scope: 'eip155:1', // the node serves 31337: refused, nothing stored
+        rpcUrl: base,
+        bundlerUrl: `${base}/bundler/${bundlerKey}`,
+      }),
+    ).rejects.toThrow(/serves chain 31337/u);
+    expect(saved).toStrictEqual([]);
+    expect(
+      redactError(rpcError(`bundler says ${bundlerKey} is unknown`), [])
+        .message,
+    ).toBe('bundler says *** is unknown');
+  });
+});
+
+describe('credentials stay scrubbed from errors for the whole session', () => {
+  it('scrubs the stored chain URLs’ and IPFS keys from the moment the settings load', () => {
+    const keys = [
+      'Rk1Qw8Er5Ty2Ui9Op3As',
+      'Bk2Df7Gh4Jk1Lz8Xc5Vb',
+      'Pk3Nm6Qw9Er2Ty5Ui8Op',
+      'ipfs-load-key-4Hx9',
+      'ipfs-load-secret-5Jy2',
+    ];
+    const state = defaultState();
+    state.chains['eip155:31337'] = {
+      ...parseChainConfig({
+        scope: 'eip155:31337',
+        rpcUrl: `https://rpc.example.io/v3/${keys[0]}`,
+        bundlerUrl: `https://bundler.example.io/${keys[1]}`,
+        paymasterUrl: `https://paymaster.example.io/?apikey=${keys[2]}`,
+      }),
+    };
+    state.ipfs = {
+      apiUrl: 'http://127.0.0.1:5001',
+      apiKey: keys[3],
+      apiKeySecret: keys[4],
+    };
+    const message = `failed: ${keys.join(' ')}`;
+    expect(redactError(rpcError(message), []).message).toBe(message);
+    // eslint-disable-next-line no-new
+    new Settings(new StateStore(state, async () => undefined));
+    expect(redactError(rpcError(message), []).message).toBe(
+      'failed: *** *** *** *** ***',
+    );
+  });
+
+  it('scrubs IPFS keys once they are set', async () => {
+    const { settings } = settingsWithSaves();
+    const key = 'ipfs-set-key-7Kq3';
+    const secret = 'ipfs-set-secret-8Lw4';
+    await settings.setIpfsConfig({
+      apiUrl: 'http://127.0.0.1:5001',
+      apiKey: key,
+      apiKeySecret: secret,
+    });
+    expect(redactError(rpcError(`bad ${key} / ${secret}`), []).message).toBe(
+      'bad *** / ***',
+    );
+  });
+});
+
+describe('isKeyedUrl: what a form must not keep in an input', () => {
+  it('is false for a URL shown whole, true for a keyed one and for text that is not a URL', () => {
+    expect(isKeyedUrl('http://127.0.0.1:5001')).toBe(false);
+    expect(isKeyedUrl(`https://rpc.example.io/v3/${URL_KEY}`)).toBe(true);
+    expect(isKeyedUrl('not a url')).toBe(true);
   });
 });

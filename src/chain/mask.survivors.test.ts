@@ -1,4 +1,11 @@
-import { isMaskedUrl, maskKeyed, maskUrl, originOf, redact } from './mask';
+import {
+  isMaskedUrl,
+  maskKeyed,
+  maskUrl,
+  originOf,
+  redact,
+  secretsOf,
+} from './mask';
 
 /**
  * What a person is shown of an endpoint URL that carries a key, in the shapes the other suites do
@@ -189,5 +196,46 @@ describe('originOf: host labels that look like keys', () => {
     expect(redact(`refused by ${url}`, url)).toBe(
       'refused by http://[2001:db8:1234:5678::1]:8545',
     );
+  });
+});
+
+describe('maskKeyed and maskUrl: what is shown of a URL with nothing secret', () => {
+  it('shows such a URL exactly as typed (case, default port), and masks a non-URL whole', () => {
+    expect(maskKeyed('https://RPC.Example.io:443')).toBe(
+      'https://RPC.Example.io:443',
+    );
+    expect(maskKeyed('not a url')).toBe('***');
+    expect(maskUrl('not a url')).toBe('***');
+  });
+
+  it('adds no path to a URL of a scheme that has none (foo://host)', () => {
+    expect(maskUrl('foo://node.example')).toBe('foo://node.example');
+  });
+});
+
+describe('redact: user-info and query values', () => {
+  it('masks user:password@ as one, so a short user name does not stay beside the key', () => {
+    const url = `https://ab:${KEY}@rpc.example.io/`;
+    expect(redact(`login ab:${KEY}@rpc.example.io refused`, url)).toBe(
+      'login ***rpc.example.io refused',
+    );
+    const passwordOnly = `https://:${KEY}@rpc.example.io/`;
+    expect(redact(`login :${KEY}@rpc.example.io refused`, passwordOnly)).toBe(
+      'login ***rpc.example.io refused',
+    );
+  });
+
+  it('keeps query values readable unless their name says key or they look like one', () => {
+    const url =
+      'https://rpc.example.io/?network=sepolia1&note=monkey123&apikey=abc123456';
+    expect(
+      redact('network sepolia1, note=monkey123, apikey=abc123456', url),
+    ).toBe('network sepolia1, note=monkey123, apikey=***');
+  });
+});
+
+describe('secretsOf: a string that is not a URL', () => {
+  it('is a secret as a whole', () => {
+    expect(secretsOf('not a url')).toStrictEqual(['not a url']);
   });
 });

@@ -131,6 +131,26 @@ describe('redactError: what is remembered as a credential', () => {
     expect(later.message).toBe('still ***');
   });
 
+  it('masks a credential that holds another whole, whatever order they were given in', () => {
+    const short = 'abcd1234';
+    const middle = `${short}efgh`;
+    const long = `${middle}5678`;
+    const { redactError } = fresh();
+    // shortest first: replacing it first would leave `***efgh5678` behind
+    const out = redactError(
+      rpcError(`keys ${long}, ${middle} and ${short}`),
+      [],
+      [short, middle, long],
+    );
+    expect(out.message).toBe('keys ***, *** and ***');
+    const again = fresh().redactError(
+      rpcError(`keys ${long}, ${middle} and ${short}`),
+      [],
+      [middle, short, long],
+    );
+    expect(again.message).toBe('keys ***, *** and ***');
+  });
+
   it('leaves credentials under 8 characters alone (they would mangle words), then and later', () => {
     const { redactError } = fresh();
     const error = rpcError('the server said: abc1234 is wrong');
