@@ -25,8 +25,8 @@ import type { UserOperation } from 'viem/account-abstraction';
 import { COMPANION, installKeyringSnap } from './harness';
 import type { KeyringHarness } from './harness';
 import { startDevnet } from '../../devnet/devnet';
-import type { EntryPointsDeployment } from '../../devnet/entrypoints';
 import type { Devnet } from '../../devnet/devnet';
+import type { EntryPointsDeployment } from '../../devnet/entrypoints';
 import { devnetChain } from '../../devnet/erc4337';
 import { jsonRpc } from '../../devnet/json-rpc';
 
