@@ -161,9 +161,10 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     const load = (from: string): Curve =>
       // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- the two installed copies, by their folders
       require(
-        require.resolve('@noble/curves/secp256k1', {
-          paths: [packageDir(from)],
-        }),
+        path.join(
+          packageDir('@noble/curves', packageDir(from)),
+          'secp256k1.js',
+        ),
       ) as Curve;
     const ours = load('viem');
     const theirs = load('ethereum-cryptography');
