@@ -18,6 +18,7 @@ import {
 } from './constants';
 import { bundlerFees, CHAIN_FEE_READS, chainFees } from './fees';
 import { ABSOLUTE_GAS_CAPS } from './opBounds';
+import { finishSponsorship, sponsorDraft } from './paymasterModern';
 import { MAX_NONCE_KEY } from './prepare';
 import type { SmartAccountChain } from './prepare';
 import { blockNumberOf, randomNonceKey } from './send';
@@ -123,7 +124,11 @@ const NONCE_SEQUENCES = 2n ** 64n;
  * Draft a v0.7 / v0.8 operation for `intents`: one batched chain round trip (`eth_getCode` of the
  * sender, `EntryPoint.getNonce(sender, nonceKey)`, the fee reads, `eth_blockNumber`) beside the
  * bundler's fee method; then the bundler's `eth_estimateUserOperationGas` of the operation with
- * its final fees and the dummy signature. Self-paid: no paymaster fields.
+ * its final fees and the dummy signature. With a paymaster service (`chain.paymasterUrl`, ERC-7677
+ * in its v0.7 form, paymasterModern.ts): its stub data goes into the estimate, then its final data
+ * (`pm_getPaymasterData`) into the operation, and the summary names the paymaster; a service that
+ * refuses or answers out of bounds fails the send (it never falls back to the account paying).
+ * Without one: self-paid, no paymaster fields.
  *
  * @param chain - The account's chain side (its `entryPointVersion` is 0.7 or 0.8).
  * @param scope - The request's scope, `eip155:<decimal chain id>`.
@@ -131,7 +136,8 @@ const NONCE_SEQUENCES = 2n ** 64n;
  * @param nonceKey - ERC-4337 nonce key (uint192); default a fresh random one (see `randomNonceKey`).
  * @returns The draft.
  * @throws JsonRpcError -32001 without a bundlerUrl; the bundler's refusal (with its code) of the
- * estimate; TransportError (malformed) for chain or bundler numbers out of bounds.
+ * estimate; TransportError (malformed) for chain or bundler numbers out of bounds; the paymaster
+ * service's refusal, and -32602 naming the field of a reply out of bounds.
  */
 export async function draftModernUserOperation(
   chain: SmartAccountChain,
@@ -211,15 +217,31 @@ export async function draftModernUserOperation(
           }),
         }),
   };
+  const { paymasterUrl } = chain;
+  const sponsored = paymasterUrl
+    ? await sponsorDraft(paymasterUrl, draft, chain.entryPoint, chain.chainId)
+    : undefined;
+  const toEstimate = sponsored?.draft ?? draft;
   const estimate = await serviceClient(bundlerUrl)
     .request('eth_estimateUserOperationGas', [
-      formatUserOperationRequest(draft),
+      formatUserOperationRequest(toEstimate),
       chain.entryPoint,
     ])
     .catch((error: unknown) => {
       throw bundlerRefusal(error, bundlerUrl);
     });
-  const userOp = { ...draft, ...readEstimate(estimate) };
+  const estimated = { ...toEstimate, ...readEstimate(estimate) };
+  const userOp =
+    sponsored && paymasterUrl
+      ? await finishSponsorship(
+          paymasterUrl,
+          estimated,
+          sponsored.stub,
+          estimate,
+          chain.entryPoint,
+          chain.chainId,
+        )
+      : estimated;
   return {
     userOp,
     fromBlock: blockNumberOf(block),
@@ -236,7 +258,7 @@ export async function draftModernUserOperation(
       gas: modernPrefundGas(userOp),
       maxFeePerGas: userOp.maxFeePerGas,
       maxGasCost: modernPrefundGas(userOp) * userOp.maxFeePerGas,
-      paymaster: null,
+      paymaster: userOp.paymaster ? getAddress(userOp.paymaster) : null,
       feeSource: fees.source,
       entryPointVersion: version,
     },
@@ -375,7 +397,7 @@ const GAS_FIELDS = [
 /**
  * The gas limits of an untrusted `eth_estimateUserOperationGas` reply: each a hex quantity of at
  * most {@link ABSOLUTE_GAS_CAPS} `perField` gas, their sum at most its `total`; paymaster limits
- * in the reply are ignored (this path sends no paymaster).
+ * in the reply are read by paymasterModern.ts (`finishSponsorship`), for a sponsored operation only.
  *
  * @param reply - The bundler's reply.
  * @returns `{ callGasLimit, verificationGasLimit, preVerificationGas }` (gas).
