@@ -1,5 +1,6 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
+import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
 import { MetadataReader } from './metadata';
@@ -23,6 +24,8 @@ export type Domain = {
   keyring: KeyringSnap;
   /** Chain, IPFS and approval settings. */
   settings: Settings;
+  /** EIP-7702 upgrade and undo of the keyring's EOAs (the home page's buttons). */
+  upgrades: AccountUpgrades;
   /**
    * What a caller sees of anything thrown (`callerError`: mapped to a JSON-RPC error, the
    * configured credentials masked in it). A JSON-RPC error keeps its code.
@@ -56,6 +59,7 @@ export function createDomain(
   const domain: Domain = {
     keyring,
     settings,
+    upgrades: new AccountUpgrades({ store, settings, platform }),
     scrub: (error) => scrubError(error, domain),
   };
   return domain;

@@ -283,6 +283,33 @@ export function signEoaTask(privateKey: string, task: EoaTask): Json {
 }
 
 /**
+ * Sign an EIP-7702 transaction (type 4, `SetCodeTransaction`) with the EOA's key, through the same
+ * lazily loaded `@ethereumjs/tx` as eth_signTransaction (Prague rules on a custom chain id).
+ *
+ * @param privateKey - The EOA's 32-byte key.
+ * @param tx - The transaction: `chainId`, `nonce`, fees (wei per gas), `gasLimit` (gas), `to`,
+ * `value` (wei), `data` and `authorizationList` (items of hex `chainId`, `address`, `nonce`,
+ * `yParity`, `r`, `s`).
+ * @returns The signed transaction's bytes (`raw`, what eth_sendRawTransaction takes) and hash.
+ */
+export function signSetCodeTransaction(
+  privateKey: string,
+  tx: TypedTxData & { chainId: bigint },
+): { raw: `0x${string}`; hash: `0x${string}` } {
+  const { createTx, createCustomCommon, Mainnet, Buffer } = loadSigners();
+  const common = createCustomCommon({ chainId: Number(tx.chainId) }, Mainnet, {
+    hardfork: 'prague',
+  });
+  const signed = createTx({ ...tx, type: 4 }, { common }).sign(
+    Buffer.from(privateKey.slice(2), 'hex'),
+  );
+  return {
+    raw: `0x${Buffer.from(signed.serialize()).toString('hex')}`,
+    hash: `0x${Buffer.from(signed.hash()).toString('hex')}`,
+  };
+}
+
+/**
  * Check that EIP-712 typed data is for the request's chain.
  *
  * @param domainChainId - The typed data's `domain.chainId`, if any.

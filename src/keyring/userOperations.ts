@@ -3,8 +3,9 @@ import { array, object, size, string } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
+import { AccountUpgrades } from './eip7702';
 import { ownRequest, distinct } from './requests';
-import type { SendConfirmer } from './types';
+import type { KeyringPlatform } from './types';
 import { parseAccountRequest, signAccountTask } from '../accounts';
 import { describeCallData } from '../accounts/callData';
 import {
@@ -58,31 +59,35 @@ export class UserOperations {
 
   readonly #settings: Settings;
 
-  readonly #platform: { confirmSend?: SendConfirmer | undefined };
+  readonly #platform: Pick<KeyringPlatform, 'confirm' | 'confirmSend'>;
 
   readonly #record: (id: string) => AccountRecord;
 
   /** Smart accounts with a deploying operation in flight (sendUserOperation refuses a second one). */
   readonly #deploying = new DeployingSends();
 
+  /** sendUserOperation from an EOA (EIP-7702, through Simple7702Account). */
+  readonly #upgrades: AccountUpgrades;
+
   /**
    * @param parts - What the flow works with.
    * @param parts.store - The snap's state store.
    * @param parts.settings - Chain settings (RPC, bundler, EntryPoint).
-   * @param parts.platform - Shows the send confirmation (read at each send).
-   * @param parts.platform.confirmSend - The confirmation dialog; without it nothing is sent.
+   * @param parts.platform - Shows the send confirmation (`confirmSend`, read at each send; without
+   * it nothing is sent) and plain confirmations (`confirm`).
    * @param parts.record - The saved record of an account id; throws -32001 if there is none.
    */
   constructor(parts: {
     store: StateStore;
     settings: Settings;
-    platform: { confirmSend?: SendConfirmer | undefined };
+    platform: Pick<KeyringPlatform, 'confirm' | 'confirmSend'>;
     record: (id: string) => AccountRecord;
   }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#platform = parts.platform;
     this.#record = parts.record;
+    this.#upgrades = new AccountUpgrades(parts);
   }
 
   /**
@@ -127,7 +132,9 @@ export class UserOperations {
    * code of the three keyring methods: prepare (with the fees in the same chain round trip) and
    * the paymaster (eth_prepareUserOperation, eth_patchUserOperation), then the confirmation dialog,
    * then the owner's signature (eth_signUserOperation), then `eth_sendUserOperation` to the
-   * account's bundler. The hash, bundler and starting block are remembered for receipts.
+   * account's bundler. The hash, bundler and starting block are remembered for receipts. An EOA
+   * of the snap sends through Simple7702Account on EntryPoint v0.8 from its own address (EIP-7702;
+   * the first operation upgrades it: see AccountUpgrades.send).
    *
    * @param params - `{ account: <account id>, scope: "eip155:<decimal>", intents: [{ to, value?, data? }, ...] }`
    * (1 to 32 intents; value in wei, hex or decimal; data hex bytes).
@@ -135,7 +142,7 @@ export class UserOperations {
    * onRpcRequest; the default names the snap's own home page (its Send form).
    * @returns `{ userOpHash, entryPoint, sender }`.
    * @throws JsonRpcError 4001 when the user declines (nothing signed or sent); -32602 for bad
-   * params or an account that is not a smart account; -32001 for an unknown account or missing
+   * params; -32001 for an unknown account or missing
    * chain config / bundlerUrl; the bundler's code (-32500 to -32507, ...) with a readable message
    * when it refuses the operation.
    */
@@ -150,9 +157,7 @@ export class UserOperations {
     } = validate(params, SendParamsStruct, 'sendUserOperation params');
     const { smartAccount } = this.#record(id);
     if (!smartAccount) {
-      throw invalidParams(
-        'Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)',
-      );
+      return this.#upgrades.send(id, scope, intents as Json[], origin);
     }
     if (smartAccount.entryPointVersion) {
       return this.#sendModern(id, scope, intents as Json[], origin);

@@ -26,6 +26,7 @@ import {
   saveChain,
   saveIpfs,
 } from './actions/settings';
+import { undoUpgrade, upgradeAccount, upgradeScope } from './actions/upgrade';
 import { renderHome } from './components/HomePage';
 import { buildHomeModel, UI } from './homeModel';
 import type { Outcome } from './homeModel';
@@ -64,7 +65,7 @@ export async function homeInput(
         }),
       ),
     );
-  const acted = await act(domain, event, repaint);
+  const acted = await act(domain, event, repaint, state);
   if (acted === undefined) {
     return;
   }
@@ -107,6 +108,7 @@ export async function homeInput(
  * @param domain - The keyring and settings.
  * @param event - The user's event.
  * @param repaint - Re-renders the page while a long action runs (Find my accounts' progress).
+ * @param state - The interface state (inputs outside forms: an EOA's upgrade chain).
  * @returns The action's outcome, or undefined when the event needs no re-render (a submit
  * button's click, an input's change, an unknown name).
  */
@@ -114,6 +116,7 @@ async function act(
   domain: Domain,
   event: UserInputEvent,
   repaint: () => Promise<void>,
+  state: InterfaceState = {},
 ): Promise<Outcome | undefined> {
   const [name = '', ...rest] = (event.name ?? '').split(':');
   const target = rest.join(':');
@@ -143,6 +146,15 @@ async function act(
       return clicked ? confirmDeleteAccount(domain, target) : undefined;
     case UI.accountExport:
       return clicked ? showExportedKey(domain, target) : undefined;
+    case UI.accountUpgrade:
+    case UI.accountUndoUpgrade: {
+      const scope = upgradeScope(
+        domain,
+        state[`${UI.accountUpgradeChain}:${target}`],
+      );
+      const run = name === UI.accountUpgrade ? upgradeAccount : undoUpgrade;
+      return clicked ? run(domain, target, scope) : undefined;
+    }
     case UI.accountRename:
       return submitted ? renameAccount(domain, target, submitted) : undefined;
     case UI.requestApprove:

@@ -30,6 +30,16 @@ export {
   signModernUserOperation,
   submitModernUserOperation,
 } from './modern';
+export {
+  assertUpgradable,
+  draftUndoTransaction,
+  eip7702Chain,
+  readEoaChainState,
+  sendUndoTransaction,
+  signEip7702Authorization,
+  SIMPLE_7702_ACCOUNT,
+  stubAuthorization,
+} from './eip7702';
 export type { ResolvedSmartAccount } from './create';
 export {
   contractsOf,
@@ -118,6 +128,22 @@ export function parseSmartAccountRequest(
         `Method '${method}' is not supported by ERC-4337 accounts`,
       );
   }
+}
+
+/**
+ * Check sendUserOperation's intents as eth_prepareUserOperation checks its params.
+ *
+ * @param params - 1 to 32 intents `{ to, value?, data? }`.
+ * @returns The intents (checksummed `to`, value in wei, data hex).
+ * @throws JsonRpcError -32602 naming the bad intent and field.
+ */
+export function parseIntents(params: unknown): Intent[] {
+  const list = validate(
+    params,
+    IntentsStruct,
+    'eth_prepareUserOperation params',
+  );
+  return list.map((intent, index) => parseIntent(intent, index));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { rpcErrors } from '@metamask/rpc-errors';
 import { encodeFunctionData, getAddress, parseAbi } from 'viem';
-import type { Hex } from 'viem';
+import type { Hex, SignedAuthorization } from 'viem';
 import {
   formatUserOperationRequest,
   getUserOperationHash,
@@ -134,6 +134,9 @@ const NONCE_SEQUENCES = 2n ** 64n;
  * @param scope - The request's scope, `eip155:<decimal chain id>`.
  * @param intents - Parsed intents.
  * @param nonceKey - ERC-4337 nonce key (uint192); default a fresh random one (see `randomNonceKey`).
+ * @param eip7702Auth - For an EOA not yet delegated (EIP-7702, v0.8 only): the authorization the
+ * operation carries (a stub signature is enough here; the userOpHash hashes only its address); the
+ * operation then has `factory: '0x7702'`, `factoryData: '0x'` instead of the SimpleAccountFactory's.
  * @returns The draft.
  * @throws JsonRpcError -32001 without a bundlerUrl; the bundler's refusal (with its code) of the
  * estimate; TransportError (malformed) for chain or bundler numbers out of bounds; the paymaster
@@ -144,6 +147,7 @@ export async function draftModernUserOperation(
   scope: string,
   intents: Intent[],
   nonceKey: bigint = randomNonceKey(),
+  eip7702Auth?: SignedAuthorization,
 ): Promise<ModernDraft> {
   const version = modernVersion(chain);
   const bundlerUrl = requireBundler(chain);
@@ -206,7 +210,8 @@ export async function draftModernUserOperation(
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     signature: DUMMY_SIGNATURE,
-    ...(deployed
+    ...(deployed ? {} : eip7702Fields(eip7702Auth)),
+    ...(deployed || eip7702Auth
       ? {}
       : {
           factory: chain.accountFactory,
@@ -254,7 +259,7 @@ export async function draftModernUserOperation(
         value,
         data,
       })),
-      deploys: !deployed,
+      deploys: !deployed && !eip7702Auth,
       gas: modernPrefundGas(userOp),
       maxFeePerGas: userOp.maxFeePerGas,
       maxGasCost: modernPrefundGas(userOp) * userOp.maxFeePerGas,
@@ -263,6 +268,21 @@ export async function draftModernUserOperation(
       entryPointVersion: version,
     },
   };
+}
+
+/**
+ * The fields of an operation that delegates its EOA sender (EntryPoint v0.8, ERC-7769's
+ * `eip7702Auth`): `factory` is the marker `0x7702` and the authorization travels with it.
+ *
+ * @param authorization - The EIP-7702 authorization, if any.
+ * @returns The fields, or none without an authorization.
+ */
+function eip7702Fields(
+  authorization: SignedAuthorization | undefined,
+): Partial<ModernUserOperation> {
+  return authorization
+    ? { factory: '0x7702', factoryData: '0x', authorization }
+    : {};
 }
 
 /**

@@ -50,6 +50,11 @@ export type SendSummary = {
   feeSource: Fees['source'];
   /** The EntryPoint version, when not v0.6 (absent: v0.6; the dialog names every one). */
   entryPointVersion?: '0.7' | '0.8';
+  /**
+   * EIP-7702: the sender is an EOA that this operation upgrades: from it on, the account runs the
+   * code of `delegate` (Simple7702Account) on this chain; its authorization carries `nonce`.
+   */
+  upgrade?: { delegate: Hex; nonce: bigint };
 };
 
 /** An operation ready to be confirmed and signed. */

@@ -13,6 +13,7 @@ import {
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
 import { SendForm } from './SendForm';
+import { UpgradeControls } from './Upgrade';
 import type { AccountSummary } from '../../keyring/keyring';
 import { displayText } from '../../utils/safeText';
 import { accountLabel } from '../accountLabel';
@@ -136,7 +137,9 @@ export const AccountCard: SnapComponent<{
           scopes={account.scopes}
           model={model}
         />
-      ) : null}
+      ) : (
+        <UpgradeControls id={account.id} label={label} model={model} />
+      )}
     </Section>
   );
 };

@@ -70,6 +70,7 @@ export function sendConfirmationRows(
       // every version is named: the signature, the call data and the bundler's form differ by it
       { label: 'EntryPoint', text: `v${summary.entryPointVersion ?? '0.6'}` },
       { label: 'Nonce', text: summary.nonce.toString() },
+      ...(summary.upgrade ? upgradeRows(summary.upgrade, summary.scope) : []),
       {
         label: 'Deploys the account',
         text: summary.deploys
@@ -107,4 +108,28 @@ function callRow(line: CallLine): ConfirmationRow {
     ...(line.address ? { address: line.address } : { text: line.text }),
     ...(line.warning ? { warning: true } : {}),
   };
+}
+
+/**
+ * What an EIP-7702 upgrade's confirmation says, in plain words: the account keeps its address and
+ * key, and from this operation on runs the delegate's code on this chain; how to undo it.
+ *
+ * @param upgrade - The delegate and the authorization's nonce.
+ * @param upgrade.delegate - Simple7702Account's address.
+ * @param upgrade.nonce - The account nonce the authorization carries.
+ * @param scope - The chain.
+ * @returns The rows.
+ */
+function upgradeRows(
+  upgrade: { delegate: `0x${string}`; nonce: bigint },
+  scope: string,
+): ConfirmationRow[] {
+  return [
+    {
+      label: 'Upgrades this account (EIP-7702)',
+      text: `Yes: with this operation your account, at the same address, will run the code of the contract below on ${scope} (Simple7702Account v0.8). Your key still controls it and signs as before; it can then send several calls at once. To undo it, use Undo upgrade on this snap's home page: it signs an authorization to the zero address, which removes the code.`,
+    },
+    { label: 'Code it will run', address: upgrade.delegate },
+    { label: 'Authorization nonce', text: upgrade.nonce.toString() },
+  ];
 }

@@ -1,0 +1,280 @@
+import type { Json } from '@metamask/utils';
+import { formatEther } from 'viem';
+import type { Hex } from 'viem';
+
+import type { KeyringPlatform } from './types';
+import { describeCallData } from '../accounts/callData';
+import {
+  assertUpgradable,
+  draftModernUserOperation,
+  draftUndoTransaction,
+  eip7702Chain,
+  parseIntents,
+  readEoaChainState,
+  rememberSent,
+  sendUndoTransaction,
+  signEip7702Authorization,
+  signModernUserOperation,
+  SIMPLE_7702_ACCOUNT,
+  stubAuthorization,
+  submitModernUserOperation,
+} from '../accounts/erc4337';
+import type { SmartAccountChain } from '../accounts/erc4337/prepare';
+import type { Settings } from '../settings';
+import type { AccountRecord } from '../state/schema';
+import type { StateStore } from '../state/store';
+import {
+  internalError,
+  invalidParams,
+  throwNotFound,
+  userRejected,
+} from '../utils/errors';
+import { ownEntry, quoteId } from '../utils/safeText';
+
+/** The origin the confirmation names when the home page's *Upgrade to a smart account* asked. */
+const UPGRADE_ORIGIN = 'this snap’s home page (Upgrade to a smart account)';
+
+/** What a send returns (sendUserOperation's result). */
+type Sent = {
+  /** The operation's userOpHash (EntryPoint v0.8). */
+  userOpHash: string;
+  /** EntryPoint v0.8. */
+  entryPoint: string;
+  /** The EOA. */
+  sender: string;
+};
+
+/**
+ * EIP-7702 for the snap's EOAs: a user operation sent from the EOA's own address through
+ * Simple7702Account v0.8 (the first one carries the authorization that upgrades it), the home
+ * page's upgrade (such an operation calling the account itself, no value), and the undo (an
+ * authorization to the zero address in a type-4 transaction the EOA sends itself). Every step is
+ * confirmed in a dialog before anything is signed; the chain is read first (chain id, the EOA's code
+ * and nonce, Simple7702Account's code hash).
+ */
+export class AccountUpgrades {
+  readonly #store: StateStore;
+
+  readonly #settings: Settings;
+
+  readonly #platform: Pick<KeyringPlatform, 'confirm' | 'confirmSend'>;
+
+  /**
+   * @param parts - What the flow works with.
+   * @param parts.store - The snap's state store (accounts, sent operations).
+   * @param parts.settings - Chain settings (RPC, bundler).
+   * @param parts.platform - Shows the confirmations (`confirmSend`, `confirm`).
+   */
+  constructor(parts: {
+    store: StateStore;
+    settings: Settings;
+    platform: Pick<KeyringPlatform, 'confirm' | 'confirmSend'>;
+  }) {
+    this.#store = parts.store;
+    this.#settings = parts.settings;
+    this.#platform = parts.platform;
+  }
+
+  /**
+   * sendUserOperation for an EOA of the snap: its intents as one operation of Simple7702Account on
+   * EntryPoint v0.8, `sender` the EOA's own address. When the EOA has no code on the chain yet, the
+   * operation upgrades it (`factory: '0x7702'`, `eip7702Auth`), and the confirmation says so and how
+   * to undo it; the authorization is signed only after the user confirms.
+   *
+   * @param id - The EOA's account id.
+   * @param scope - `eip155:<decimal chain id>` of a configured chain with a bundlerUrl.
+   * @param rawIntents - 1 to 32 intents `{ to, value?, data? }`, as received.
+   * @param origin - Who asked, shown in the dialog.
+   * @returns `{ userOpHash, entryPoint, sender }` (sender: the EOA).
+   * @throws JsonRpcError 4001 when the user declines (nothing signed); -32602 for bad intents, an
+   * RPC serving another chain, Simple7702Account's code not the canonical one, or other code on the
+   * EOA; -32001 without chain config or bundlerUrl; the bundler's code when it refuses.
+   */
+  async send(
+    id: string,
+    scope: string,
+    rawIntents: Json[],
+    origin: string,
+  ): Promise<Sent> {
+    const intents = parseIntents(rawIntents);
+    const chain = this.#chain(id, scope);
+    const state = await readEoaChainState(chain);
+    assertUpgradable(state);
+    const upgrading = state.delegation === 'none';
+    const draft = await draftModernUserOperation(
+      chain,
+      scope,
+      intents,
+      undefined,
+      upgrading ? stubAuthorization(chain.chainId, state.nonce) : undefined,
+    );
+    const calls = draft.summary.intents.map((intent) =>
+      describeCallData(intent.data, {
+        to: intent.to,
+        self: draft.summary.account,
+      }),
+    );
+    if (!this.#platform.confirmSend) {
+      throw internalError(
+        'This platform cannot show the send confirmation: nothing was signed',
+      );
+    }
+    const confirmed = await this.#platform.confirmSend({
+      ...draft.summary,
+      origin,
+      calls,
+      ...(upgrading
+        ? { upgrade: { delegate: SIMPLE_7702_ACCOUNT, nonce: state.nonce } }
+        : {}),
+    });
+    if (!confirmed) {
+      throw userRejected('The user declined to send the user operation');
+    }
+    const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
+    const userOp = upgrading
+      ? {
+          ...draft.userOp,
+          authorization: await signEip7702Authorization(privateKey, {
+            address: SIMPLE_7702_ACCOUNT,
+            chainId: chain.chainId,
+            nonce: state.nonce,
+          }),
+        }
+      : draft.userOp;
+    const signature = await signModernUserOperation(privateKey, chain, userOp);
+    const userOpHash = await submitModernUserOperation(chain, {
+      ...userOp,
+      signature,
+    });
+    await this.#remember(chain, scope, userOpHash, draft.fromBlock);
+    return { userOpHash, entryPoint: chain.entryPoint, sender: chain.sender };
+  }
+
+  /**
+   * The home page's *Upgrade to a smart account*: a user operation from the EOA that calls the
+   * account itself with no value and no data, carrying the authorization (see {@link send}).
+   *
+   * @param id - The EOA's account id.
+   * @param scope - The chain.
+   * @returns The sent operation, or `null` when the EOA already runs Simple7702Account there.
+   * @throws As {@link send}.
+   */
+  async upgrade(id: string, scope: string): Promise<Sent | null> {
+    const chain = this.#chain(id, scope);
+    const state = await readEoaChainState(chain);
+    if (state.delegation === 'simple7702' && state.canonicalDelegate) {
+      return null;
+    }
+    return this.send(
+      id,
+      scope,
+      [{ to: chain.sender, value: '0x0', data: '0x' }],
+      UPGRADE_ORIGIN,
+    );
+  }
+
+  /**
+   * The home page's *Undo upgrade*: after a dialog showing the chain, the nonce and the most the
+   * transaction can cost, the EOA signs an EIP-7702 authorization to the zero address and sends it
+   * in a type-4 transaction to itself (no value, no data) through the chain's RPC; its code on that
+   * chain is then empty. A user operation cannot carry it: bundlers take `eip7702Auth` only to a
+   * delegate (docs/decisions.md).
+   *
+   * @param id - The EOA's account id.
+   * @param scope - The chain.
+   * @returns `{ transactionHash }`.
+   * @throws JsonRpcError 4001 when the user declines (nothing signed); -32602 when the EOA has no
+   * code there or the RPC serves another chain; -32001 without chain config; the node's error when
+   * it refuses the transaction.
+   */
+  async undo(id: string, scope: string): Promise<{ transactionHash: Hex }> {
+    const chain = this.#chain(id, scope);
+    const state = await readEoaChainState(chain);
+    if (state.delegation === 'none') {
+      throw invalidParams(
+        `This account has no code on ${scope}: there is no upgrade to undo`,
+      );
+    }
+    const draft = await draftUndoTransaction(chain, state.nonce);
+    const confirmed = await this.#platform.confirm(
+      'Undo the upgrade',
+      `Account ${chain.sender} on ${scope} stops running ${state.delegation === 'simple7702' ? 'Simple7702Account' : 'the code it delegates to'} and is a plain account again, at the same address. It signs an EIP-7702 authorization to the zero address and sends it itself, in a transaction to its own address with no value (nonce ${draft.nonce}). This account pays the fee: at most ${formatEther(draft.maxCost)} ETH (${draft.gas} gas × ${draft.maxFeePerGas} wei per gas).`,
+    );
+    if (!confirmed) {
+      throw userRejected('The user declined to undo the upgrade');
+    }
+    const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
+    return {
+      transactionHash: await sendUndoTransaction(privateKey, chain, draft),
+    };
+  }
+
+  /**
+   * The chain side of an EOA on `scope`.
+   *
+   * @param id - The account id.
+   * @param scope - The chain.
+   * @returns The chain side (no I/O yet).
+   * @throws JsonRpcError -32001 for an unknown account or chain; -32602 for a smart account.
+   */
+  #chain(id: string, scope: string): SmartAccountChain {
+    const record = this.#eoa(id);
+    const config =
+      this.#settings.chainConfig(scope) ??
+      throwNotFound(`No chain config for ${scope}: call setChainConfig first`, {
+        reason: 'noChainConfig',
+      });
+    return eip7702Chain(record.account.address as Hex, config);
+  }
+
+  /**
+   * The saved record of EOA `id`.
+   *
+   * @param id - The account id.
+   * @returns The record.
+   * @throws JsonRpcError -32001 when unknown; -32602 for a smart account (it has its own path).
+   */
+  #eoa(id: string): AccountRecord {
+    const record =
+      ownEntry(this.#store.current.accounts, id) ??
+      throwNotFound(`Account ${quoteId(id)} not found`);
+    if (record.smartAccount) {
+      throw invalidParams(
+        'Invalid account: an EIP-7702 upgrade is for an EOA (eip155:eoa), not a smart account',
+      );
+    }
+    return record;
+  }
+
+  /**
+   * Remember a sent operation for its receipt (best effort, as sendUserOperation does).
+   *
+   * @param chain - Its chain side.
+   * @param scope - Its chain.
+   * @param userOpHash - Its hash.
+   * @param fromBlock - The block it was prepared at.
+   */
+  async #remember(
+    chain: SmartAccountChain,
+    scope: string,
+    userOpHash: Hex,
+    fromBlock: Hex,
+  ): Promise<void> {
+    await this.#store
+      .run(async () => {
+        const state = this.#store.draft();
+        state.sentUserOperations = rememberSent(
+          state.sentUserOperations ?? [],
+          {
+            userOpHash: userOpHash.toLowerCase(),
+            scope,
+            entryPoint: chain.entryPoint,
+            bundlerUrl: chain.bundlerUrl as string,
+            fromBlock,
+          },
+        );
+        await this.#store.commit(state);
+      })
+      .catch(() => undefined);
+  }
+}
