@@ -1,9 +1,11 @@
 /**
  * The demo's EntryPoint v0.8 part (`npm run demo`, scripts/demo.ts): a site creates a SimpleAccount
  * on EntryPoint v0.8 and sends a two-call batch through the snap's own `sendUserOperation`, behind
- * its confirmation dialog; Alto bundles it on anvil.
+ * its confirmation dialog; then an EOA of the snap sends a batch too, upgraded in place with
+ * EIP-7702 to Simple7702Account v0.8 by that first operation. Alto bundles both on anvil.
  */
 import { createPublicClient, http, numberToHex, parseEther } from 'viem';
+import type { Hex } from 'viem';
 
 import { check, say } from './demo-log';
 import type { SimulatedSnap } from './snap-sim';
@@ -99,5 +101,39 @@ export async function entryPointsFlow(
     (await client.getCode({ address: account.address })) !== undefined &&
       (await readRecord(devnet.rpcUrl, RECORDERS[0], 8)) === 2025n &&
       (await readRecord(devnet.rpcUrl, RECORDERS[1], 8)) === 2026n,
+  );
+
+  const accounts: { id: string; type: string; address: Hex }[] =
+    await snap.keyring('keyring_listAccounts');
+  const eoa = accounts.find((entry) => entry.type === 'eip155:eoa');
+  const delegate = devnet.entryPoints?.['0.8'].simple7702Account ?? '0x';
+  say(
+    `The same site sends a batch from ${eoa?.address ?? 'an EOA'} (an account (EOA) of the snap) with sendUserOperation: the dialog explains that the first operation upgrades it in place with EIP-7702 to Simple7702Account v0.8, and how to undo it`,
+  );
+  const upgraded = await snap.rpcConfirmed('sendUserOperation', {
+    account: eoa?.id ?? '',
+    scope: devnet.scope,
+    intents: [
+      { to: RECORDERS[0], value: '0x0', data: recordCalldata(9, 7702) },
+      { to: RECORDERS[1], value: '0x0', data: recordCalldata(9, 7703) },
+    ],
+  });
+  check(
+    'sent from the EOA’s own address',
+    upgraded.sender === eoa?.address,
+    upgraded.userOpHash,
+  );
+  const upgradeReceipt = await waitForReceipt(
+    snap,
+    devnet.scope,
+    upgraded.userOpHash,
+  );
+  check('UserOperationEvent reports success', upgradeReceipt?.success === true);
+  check(
+    'the EOA now delegates to Simple7702Account (code 0xef0100 ++ its address) and both calls took effect',
+    (await client.getCode({ address: eoa?.address ?? '0x' }))?.toLowerCase() ===
+      `0xef0100${delegate.slice(2)}`.toLowerCase() &&
+      (await readRecord(devnet.rpcUrl, RECORDERS[0], 9)) === 7702n &&
+      (await readRecord(devnet.rpcUrl, RECORDERS[1], 9)) === 7703n,
   );
 }
