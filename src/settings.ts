@@ -310,9 +310,8 @@ export class Settings {
 function sameServer(a: string, b: string): boolean {
   try {
     return new URL(a).origin === new URL(b).origin;
-    // Stryker disable next-line BlockStatement,BooleanLiteral: equivalent: both URLs were parsed before (the given one by parseIpfsConfig, the stored one when set), so this never throws; kept for safety
   } catch {
-    // Stryker disable next-line BooleanLiteral: equivalent: never reached (see above)
+    // Stryker disable next-line BooleanLiteral: equivalent: never reached, both URLs were parsed before (the given one by parseIpfsConfig, the stored one when set); kept for safety
     return false;
   }
 }

@@ -239,3 +239,26 @@ describe('secretsOf: a string that is not a URL', () => {
     expect(secretsOf('not a url')).toStrictEqual(['not a url']);
   });
 });
+
+describe('redact: a bare query item', () => {
+  it('masks a key given alone as the query (?KEY), first or after a pair, and a key with an empty name', () => {
+    expect(
+      redact(`node says ${KEY} is unknown`, `https://rpc.example.io/?${KEY}`),
+    ).toBe('node says *** is unknown');
+    expect(
+      redact(
+        `node says ${KEY} is unknown`,
+        `https://rpc.example.io/?chain=1&${KEY}`,
+      ),
+    ).toBe('node says *** is unknown');
+    expect(
+      redact(`node says ${KEY} is unknown`, `https://rpc.example.io/?=${KEY}`),
+    ).toBe('node says *** is unknown');
+  });
+
+  it('keeps a bare word readable, even one holding "key"', () => {
+    expect(
+      redact('monkeys and verbose', 'https://rpc.example.io/?monkeys&verbose'),
+    ).toBe('monkeys and verbose');
+  });
+});

@@ -35,12 +35,13 @@ const KEY_NAME = /key|token|secret|auth|pass/iu;
  * @returns The parsed URL.
  */
 function parse(url: string): URL | undefined {
+  let parsed: URL | undefined;
   try {
-    return new URL(url);
-    // Stryker disable next-line BlockStatement: equivalent: an empty catch returns undefined too
+    parsed = new URL(url);
   } catch {
-    return undefined;
+    // not a URL: undefined
   }
+  return parsed;
 }
 
 /**
@@ -188,8 +189,9 @@ export function maskKeyed(url: string): string {
  * The credentials of `url`, for scrubbing free text: its user name and password (and
  * `user:password@`), key-like path segments and host labels (see {@link isKeyLike}), and the
  * values of query parameters whose names say they are keys (`apikey`, `api_key`, `key`, `token`,
- * `secret`, `auth`) or that look like keys themselves, raw and percent-decoded, each at least 6
- * characters long. Never a chain id, a version segment or a word of the path.
+ * `secret`, `auth`) or that look like keys themselves (a bare item, `?<key>`, is a value without a
+ * name), raw and percent-decoded, each at least 6 characters long. Never a chain id, a version
+ * segment or a word of the path.
  *
  * @param url - The endpoint URL.
  * @returns The strings to remove, longest first; the whole string when it is not a URL.
@@ -204,7 +206,9 @@ export function secretsOf(url: string): string[] {
     .split('&')
     .map((pair) => {
       const at = pair.indexOf('=');
-      return at < 0 ? [pair, ''] : [pair.slice(0, at), pair.slice(at + 1)];
+      // a bare item (`?<key>`) is a value without a name
+      // Stryker disable next-line StringLiteral: equivalent for any name without a key word (Stryker's own text has none): the value alone then decides
+      return at < 0 ? ['', pair] : [pair.slice(0, at), pair.slice(at + 1)];
     });
   const parts = [
     ...(parsed.username || parsed.password
