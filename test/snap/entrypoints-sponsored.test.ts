@@ -315,6 +315,57 @@ describe('sponsored sends of v0.7 and v0.8 SimpleAccounts through the built snap
       ).toBeUndefined();
     },
   );
+
+  it('an EOA upgraded with EIP-7702 by its first sendUserOperation is sponsored too: it holds 0x30 wei, pays exactly that to a target, and runs Simple7702Account after', async () => {
+    const paymaster = devnet.modernPaymasters?.['0.8'] as Address;
+    const delegate = devnet.entryPoints?.['0.8'].simple7702Account as Address;
+    const eoa = await harness.createAccount({});
+    const address = getAddress(eoa.address);
+    await jsonRpc(devnet.rpcUrl, 'anvil_setBalance', [address, '0x30']);
+    const before = await client.getBalance({ address: DEAD });
+    const request = harness.snap.request({
+      origin: COMPANION,
+      method: 'sendUserOperation',
+      params: {
+        account: eoa.id,
+        scope: devnet.scope,
+        intents: [
+          { to: DEAD, value: '0x10', data: '0x' },
+          { to: DEAD, value: '0x20', data: '0x' },
+        ],
+      },
+    });
+    const ui: any = await request.getInterface();
+    const shown = shownStrings(ui.content);
+    try {
+      expect(valueAfter(shown, 'Gas paid by paymaster')).toBe(paymaster);
+    } catch (error) {
+      await ui.cancel();
+      throw error;
+    }
+    await ui.ok();
+    const { response } = (await request) as any;
+    expect(response.result.sender).toBe(address);
+    const { userOpHash } = response.result as { userOpHash: Hex };
+    let receipt: any = null;
+    for (let attempt = 0; attempt < 200 && !receipt; attempt += 1) {
+      receipt = await jsonRpc(
+        devnet.bundlerUrl,
+        'eth_getUserOperationReceipt',
+        [userOpHash],
+      );
+      if (!receipt) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    expect(receipt?.success).toBe(true);
+    expect(getAddress(receipt.paymaster)).toBe(paymaster);
+    expect(await client.getBalance({ address: DEAD })).toBe(before + 0x30n);
+    expect(await client.getBalance({ address })).toBe(0n);
+    expect((await client.getCode({ address }))?.toLowerCase()).toBe(
+      `0xef0100${delegate.slice(2).toLowerCase()}`,
+    );
+  });
 });
 
 /**

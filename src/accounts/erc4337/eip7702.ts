@@ -80,7 +80,7 @@ export type EoaChainState = {
 };
 
 /**
- * The chain side of an EOA sending through Simple7702Account: the chain config's RPC and bundler,
+ * The chain side of an EOA sending through Simple7702Account: the chain config's RPC, bundler and paymaster service,
  * the canonical EntryPoint v0.8 (Simple7702Account has it compiled in, so a chain's `entryPoints`
  * override does not apply), sender and owner the EOA itself. No I/O happens here.
  *
@@ -103,6 +103,7 @@ export function eip7702Chain(
     owner: getAddress(address),
     sender: getAddress(address),
     ...(settings.bundlerUrl ? { bundlerUrl: settings.bundlerUrl } : {}),
+    ...(settings.paymasterUrl ? { paymasterUrl: settings.paymasterUrl } : {}),
   };
 }
 
