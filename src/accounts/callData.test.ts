@@ -1,7 +1,12 @@
 import { encodeFunctionData, getAddress, maxUint256, parseAbi } from 'viem';
 import type { Hex } from 'viem';
 
-import { describeCall, describeCallData, hasWarning } from './callData';
+import {
+  describeCall,
+  describeCallData,
+  describeIntents,
+  hasWarning,
+} from './callData';
 
 // The reference ABIs, written here independently of the decoder's (EIP-20, EIP-721, EIP-1155, SimpleAccount v0.6).
 const ERC20 = parseAbi([
@@ -229,6 +234,30 @@ describe('call-data decoder', () => {
       'no function selector (not decoded)',
     );
     expect(value(describeCallData('0x'), 'Call')).toBe('plain transfer');
+  });
+
+  it('describeIntents: an intent that sends execute to another contract is that contract’s code; only one sent to the account is its own execute', () => {
+    const approve = encodeFunctionData({
+      abi: ERC20,
+      functionName: 'approve',
+      args: [ATTACKER, maxUint256],
+    });
+    const execute = encodeFunctionData({
+      abi: ACCOUNT,
+      functionName: 'execute',
+      args: [TOKEN, 0n, approve],
+    });
+    const [foreign, own] = describeIntents({
+      account: OWNER,
+      intents: [
+        { to: ATTACKER, data: execute },
+        { to: OWNER, data: execute },
+      ],
+    });
+    expect(value(foreign ?? [], 'Call')).toMatch(
+      new RegExp(`^a call to ${ATTACKER} \\(a contract\\)`, 'u'),
+    );
+    expect(value(own ?? [], 'Call')).toMatch(/^execute \(SimpleAccount\)/u);
   });
 
   it("credits execute/executeBatch to the account only when sent to the account itself; elsewhere it is that contract's own code, shown raw", () => {

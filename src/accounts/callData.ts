@@ -109,6 +109,25 @@ export type Call = {
 };
 
 /**
+ * Describe each intent of a user operation where its data runs: at its `to`. Only an intent sent
+ * to the account itself has its `execute` / `executeBatch` shown as the account's own; one sent
+ * to another contract is that contract's code (see {@link describeCallData}'s context).
+ *
+ * @param summary - The operation's sending account and its intents (`to`, call data as hex bytes).
+ * @param summary.account - The sending account.
+ * @param summary.intents - The intents, in order.
+ * @returns One list of lines per intent, in the order of `intents`.
+ */
+export function describeIntents(summary: {
+  account: Hex;
+  intents: readonly { to: Hex; data: Hex }[];
+}): CallLine[][] {
+  return summary.intents.map((intent) =>
+    describeCallData(intent.data, { to: intent.to, self: summary.account }),
+  );
+}
+
+/**
  * Describe call data for a person, as lines.
  *
  * @param data - The call data (hex bytes).

@@ -3,7 +3,7 @@ import { formatEther } from 'viem';
 import type { Hex } from 'viem';
 
 import type { KeyringPlatform } from './types';
-import { describeCallData } from '../accounts/callData';
+import { describeIntents } from '../accounts/callData';
 import {
   assertUpgradable,
   draftModernUserOperation,
@@ -108,12 +108,7 @@ export class AccountUpgrades {
       undefined,
       upgrading ? stubAuthorization(chain.chainId, state.nonce) : undefined,
     );
-    const calls = draft.summary.intents.map((intent) =>
-      describeCallData(intent.data, {
-        to: intent.to,
-        self: draft.summary.account,
-      }),
-    );
+    const calls = describeIntents(draft.summary);
     if (!this.#platform.confirmSend) {
       throw internalError(
         'This platform cannot show the send confirmation: nothing was signed',

@@ -5,9 +5,9 @@ import type { Hex } from 'viem';
 
 import { AccountUpgrades } from './eip7702';
 import { ownRequest, distinct } from './requests';
-import type { KeyringPlatform } from './types';
+import type { KeyringPlatform, SendSummary } from './types';
 import { parseAccountRequest, signAccountTask } from '../accounts';
-import { describeCallData } from '../accounts/callData';
+import { describeIntents } from '../accounts/callData';
 import {
   DeployingSends,
   draftModernUserOperation,
@@ -181,59 +181,28 @@ export class UserOperations {
       scope,
       prepare.task.intents,
     );
-    const { chain } = prepare;
-    this.#deploying.note(chain.sender, draft.summary.deploys);
-    let hash: Hex;
-    try {
-      if (!this.#platform.confirmSend) {
-        throw internalError(
-          'This platform cannot show the send confirmation: nothing was signed',
-        );
-      }
-      // each intent's data runs at its `to`: an execute there is that contract's, not the account's
-      const calls = draft.summary.intents.map((intent) =>
-        describeCallData(intent.data, {
-          to: intent.to,
-          self: draft.summary.account,
-        }),
-      );
-      if (
-        !(await this.#platform.confirmSend({ ...draft.summary, origin, calls }))
-      ) {
-        throw userRejected('The user declined to send the user operation');
-      }
-      const record = this.#record(id); // still there after the dialog
-      const signing = parseAccountRequest(
-        record,
-        ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]),
-        this.#settings.chainConfig(scope),
-      );
-      const signature = (await signAccountTask(
-        record.privateKey,
-        signing,
-      )) as string;
-      hash = await submitUserOperation(chain, {
-        ...draft.userOp,
-        signature,
-      });
-    } catch (error) {
-      if (draft.summary.deploys) {
-        this.#deploying.release(chain.sender);
-      }
-      throw error;
-    }
-    await this.#remember({
-      userOpHash: hash.toLowerCase(),
+    return this.#confirmAndSubmit(
+      origin,
       scope,
-      entryPoint: chain.entryPoint,
-      bundlerUrl: chain.bundlerUrl as string,
-      fromBlock: draft.fromBlock,
-    });
-    return {
-      userOpHash: hash,
-      entryPoint: chain.entryPoint,
-      sender: chain.sender,
-    };
+      prepare.chain,
+      draft,
+      async () => {
+        const record = this.#record(id); // still there after the dialog
+        const signing = parseAccountRequest(
+          record,
+          ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]),
+          this.#settings.chainConfig(scope),
+        );
+        const signature = (await signAccountTask(
+          record.privateKey,
+          signing,
+        )) as string;
+        return submitUserOperation(prepare.chain, {
+          ...draft.userOp,
+          signature,
+        });
+      },
+    );
   }
 
   /**
@@ -273,6 +242,47 @@ export class UserOperations {
       throw invalidParams('Invalid sendUserOperation params at intents');
     }
     const draft = await draftModernUserOperation(chain, scope, task.intents);
+    return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
+      const { privateKey } = this.#record(id); // still there after the dialog
+      const signature = await signModernUserOperation(
+        privateKey as Hex,
+        chain,
+        draft.userOp,
+      );
+      return submitModernUserOperation(chain, {
+        ...draft.userOp,
+        signature,
+      });
+    });
+  }
+
+  /**
+   * The part of a send every EntryPoint version shares: the confirmation dialog (each intent
+   * described where it runs, the site named), then `signAndSubmit`, then the hash remembered for
+   * getUserOperationReceipt. A deploying send is noted so a second one waits; the note is released
+   * when anything before the bundler's answer fails.
+   *
+   * @param origin - Who asked, shown in the dialog.
+   * @param scope - The request's scope.
+   * @param chain - The account's chain side (EntryPoint, bundler, sender).
+   * @param chain.entryPoint - The EntryPoint the operation goes to.
+   * @param chain.sender - The account (its deploying sends are noted).
+   * @param chain.bundlerUrl - The bundler, remembered for the receipt.
+   * @param draft - The drafted operation: what the dialog shows, and the block to search receipts from.
+   * @param draft.summary - What the dialog shows.
+   * @param draft.fromBlock - The block number before sending (hex quantity).
+   * @param signAndSubmit - Signs the drafted operation and sends it to the bundler; its userOpHash.
+   * @returns `{ userOpHash, entryPoint, sender }`.
+   * @throws JsonRpcError 4001 when the person declines (nothing signed); -32603 on a platform
+   * without the send dialog; the errors of `signAndSubmit`.
+   */
+  async #confirmAndSubmit(
+    origin: string,
+    scope: string,
+    chain: { entryPoint: Hex; sender: Hex; bundlerUrl?: string },
+    draft: { summary: Omit<SendSummary, 'origin'>; fromBlock: Hex },
+    signAndSubmit: () => Promise<Hex>,
+  ): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
     this.#deploying.note(chain.sender, draft.summary.deploys);
     let hash: Hex;
     try {
@@ -281,24 +291,13 @@ export class UserOperations {
           'This platform cannot show the send confirmation: nothing was signed',
         );
       }
-      const calls = draft.summary.intents.map((intent) =>
-        describeCallData(intent.data),
-      );
+      const calls = describeIntents(draft.summary);
       if (
         !(await this.#platform.confirmSend({ ...draft.summary, origin, calls }))
       ) {
         throw userRejected('The user declined to send the user operation');
       }
-      const { privateKey } = this.#record(id); // still there after the dialog
-      const signature = await signModernUserOperation(
-        privateKey as Hex,
-        chain,
-        draft.userOp,
-      );
-      hash = await submitModernUserOperation(chain, {
-        ...draft.userOp,
-        signature,
-      });
+      hash = await signAndSubmit();
     } catch (error) {
       if (draft.summary.deploys) {
         this.#deploying.release(chain.sender);
