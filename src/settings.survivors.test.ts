@@ -86,6 +86,30 @@ describe('setIpfsConfig: a first config', () => {
     expect(settings.ipfsSummary()?.hasCredentials).toBe(true);
   });
 
+  it('counts a key alone as credentials', async () => {
+    const { settings } = settingsWithSaves();
+    await settings.setIpfsConfig({
+      apiUrl: 'https://ipfs.example',
+      apiKey: KEY,
+    });
+    expect(settings.ipfsSummary()?.hasCredentials).toBe(true);
+  });
+
+  it('is stored from the page when nothing was stored', async () => {
+    const { settings, saved } = settingsWithSaves();
+    expect(
+      await settings.editIpfsConfig({
+        apiUrl: 'https://ipfs.example',
+        apiKey: KEY,
+      }),
+    ).toStrictEqual({ apiUrl: 'https://ipfs.example' });
+    expect(saved).toHaveLength(1);
+    expect(settings.ipfsConfig()).toStrictEqual({
+      apiUrl: 'https://ipfs.example',
+      apiKey: KEY,
+    });
+  });
+
   it('refuses a masked URL when nothing is stored, saving nothing', async () => {
     const { settings, saved } = settingsWithSaves();
     await expect(
@@ -121,6 +145,45 @@ describe('editIpfsConfig: stored credentials stay with their server', () => {
     await expect(
       settings.editIpfsConfig({ apiUrl: 'https://evil.example', apiKey: 'x' }),
     ).rejects.toThrow(/at apiKey/u);
+  });
+
+  it('refuses another server while a stored key alone would be kept', async () => {
+    const { settings } = settingsWithSaves();
+    await settings.setIpfsConfig({
+      apiUrl: 'https://ipfs.example',
+      apiKey: KEY,
+    });
+    await expect(
+      settings.editIpfsConfig({ apiUrl: 'https://evil.example' }),
+    ).rejects.toThrow(/^Invalid IPFS settings at apiKey/u);
+    expect(settings.ipfsConfig()).toStrictEqual({
+      apiUrl: 'https://ipfs.example',
+      apiKey: KEY,
+    });
+  });
+
+  it('keeps the stored credentials for the masked form of a keyed host, whose origin differs from the stored one', async () => {
+    const { settings } = settingsWithSaves();
+    const keyedHost = {
+      apiUrl: `https://${URL_KEY.toLowerCase()}.ipfs.example`,
+      apiKey: KEY,
+    };
+    await settings.setIpfsConfig(keyedHost);
+    const shown = settings.ipfsSummary()?.apiUrl;
+    expect(shown).toBe('https://***.ipfs.example');
+    expect(await settings.editIpfsConfig({ apiUrl: shown })).toStrictEqual({
+      apiUrl: shown,
+    });
+    expect(settings.ipfsConfig()).toStrictEqual(keyedHost);
+  });
+
+  it('names a URL that is not one as the URL, before any check of the stored credentials', async () => {
+    const { settings } = settingsWithSaves();
+    await settings.setIpfsConfig(stored);
+    await expect(
+      settings.editIpfsConfig({ apiUrl: 'not a url' }),
+    ).rejects.toThrow(/^Invalid setIpfsConfig params at apiUrl/u);
+    expect(settings.ipfsConfig()).toStrictEqual(stored);
   });
 
   it('keeps the stored credentials for the same server, and the stored URL for its masked form', async () => {
@@ -281,6 +344,14 @@ describe('a site’s change is shown before it is made, in the words of the dial
       /^Invalid setApprovalMode params at mode/u,
     );
     expect(saved).toHaveLength(1);
+    expect(await settings.setApprovalMode({ mode: 'sync' })).toStrictEqual({
+      mode: 'sync',
+    });
+    expect(settings.approvalMode()).toBe('sync');
+    expect(saved.map((state) => state.approvalMode)).toStrictEqual([
+      'async',
+      'sync',
+    ]);
   });
 
   it('keeps the stored URL unmasked for the snap’s own calls, and names a bad scope on removal', async () => {
