@@ -7,15 +7,17 @@
  * Generated tests run at a tenth of their size (`FUZZ_SCALE=0.1`, test/fixtures/fuzz.ts) unless
  * FUZZ_SCALE is set: every mutant reruns the tests that reach it. Reports: reports/mutation/<module>.{json,html}.
  * `--incremental` (`npm run test:mutation -- --incremental mask`): Stryker's incremental mode, with
- * the module's last JSON report as its base: only mutants whose code or covering tests changed
- * since that report are run again, the others keep their status (the dry run always runs). Mutants
- * that timed out in the base are dropped from it first, so they are run again: on a busy machine a
- * healthy run can time out, and a timeout counts as detected.
+ * the module's last JSON report as its base (copied to reports/mutation/<module>.incremental.json):
+ * only mutants whose code or covering tests changed since that report are run again, the others
+ * keep their status (the dry run always runs). Mutants that timed out in the base are dropped from
+ * it first, so they are run again (on a busy machine a healthy run can time out, and a timeout
+ * counts as detected), and so are static mutants that were not killed (they have no per-test
+ * coverage, so no new test would make Stryker run them again).
  * Prints a table of the scores, and exits 1 when any module is below its goal or did not run.
  * Not part of `npm test` or `.ci/run` (minutes per module; docs/testing.md, "Mutation testing").
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -63,23 +65,38 @@ function scoreOf(file) {
 }
 
 /**
- * Drop the timed-out mutants from a JSON report, so that an incremental run tests them again.
+ * Whether an incremental run must test a mutant of the base again: one that timed out (on a busy
+ * machine a healthy run can), and a static one that was not killed. A static mutant (in code run
+ * once, when the module loads) has no per-test coverage, so Stryker's incremental mode finds no
+ * new test for it and would keep its old "Survived" however the tests changed.
  *
- * @param {string} file - The report (left as it is when absent).
- * @returns {number} How many were dropped.
+ * @param {{ status: string, static?: boolean }} mutant - A mutant of the report.
+ * @returns {boolean} True to run it again.
  */
-function dropTimeouts(file) {
-  if (!existsSync(file)) {
+const staleInBase = ({ status, static: isStatic }) =>
+  status === 'Timeout' || (isStatic === true && status !== 'Killed');
+
+/**
+ * Write the base of an incremental run: the module's last JSON report without the mutants
+ * {@link staleInBase} names.
+ *
+ * @param {string} report - The last JSON report (no base is written when it is absent).
+ * @param {string} base - Stryker's `incrementalFile`.
+ * @returns {number} How many mutants are left out, to be tested again.
+ */
+function writeBase(report, base) {
+  if (!existsSync(report)) {
+    rmSync(base, { force: true });
     return 0;
   }
-  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const parsed = JSON.parse(readFileSync(report, 'utf8'));
   let dropped = 0;
-  for (const entry of Object.values(report.files)) {
-    const kept = entry.mutants.filter(({ status }) => status !== 'Timeout');
+  for (const entry of Object.values(parsed.files)) {
+    const kept = entry.mutants.filter((mutant) => !staleInBase(mutant));
     dropped += entry.mutants.length - kept.length;
     entry.mutants = kept;
   }
-  writeFileSync(file, JSON.stringify(report));
+  writeFileSync(base, JSON.stringify(parsed));
   return dropped;
 }
 
@@ -88,10 +105,16 @@ for (const name of names) {
   const { file, goal } = MODULES[name];
   const report = path.join(root, 'reports', 'mutation', `${name}.json`);
   if (incremental) {
-    const dropped = dropTimeouts(report);
+    const base = path.join(
+      root,
+      'reports',
+      'mutation',
+      `${name}.incremental.json`,
+    );
+    const dropped = writeBase(report, base);
     if (dropped > 0) {
       console.log(
-        `${name}: ${dropped} timed-out mutant(s) of the base run again`,
+        `${name}: ${dropped} timed-out or static unkilled mutant(s) of the base run again`,
       );
     }
   }
