@@ -4,7 +4,9 @@ import { normaliseTypedData, TYPED_DATA_LIMITS } from './typedData';
  * What is refused and what is signed, in the cases the other suites do not try (each found by
  * mutation testing, docs/testing.md "Mutation testing"): values with junk before a valid
  * encoding, non-hex bytesN, null and non-object structs, the value limit reached through arrays and
- * through structs alone, and `primaryType: 'EIP712Domain'`.
+ * through structs alone, and `primaryType: 'EIP712Domain'`; values that only look right once
+ * turned into text (a one-item array), junk after a hex integer, the words of each refusal, the
+ * nesting and size bounds at their edge, and values that are not JSON.
  */
 
 /** Typed data as normaliseTypedData takes it. */
@@ -225,5 +227,112 @@ describe("primaryType 'EIP712Domain'", () => {
     });
     expect(error?.code).toBe(-32602);
     expect(error?.message).toContain('at message: must be empty');
+  });
+});
+
+describe('a value must be of its JSON kind, not only look right as text', () => {
+  it.each([
+    ['address', [`0x${HEX40}`], 'expected an address (0x + 40 hex digits)'],
+    ['bytes', ['0x1234'], 'expected bytes (0x + an even number of hex digits)'],
+  ])(
+    '%s given as the one-item array %j is refused',
+    (type, value, expected) => {
+      expect(refusal(single(type, value))).toMatchObject({
+        code: -32602,
+        message: `Invalid typed data at message.field: ${expected}`,
+      });
+    },
+  );
+});
+
+describe('the words of a refusal name the type and its range', () => {
+  it.each([
+    ['bytes4', '0x1234', 'expected bytes4 (0x + 8 hex digits)'],
+    [
+      'int8',
+      128,
+      'expected int8 (-2^7 to 2^7 - 1, as a safe integer, decimal or 0x hex string)',
+    ],
+    [
+      'uint8',
+      256,
+      'expected uint8 (0 to 2^8 - 1, as a safe integer, decimal or 0x hex string)',
+    ],
+    [
+      'uint256',
+      '0x12zz',
+      'expected uint256 (0 to 2^256 - 1, as a safe integer, decimal or 0x hex string)',
+    ],
+  ])('%s %j', (type, value, expected) => {
+    expect(refusal(single(type, value))).toMatchObject({
+      code: -32602,
+      message: `Invalid typed data at message.field: ${expected}`,
+    });
+  });
+});
+
+describe(`arrays nest at most ${TYPED_DATA_LIMITS.depth} levels`, () => {
+  /**
+   * A `uint8` inside `levels` arrays, one item each.
+   *
+   * @param levels - How many array levels.
+   * @returns The typed data.
+   */
+  const nested = (levels: number): Data => {
+    let value: unknown = 1;
+    for (let level = 0; level < levels; level += 1) {
+      value = [value];
+    }
+    return single(`uint8${'[]'.repeat(levels)}`, value);
+  };
+
+  it('accepts the deepest array allowed and refuses one level more', () => {
+    const deepest = TYPED_DATA_LIMITS.depth - 1;
+    expect(refusal(nested(deepest))).toBeUndefined();
+    const error = refusal(nested(deepest + 1));
+    expect(error?.code).toBe(-32602);
+    expect(error?.message).toMatch(
+      new RegExp(
+        `^Invalid typed data at message\\.field(\\[0\\]){${deepest}}: nested deeper than ${TYPED_DATA_LIMITS.depth} levels$`,
+        'u',
+      ),
+    );
+  });
+});
+
+describe(`typed data up to ${TYPED_DATA_LIMITS.bytes} bytes of JSON`, () => {
+  /**
+   * Typed data with one string, padded so that its JSON text is `size` long.
+   *
+   * @param size - The length of its JSON text.
+   * @returns The typed data.
+   */
+  const ofSize = (size: number): Data => {
+    const base = single('string', '');
+    const padding = size - JSON.stringify(base).length;
+    return single('string', 'a'.repeat(padding));
+  };
+
+  it('accepts exactly the limit and refuses one more', () => {
+    const atLimit = ofSize(TYPED_DATA_LIMITS.bytes);
+    expect(JSON.stringify(atLimit)).toHaveLength(TYPED_DATA_LIMITS.bytes);
+    expect(refusal(atLimit)).toBeUndefined();
+    expect(refusal(ofSize(TYPED_DATA_LIMITS.bytes + 1))).toMatchObject({
+      code: -32602,
+      message: `Invalid typed data: larger than ${TYPED_DATA_LIMITS.bytes} bytes`,
+    });
+  });
+});
+
+describe('values that are not JSON', () => {
+  it('refuses them as such (a caller in the snap passing a bigint or a cycle)', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const value of [1n, cyclic]) {
+      expect(refusal(single('uint256', value))).toMatchObject({
+        code: -32602,
+        message: 'Invalid typed data: expected JSON values',
+      });
+    }
   });
 });

@@ -107,6 +107,7 @@ export function normaliseValue(
       throw refuse(path, 'expected bytes (0x + an even number of hex digits)');
     case 'bytesN':
       if (
+        // Stryker disable next-line ConditionalExpression: equivalent: a non-string that reads as hex bytes is an array of at most one item (more items join with commas), so its length is never 2 + 2N
         typeof value === 'string' &&
         HEX_BYTES.test(value) &&
         value.length === 2 + type.size * 2
@@ -143,6 +144,7 @@ function normaliseInteger(
   path: string,
 ): string {
   let parsed: bigint | undefined;
+  // Stryker disable next-line ConditionalExpression: equivalent: Number.isSafeInteger is false for anything but a number (it does not convert)
   if (typeof value === 'number' && Number.isSafeInteger(value)) {
     parsed = BigInt(value);
   } else if (
@@ -197,7 +199,7 @@ function normaliseArray(
   if (type.length !== undefined && value.length !== type.length) {
     throw refuse(path, `expected an array of exactly ${type.length} items`);
   }
-  // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent: an early exit only; without it the walk refuses the same array with the same error at its first value past the limit
+  // Stryker disable next-line ConditionalExpression,BlockStatement,ArithmeticOperator: equivalent: an early exit only; without it the walk refuses the same array with the same error at its first value past the limit
   if (walk.items + value.length > TYPED_DATA_LIMITS.items) {
     throw refuse('', `more than ${TYPED_DATA_LIMITS.items} values`);
   }
@@ -237,6 +239,7 @@ function normaliseStruct(
   }
   const record = value as Record<string, unknown>;
   const normalised: Record<string, Json> = {};
+  // Stryker disable next-line ArrayDeclaration: equivalent: never reached, parseTypes refuses a reference to an undeclared struct before any value is walked
   for (const field of walk.structs.get(name) ?? []) {
     const where = `${path}.${segment(field.name)}`;
     const own = Object.prototype.hasOwnProperty.call(record, field.name);
