@@ -50,6 +50,11 @@ export const MODULES = {
     goal: 90,
     tests: ['src/keyring/keys*.test.ts', 'src/keyring/keyUniqueness.test.ts'],
   },
+  state: {
+    file: 'src/state/store.ts',
+    goal: 90,
+    tests: ['src/state/*.test.ts'],
+  },
   settings: {
     file: 'src/settings.ts',
     goal: 80,
