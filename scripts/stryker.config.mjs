@@ -50,6 +50,11 @@ export const MODULES = {
     goal: 90,
     tests: ['src/keyring/keys*.test.ts', 'src/keyring/keyUniqueness.test.ts'],
   },
+  consent: {
+    file: 'src/consent.ts',
+    goal: 90,
+    tests: ['src/consent*.test.ts', 'src/ui/dialogs/consent.test.tsx'],
+  },
   state: {
     file: 'src/state/store.ts',
     goal: 90,

@@ -149,6 +149,24 @@ const ServiceUrlsStruct = object({
   paymasterUrl: exactOptional(StoredUrlStruct),
 });
 
+/**
+ * A record keyed by `key`, as superstruct's `record`, but never an array: superstruct's `record`
+ * takes any object, and an array taken as a record would lose every entry added under an id when
+ * the state is next written (JSON keeps only an array's items).
+ *
+ * @param key - The struct of the keys.
+ * @param value - The struct of the values.
+ * @returns The struct.
+ */
+function plainRecord<Key extends string, Value>(
+  key: Parameters<typeof record<Key, Value>>[0],
+  value: Parameters<typeof record<Key, Value>>[1],
+): ReturnType<typeof record<Key, Value>> {
+  return refine(record(key, value), 'plain record', (entries) =>
+    Array.isArray(entries) ? 'expected an object, not an array' : true,
+  );
+}
+
 const SmartAccountDataStruct = object({
   owner: AddressStruct,
   entryPointVersion: exactOptional(enums(['0.7', '0.8'])),
@@ -159,8 +177,8 @@ const SmartAccountDataStruct = object({
       ? true
       : 'expected a decimal salt',
   ),
-  implementations: record(ChainScopeStruct, AddressStruct),
-  chains: exactOptional(record(ChainScopeStruct, ServiceUrlsStruct)),
+  implementations: plainRecord(ChainScopeStruct, AddressStruct),
+  chains: exactOptional(plainRecord(ChainScopeStruct, ServiceUrlsStruct)),
 });
 
 const DerivationSchemeStruct = enums(['legacy', 'eoa', 'erc4337-owner']);
@@ -240,7 +258,7 @@ const ChainConfigStruct = object({
 /**
  * Each entry of a record keyed by id (or scope) must carry that id.
  *
- * @param struct - The struct of the record, `record(string(), <entry struct>)`.
+ * @param struct - The struct of the record, `plainRecord(string(), <entry struct>)`.
  * @param key - Reads the id (or scope) an entry carries.
  * @returns The same struct, refined (`keyed`) to refuse an entry under another key.
  */
@@ -259,7 +277,7 @@ function keyedBy<Entry>(
 export const KeyringStateStruct = object({
   version: literal(3),
   accounts: keyedBy(
-    record(string(), AccountRecordStruct),
+    plainRecord(string(), AccountRecordStruct),
     (entry) => entry.account.id,
   ),
   nextDerivationIndex: object({
@@ -267,7 +285,7 @@ export const KeyringStateStruct = object({
     eoa: DerivationIndexStruct,
     'erc4337-owner': DerivationIndexStruct,
   }),
-  nextIndexBySource: record(
+  nextIndexBySource: plainRecord(
     EntropySourceIdStruct,
     object({
       eoa: DerivationIndexStruct,
@@ -275,12 +293,12 @@ export const KeyringStateStruct = object({
     }),
   ),
   pendingRequests: keyedBy(
-    record(string(), KeyringRequestStruct),
+    plainRecord(string(), KeyringRequestStruct),
     (request) => request.id,
   ),
   approvalMode: enums(['sync', 'async']),
   chains: keyedBy(
-    record(ChainScopeStruct, ChainConfigStruct),
+    plainRecord(ChainScopeStruct, ChainConfigStruct),
     (config) => config.scope,
   ),
   ipfs: nullable(

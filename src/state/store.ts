@@ -1,4 +1,5 @@
 import { rpcErrors } from '@metamask/rpc-errors';
+import { isObject } from '@metamask/utils';
 import type { Json } from '@metamask/utils';
 
 import { assertKeyringState, STATE_VERSION } from './schema';
@@ -69,22 +70,19 @@ export function migrate(stored: Record<string, Json> | null): KeyringState {
  */
 function fromVersion1(stored: Record<string, Json>): Record<string, Json> {
   const { accounts } = stored;
-  const migrated =
-    accounts !== null &&
-    typeof accounts === 'object' &&
-    !Array.isArray(accounts)
-      ? Object.fromEntries(
-          Object.entries(accounts).map(([id, record]) => [
-            id,
-            record !== null &&
-            typeof record === 'object' &&
-            !Array.isArray(record) &&
-            record.derivationIndex !== undefined
-              ? { ...record, derivationScheme: 'legacy' }
-              : record,
-          ]),
-        )
-      : accounts;
+  const migrated = isObject(accounts)
+    ? Object.fromEntries(
+        Object.entries(accounts).map(([id, record]) => [
+          id,
+          isObject(record) && record.derivationIndex !== undefined
+            ? {
+                ...(record as Record<string, Json>),
+                derivationScheme: 'legacy',
+              }
+            : record,
+        ]),
+      )
+    : accounts;
   return {
     ...stored,
     version: 2,
