@@ -225,6 +225,7 @@ function contractRows(
  * @returns Six rows: `EntryPoint v0.6`, `Account factory v0.6`, then v0.7's and v0.8's.
  */
 export function chainContractRows(config: ChainConfig): ConsentRow[] {
+  // Stryker disable next-line ArrayDeclaration: equivalent: the warnings contractRows adds here are not shown (the page shows the flags in the rows), so what the list starts with is never read
   const unused: string[] = [];
   return (['0.6', '0.7', '0.8'] as const).flatMap((version) =>
     contractRows(config, version, unused),
@@ -312,6 +313,7 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
           `Its waiting requests (${change.waiting ?? 0} now) will be rejected.`,
         ],
       };
+    // Stryker disable next-line StringLiteral: equivalent: the default below is the same branch; the label names the kind it serves
     case 'exportAccount':
     default:
       return {
