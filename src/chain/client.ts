@@ -80,6 +80,20 @@ export type RpcClient = {
 };
 
 /**
+ * The result of one settled batch call (`batchSettled`).
+ *
+ * @param item - The settled call.
+ * @returns Its result (untrusted JSON, to be read with the `read*` helpers).
+ * @throws Its error (ChainRpcError, TransportError) when the call failed.
+ */
+export function settledResult(item: Settled): unknown {
+  if (!item.ok) {
+    throw item.error;
+  }
+  return item.result;
+}
+
+/**
  * Create a JSON-RPC 2.0 client for one endpoint over HTTP POST (any provider
  * URL shape: `/v3/<key>`, `/<key>/`, `?apikey=<key>`, ...). Nothing is sent
  * until a method is called. Errors: InvalidParamsError (-32602, before
@@ -104,15 +118,8 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     /** @inheritdoc */
     batchSettled: async (requests) => transport.batchSettled(requests),
     /** @inheritdoc */
-    batch: async (requests): Promise<unknown[]> => {
-      const settled = await transport.batchSettled(requests);
-      return settled.map((item) => {
-        if (!item.ok) {
-          throw item.error;
-        }
-        return item.result;
-      });
-    },
+    batch: async (requests): Promise<unknown[]> =>
+      (await transport.batchSettled(requests)).map(settledResult),
     /** @inheritdoc */
     getLogs: async (filter) => getLogs(transport, filter, logOptions),
     /** @inheritdoc */

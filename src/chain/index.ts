@@ -4,6 +4,7 @@
  */
 export {
   createRpcClient,
+  settledResult,
   type RpcClient,
   type RpcClientOptions,
 } from './client';

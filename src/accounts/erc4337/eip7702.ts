@@ -18,7 +18,12 @@ import type { SmartAccountChain } from './prepare';
 import type { ChainConfig } from './types';
 import { CANONICAL_CONTRACTS } from './versions';
 import type { RpcCall, Settled } from '../../chain';
-import { createRpcClient, readHexData, readQuantity } from '../../chain';
+import {
+  createRpcClient,
+  readHexData,
+  readQuantity,
+  settledResult,
+} from '../../chain';
 import { invalidParams } from '../../utils/errors';
 import { signSetCodeTransaction } from '../eoa';
 
@@ -128,7 +133,7 @@ export async function readEoaChainState(
     { method: 'eth_getCode', params: [SIMPLE_7702_ACCOUNT, 'latest'] },
   ])) as [Settled, Settled, Settled, Settled];
   const served = readQuantity(
-    settled(chainId),
+    settledResult(chainId),
     'eth_chainId',
     {},
     client.origin,
@@ -140,17 +145,17 @@ export async function readEoaChainState(
   }
   return {
     delegation: delegationOf(
-      readHexData(settled(code), 'eth_getCode', client.origin),
+      readHexData(settledResult(code), 'eth_getCode', client.origin),
     ),
     nonce: readQuantity(
-      settled(nonce),
+      settledResult(nonce),
       'eth_getTransactionCount',
       { max: 2n ** 64n - 2n },
       client.origin,
     ),
     canonicalDelegate:
       keccak256(
-        readHexData(settled(delegateCode), 'eth_getCode', client.origin),
+        readHexData(settledResult(delegateCode), 'eth_getCode', client.origin),
       ) === SIMPLE_7702_ACCOUNT_CODE_HASH,
   };
 }
@@ -324,7 +329,7 @@ export async function draftUndoTransaction(
   ])) as [Settled, Settled, Settled];
   const fees = chainFees(priority, history);
   const gas = readQuantity(
-    settled(estimated),
+    settledResult(estimated),
     'eth_estimateGas',
     { max: UNDO_MAX_GAS },
     client.origin,
@@ -392,18 +397,4 @@ export async function sendUndoTransaction(
     });
   }
   return expected;
-}
-
-/**
- * The result of a settled batch call.
- *
- * @param item - The settled call.
- * @returns Its result.
- * @throws Its error when the call failed.
- */
-function settled(item: Settled): unknown {
-  if (!item.ok) {
-    throw item.error;
-  }
-  return item.result;
 }

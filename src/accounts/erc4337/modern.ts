@@ -17,15 +17,15 @@ import {
   factoryAbi,
 } from './constants';
 import { bundlerFees, CHAIN_FEE_READS, chainFees } from './fees';
+import { assertNonceKey, readNonceOfKey } from './nonce';
 import { ABSOLUTE_GAS_CAPS } from './opBounds';
 import { finishSponsorship, sponsorDraft } from './paymasterModern';
-import { MAX_NONCE_KEY } from './prepare';
 import type { SmartAccountChain } from './prepare';
 import { blockNumberOf, randomNonceKey } from './send';
 import type { SendSummary } from './send';
 import type { Intent } from './userop';
 import type { Settled } from '../../chain';
-import { readHexData, readUintWord, TransportError } from '../../chain';
+import { readHexData, settledResult } from '../../chain';
 import { invalidParams, notFound } from '../../utils/errors';
 
 /**
@@ -117,9 +117,6 @@ type ModernDraft = {
   summary: Omit<SendSummary, 'origin'>;
 };
 
-/** Sequence numbers per nonce key: the sequence is the low 64 bits of the nonce. */
-const NONCE_SEQUENCES = 2n ** 64n;
-
 /**
  * Draft a v0.7 / v0.8 operation for `intents`: one batched chain round trip (`eth_getCode` of the
  * sender, `EntryPoint.getNonce(sender, nonceKey)`, the fee reads, `eth_blockNumber`) beside the
@@ -151,9 +148,7 @@ export async function draftModernUserOperation(
 ): Promise<ModernDraft> {
   const version = modernVersion(chain);
   const bundlerUrl = requireBundler(chain);
-  if (nonceKey < 0n || nonceKey > MAX_NONCE_KEY) {
-    throw new RangeError('The nonce key is not a uint192');
-  }
+  assertNonceKey(nonceKey);
   const { client, sender } = chain;
   const [reads, fromBundler] = await Promise.all([
     client.batchSettled([
@@ -185,20 +180,12 @@ export async function draftModernUserOperation(
     Settled,
   ];
   const deployed =
-    readHexData(settled(code), 'eth_getCode', client.origin) !== '0x';
-  const nonce = readUintWord(
-    settled(nonceWord),
-    'EntryPoint.getNonce',
-    (nonceKey + 1n) * NONCE_SEQUENCES - 1n,
+    readHexData(settledResult(code), 'eth_getCode', client.origin) !== '0x';
+  const nonce = readNonceOfKey(
+    settledResult(nonceWord),
+    nonceKey,
     client.origin,
   );
-  if (nonce / NONCE_SEQUENCES !== nonceKey) {
-    throw new TransportError(
-      'malformed',
-      `EntryPoint.getNonce: the provider returned a nonce of another key (${client.origin})`,
-      { url: client.origin },
-    );
-  }
   const fees = fromBundler ?? chainFees(priority, history);
   const draft: ModernUserOperation = {
     sender,
@@ -450,18 +437,4 @@ function readEstimate(
     });
   }
   return gas;
-}
-
-/**
- * The result of a settled batch call.
- *
- * @param item - The settled call.
- * @returns Its result.
- * @throws Its error when the call failed.
- */
-function settled(item: Settled): unknown {
-  if (!item.ok) {
-    throw item.error;
-  }
-  return item.result;
 }

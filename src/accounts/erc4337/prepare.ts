@@ -23,6 +23,7 @@ import {
   VERIFICATION_GAS_BASE,
 } from './constants';
 import { assertPinnedImplementation } from './knownFactories';
+import { assertNonceKey, readNonceOfKey } from './nonce';
 import { getPaymasterStubData } from './paymaster';
 import { encodeCallData, encodeInitCode, preVerificationGas } from './userop';
 import type { Intent } from './userop';
@@ -37,7 +38,7 @@ import {
   readGasEstimate,
   readHexData,
   readUintWord,
-  TransportError,
+  settledResult,
 } from '../../chain';
 import { internalError, invalidParams, notFound } from '../../utils/errors';
 
@@ -247,12 +248,6 @@ export async function prepareUserOperation(
   return (await prepareUserOperationWith(chain, intents, [])).prepared;
 }
 
-/** Largest ERC-4337 nonce key: EntryPoint v0.6 `getNonce(sender, uint192 key)`. */
-export const MAX_NONCE_KEY = 2n ** 192n - 1n;
-
-/** Sequence numbers per nonce key: the sequence is the low 64 bits of the nonce. */
-const NONCE_SEQUENCES = 2n ** 64n;
-
 /**
  * {@link prepareUserOperation} with `extra` read-only calls sent in the same batched round trip as
  * its own reads (sendUserOperation adds the fee reads and `eth_blockNumber`), and a nonce key.
@@ -273,9 +268,7 @@ export async function prepareUserOperationWith(
   extra: readonly RpcCall[],
   nonceKey = 0n,
 ): Promise<{ prepared: EthBaseUserOperation; extra: Settled[] }> {
-  if (nonceKey < 0n || nonceKey > MAX_NONCE_KEY) {
-    throw new RangeError('The nonce key is not a uint192');
-  }
+  assertNonceKey(nonceKey);
   const { client, entryPoint, accountFactory, owner, sender, bundlerUrl } =
     chain;
   if (!bundlerUrl) {
@@ -340,22 +333,16 @@ export async function prepareUserOperationWith(
   ])) as [Settled, Settled, Settled, Settled, Settled, ...Settled[]];
   // Provider numbers are untrusted: hex checked, gas within [21,000, 10x the block gas limit], the
   // nonce of `nonceKey` with a sequence below 2^64.
-  const gasCap = gasCapOf(readBlockGasLimit(unwrap(latest), client.origin));
+  const gasCap = gasCapOf(
+    readBlockGasLimit(settledResult(latest), client.origin),
+  );
   const deployed =
-    readHexData(unwrap(code), 'eth_getCode', client.origin) !== '0x';
-  const nonce = readUintWord(
-    unwrap(nonceData),
-    'EntryPoint.getNonce',
-    (nonceKey + 1n) * NONCE_SEQUENCES - 1n,
+    readHexData(settledResult(code), 'eth_getCode', client.origin) !== '0x';
+  const nonce = readNonceOfKey(
+    settledResult(nonceData),
+    nonceKey,
     client.origin,
   );
-  if (nonce / NONCE_SEQUENCES !== nonceKey) {
-    throw new TransportError(
-      'malformed',
-      `EntryPoint.getNonce: the provider returned a nonce of another key (${client.origin})`,
-      { url: client.origin },
-    );
-  }
   const callGasLimit = callEstimate.ok
     ? readGasEstimate(
         callEstimate.result,
@@ -378,7 +365,7 @@ export async function prepareUserOperationWith(
     (deployed
       ? 0n
       : readGasEstimate(
-          unwrap(deployEstimate),
+          settledResult(deployEstimate),
           'eth_estimateGas',
           gasCap,
           client.origin,
@@ -480,18 +467,4 @@ async function estimateWithoutOverride(
     EXECUTE_OVERHEAD,
   );
   return capGas(total, 'eth_estimateGas', gasCap, client.origin);
-}
-
-/**
- * The result of a settled batch call.
- *
- * @param item - The settled call.
- * @returns Its result.
- * @throws Its ChainRpcError when the call failed.
- */
-function unwrap(item: Settled): unknown {
-  if (!item.ok) {
-    throw item.error;
-  }
-  return item.result;
 }
