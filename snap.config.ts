@@ -71,6 +71,12 @@ const NOBLE_CURVES_SECP256K1 = path.join(
   'secp256k1.js',
 );
 
+/** viem's @noble/hashes 1.8 ES modules that @ethereumjs/util 10 also reads in their 2.x form (same functions). */
+const NOBLE_HASHES_V2 = {
+  '@noble/hashes/sha2.js$': path.join(NOBLE_HASHES_ESM, 'sha2.js'),
+  '@noble/hashes/utils.js$': path.join(NOBLE_HASHES_ESM, 'utils.js'),
+};
+
 /** `@noble/hashes`' Keccak module (1.x: `sha3`, 2.x: `sha3.js`) → the js-sha3 adapter (build/stubs/keccak.js). */
 const KECCAK = {
   '@noble/hashes/sha3$': path.join(STUBS, 'keccak.js'),
@@ -97,6 +103,11 @@ const KECCAK = {
  *   same `secp256k1` API within 1.x, one copy of the curve code instead of two (about 11 kB gzip
  *   less). Only the entry module is required from CommonJS, so the curve internals stay
  *   concatenated (the accessor cost above is paid once per call, not inside the arithmetic).
+ * - @ethereumjs/tx and util 10's `@noble/curves/secp256k1.js` (the 2.x copy, about 45 kB parsed)
+ *   goes to build/stubs/secp256k1.mjs: 2.x's contract (the members they read) over viem's 1.9
+ *   copy, glue only (build/stubs/secp256k1-v2.js); their `@noble/hashes/sha2.js` and `utils.js`
+ *   take viem's 1.8 ES modules of the same functions. One copy of the curve and of SHA-2 instead
+ *   of two: about 15 kB gzip less (test/build/secp256k1.test.ts checks the contract).
  * - Keccak: the `@noble/hashes/sha3` imports of viem, @metamask/utils, ethereum-cryptography
  *   (eth-sig-util's) and @ethereumjs/util and tx 10 go to build/stubs/keccak.js, which backs
  *   noble's `keccak_*` functions with js-sha3 (plain-array state): in SES, noble's Uint32Array
@@ -145,14 +156,25 @@ const RULES: Rule[] = [
     test: filesOf('ethereum-cryptography'),
     resolve: { alias: { '@noble/curves/secp256k1$': NOBLE_CURVES_SECP256K1 } },
   },
-  ...[
-    'viem',
-    'ethereum-cryptography',
-    '@ethereumjs/util',
-    '@ethereumjs/tx',
-  ].map((name) => ({
+  {
+    test: /[\\/]build[\\/]stubs[\\/]secp256k1\.mjs$/u,
+    resolve: {
+      alias: { '@noble/curves/secp256k1.js$': NOBLE_CURVES_SECP256K1 },
+    },
+  },
+  ...['viem', 'ethereum-cryptography'].map((name) => ({
     test: filesOf(name),
     resolve: { alias: KECCAK },
+  })),
+  ...['@ethereumjs/util', '@ethereumjs/tx'].map((name) => ({
+    test: filesOf(name),
+    resolve: {
+      alias: {
+        ...KECCAK,
+        ...NOBLE_HASHES_V2,
+        '@noble/curves/secp256k1.js$': path.join(STUBS, 'secp256k1.mjs'),
+      },
+    },
   })),
   {
     test: filesOf('@metamask/eth-sig-util/node_modules/@ethereumjs/util'),
