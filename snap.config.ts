@@ -90,6 +90,9 @@ const KECCAK = {
  *   (keyring-api's v2 wrapper with @ethereumjs/tx 5 and all of eth-sig-util, the BTC/SOL/TRX structs).
  * - CommonJS `require`s of `@metamask/utils` by eth-sig-util and abi-utils go to an ES facade of
  *   the functions they use (build/stubs/metamask-utils.mjs), tree-shaken with the ES build.
+ * - abi-utils' `require('@metamask/superstruct')` goes to an ES facade of the seven functions
+ *   it uses (build/stubs/superstruct.mjs): superstruct's CommonJS build leaves the bundle, the
+ *   ES build the rest of the snap imports stays.
  * - @metamask/utils' `import lodash` gets a bounded one-argument `memoize` (build/stubs/lodash.js)
  *   instead of lodash's, whose cache classes cost about 3.5 kB gzip.
  * - eth-sig-util's @ethereumjs/util 8 gets a throwing `micro-ftch` (build/stubs/micro-ftch.js):
@@ -141,6 +144,11 @@ const RULES: Rule[] = [
   {
     test: filesOf('@metamask/abi-utils'),
     use: [{ loader: ABI_UTILS_ASSERTS }],
+    resolve: {
+      alias: {
+        '@metamask/superstruct$': path.join(STUBS, 'superstruct.mjs'),
+      },
+    },
   },
   {
     test: filesOf('@metamask/utils'),

@@ -1,3 +1,4 @@
+import * as superstruct from '@metamask/superstruct';
 import * as metamaskUtils from '@metamask/utils';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -255,6 +256,26 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     const utils: Record<string, unknown> = metamaskUtils;
     expect(
       [...exported].filter((name) => utils[name] === undefined),
+    ).toStrictEqual([]);
+  });
+
+  it('@metamask/superstruct facade: exports exactly the members abi-utils reads, each a real export', () => {
+    const used = membersUsed(
+      path.join(packageDir('@metamask/abi-utils'), 'dist'),
+      '@metamask/superstruct',
+    );
+    const facade = readFileSync(path.join(STUBS, 'superstruct.mjs'), 'utf8');
+    const exported = (
+      /export \{([^}]*)\} from '@metamask\/superstruct';/u.exec(facade)?.[1] ??
+      ''
+    )
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    expect(exported.sort()).toStrictEqual([...used].sort());
+    const library: Record<string, unknown> = superstruct;
+    expect(
+      exported.filter((name) => typeof library[name] !== 'function'),
     ).toStrictEqual([]);
   });
 });
