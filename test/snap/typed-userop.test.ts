@@ -16,7 +16,6 @@ import {
   http,
   parseAbi,
   parseEther,
-  recoverTypedDataAddress,
 } from 'viem';
 import type { Address, Hex, PublicClient } from 'viem';
 import {
@@ -25,9 +24,16 @@ import {
   toPackedUserOperation,
 } from 'viem/account-abstraction';
 import type { UserOperation } from 'viem/account-abstraction';
+import { privateKeyToAccount } from 'viem/accounts';
 
-import { COMPANION, installKeyringSnap } from './harness';
+import {
+  COMPANION,
+  expectError,
+  installKeyringSnap,
+  rejection,
+} from './harness';
 import type { KeyringHarness } from './harness';
+import { openHomePage, pageJson } from './homePage';
 import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import type { EntryPointsDeployment } from '../../devnet/entrypoints';
@@ -172,31 +178,17 @@ describe('typed data of a user operation (EntryPoint v0.8, an upgraded EOA of th
     );
   }
 
-  it('today: the snap signs it, the signature recovers to the EOA, and handleOps runs the call from the account', async () => {
-    const op = await drainOperation(parseEther('0.5'));
-    const typedData = typedDataOf(op);
-    const packed = toPackedUserOperation(op);
-    const onChainHash = await client.readContract({
-      address: entryPoint,
-      abi: entryPoint08Abi,
-      functionName: 'getUserOpHash',
-      args: [packed],
-    });
-    // the typed data's digest is the EntryPoint's userOpHash
-    expect(hashTypedData(typedData)).toBe(onChainHash);
-
-    const response = await harness.submit(
-      eoa,
-      'eth_signTypedData_v4',
-      [eoa.address, typedData],
-      devnet.scope,
-    );
-    const signature = response.result as Hex;
-    expect(await recoverTypedDataAddress({ ...typedData, signature })).toBe(
-      eoa.address,
-    );
-
-    const before = await client.getBalance({ address: THIEF });
+  /**
+   * Hand a signed operation to the EntryPoint directly (handleOps from an anvil account, mined).
+   *
+   * @param op - The operation.
+   * @param signature - Its signature.
+   * @returns The transaction's status (`0x1` when it ran).
+   */
+  async function handleOps(
+    op: UserOperation<'0.8'>,
+    signature: Hex,
+  ): Promise<string> {
     const [beneficiary] = await jsonRpc<Address[]>(
       devnet.rpcUrl,
       'eth_accounts',
@@ -209,12 +201,96 @@ describe('typed data of a user operation (EntryPoint v0.8, an upgraded EOA of th
       data: encodeFunctionData({
         abi: entryPoint08Abi,
         functionName: 'handleOps',
-        args: [[{ ...packed, signature }], getAddress(beneficiary)],
+        args: [
+          [{ ...toPackedUserOperation(op), signature }],
+          getAddress(beneficiary),
+        ],
       }),
     });
-    expect(receipt.status).toBe('0x1');
-    expect(await client.getBalance({ address: THIEF })).toBe(
-      before + parseEther('0.5'),
+    return receipt.status;
+  }
+
+  it('the hazard is real: the digest is the EntryPoint’s userOpHash, and a signature of it by the EOA’s key (viem, exported key) makes handleOps run the call from the account', async () => {
+    const op = await drainOperation(parseEther('0.25'));
+    const typedData = typedDataOf(op);
+    expect(hashTypedData(typedData)).toBe(
+      await client.readContract({
+        address: entryPoint,
+        abi: entryPoint08Abi,
+        functionName: 'getUserOpHash',
+        args: [toPackedUserOperation(op)],
+      }),
     );
+    const exported = harness.snap.onKeyringRequest({
+      origin: COMPANION,
+      method: 'keyring_exportAccount',
+      params: { id: eoa.id },
+    });
+    await ((await exported.getInterface()) as any).ok();
+    const key = ((await exported).response as any).result.privateKey as Hex;
+    const signature = await privateKeyToAccount(key).signTypedData(typedData);
+    const before = await client.getBalance({ address: THIEF });
+    expect(await handleOps(op, signature)).toBe('0x1');
+    expect(await client.getBalance({ address: THIEF })).toBe(
+      before + parseEther('0.25'),
+    );
+  });
+
+  it.each(['eth_signTypedData_v4', 'eth_signTypedData_v3'])(
+    'keyring_submitRequest from metamask (%s): refused with -32602 naming the account, nothing signed or parked',
+    async (method) => {
+      const typedData = typedDataOf(await drainOperation(parseEther('0.5')));
+      const error = await rejection(
+        harness.submit(eoa, method, [eoa.address, typedData], devnet.scope),
+      );
+      expect({ code: error.code, message: error.message }).toStrictEqual({
+        code: -32602,
+        message: expect.stringMatching(
+          new RegExp(
+            `^Invalid typed data: it is a user operation \\(ERC-4337\\) for account ${eoa.address} of this snap\\.`,
+            'u',
+          ),
+        ),
+      });
+      expect(await harness.keyring('keyring_listRequests')).toStrictEqual([]);
+    },
+  );
+
+  it('the same in async approval mode: refused when submitted, nothing parked; a user operation of another sender is parked and its page names it as one', async () => {
+    await harness.rpcApproved('setApprovalMode', { mode: 'async' });
+    try {
+      const typedData = typedDataOf(await drainOperation(parseEther('0.5')));
+      await expectError(
+        harness.submit(
+          eoa,
+          'eth_signTypedData_v4',
+          [eoa.address, typedData],
+          devnet.scope,
+        ),
+        -32602,
+        /it is a user operation \(ERC-4337\)/u,
+      );
+      expect(await harness.keyring('keyring_listRequests')).toStrictEqual([]);
+      const foreign = {
+        ...typedData,
+        message: { ...typedData.message, sender: DEAD },
+      };
+      const parked = await harness.submit(
+        eoa,
+        'eth_signTypedData_v4',
+        [eoa.address, foreign],
+        devnet.scope,
+      );
+      expect(parked.pending).toBe(true);
+      const [request] = await harness.keyring('keyring_listRequests');
+      const page = pageJson(await openHomePage(harness));
+      expect(page).toContain('a user operation');
+      expect(page).toContain(DEAD);
+      await harness.keyringApproved('keyring_rejectRequest', {
+        id: request.id,
+      });
+    } finally {
+      await harness.rpcApproved('setApprovalMode', { mode: 'sync' });
+    }
   });
 });
