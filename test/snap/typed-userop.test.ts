@@ -256,6 +256,45 @@ describe('typed data of a user operation (EntryPoint v0.8, an upgraded EOA of th
     },
   );
 
+  it('typed data addressed to the upgraded EOA’s own code (domain.verifyingContract = the EOA) is refused, nothing parked', async () => {
+    await expectError(
+      harness.submit(
+        eoa,
+        'eth_signTypedData_v4',
+        [
+          eoa.address,
+          {
+            types: {
+              EIP712Domain: [
+                { name: 'name', type: 'string' },
+                { name: 'chainId', type: 'uint256' },
+                { name: 'verifyingContract', type: 'address' },
+              ],
+              Execute: [
+                { name: 'target', type: 'address' },
+                { name: 'value', type: 'uint256' },
+              ],
+            },
+            primaryType: 'Execute',
+            domain: {
+              name: 'Account',
+              chainId: devnet.chainId,
+              verifyingContract: eoa.address,
+            },
+            message: { target: THIEF, value: '1' },
+          },
+        ],
+        devnet.scope,
+      ),
+      -32602,
+      new RegExp(
+        `^Invalid typed data at domain\\.verifyingContract: it is account ${eoa.address} of this snap\\.`,
+        'u',
+      ),
+    );
+    expect(await harness.keyring('keyring_listRequests')).toStrictEqual([]);
+  });
+
   it('the same in async approval mode: refused when submitted, nothing parked; a user operation of another sender is parked and its page names it as one', async () => {
     await harness.rpcApproved('setApprovalMode', { mode: 'async' });
     try {
