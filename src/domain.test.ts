@@ -236,7 +236,10 @@ describe('messages never quote what was sent', () => {
         request: { method: SECRET, params: [] },
       }),
     );
-    expectClean(error, /^Method this method is not supported by account/u);
+    expectClean(
+      error,
+      /^Account [0-9a-f-]{36} does not support the requested method \(not an Ethereum method of keyring-api\); it supports personal_sign, /u,
+    );
   });
 
   it('a metadataCid that is not a CID is refused by validation, not echoed by the IPFS error', async () => {

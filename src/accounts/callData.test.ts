@@ -192,6 +192,57 @@ describe('call-data decoder', () => {
     expect(hasWarning(lines)).toBe(true);
   });
 
+  it('decodes the v0.7 and v0.8 (Simple7702Account) executeBatch with each call’s value; lists of different lengths stay raw', () => {
+    const transfer = encodeFunctionData({
+      abi: ERC20,
+      functionName: 'transfer',
+      args: [ATTACKER, 5n],
+    });
+    const v08 = encodeFunctionData({
+      abi: parseAbi([
+        'function executeBatch((address target, uint256 value, bytes data)[])',
+      ]),
+      args: [
+        [
+          { target: ATTACKER, value: 10n ** 18n, data: '0x' },
+          { target: TOKEN, value: 0n, data: transfer },
+        ],
+      ],
+    });
+    const V07 = parseAbi([
+      'function executeBatch(address[], uint256[], bytes[])',
+    ]);
+    const v07 = encodeFunctionData({
+      abi: V07,
+      args: [
+        [ATTACKER, TOKEN],
+        [2n * 10n ** 18n, 0n],
+        ['0x', transfer],
+      ],
+    });
+    for (const [data, first] of [
+      [v08, '1 ETH'],
+      [v07, '2 ETH'],
+    ] as const) {
+      const lines = describeCallData(data);
+      expect(value(lines, 'Call')).toMatch(/^executeBatch/u);
+      expect(value(lines, 'Inner call 1: to')).toBe(ATTACKER);
+      expect(value(lines, 'Inner call 1: value')).toBe(first);
+      expect(value(lines, 'Inner call 2: to')).toBe(TOKEN);
+      expect(value(lines, 'Inner call 2: value')).toBe('0 ETH');
+      expect(value(lines, 'Inner call 2: Call')).toBe('ERC-20 transfer');
+    }
+    // v0.7: no values is none sent; a value list of another length reverts, shown raw
+    const none = describeCallData(
+      encodeFunctionData({ abi: V07, args: [[ATTACKER], [], ['0x']] }),
+    );
+    expect(value(none, 'Inner call 1: value')).toBe('0 ETH');
+    const uneven = describeCallData(
+      encodeFunctionData({ abi: V07, args: [[ATTACKER], [1n, 2n], ['0x']] }),
+    );
+    expect(value(uneven, 'Call')).toMatch(/not decoded/u);
+  });
+
   it('stops decoding at the nesting bound and shows the rest raw, in full', () => {
     let data: Hex = encodeFunctionData({
       abi: ERC20,

@@ -19,7 +19,9 @@ import type { Hex } from 'viem';
  * - ERC-721 (EIP-721) `setApprovalForAll` (also ERC-1155's) and both `safeTransferFrom`
  *   overloads, and ERC-1155 (EIP-1155) `safeTransferFrom`;
  * - SimpleAccount (eth-infinitism v0.6) `execute(address,uint256,bytes)` and
- *   `executeBatch(address[],bytes[])`, whose inner calls are decoded the same way, at most
+ *   `executeBatch(address[],bytes[])`, v0.7's `executeBatch(address[],uint256[],bytes[])` and v0.8's
+ *   (and Simple7702Account's) `executeBatch((address,uint256,bytes)[])`, whose inner calls are
+ *   decoded the same way, at most
  *   {@link MAX_NESTING} levels deep and {@link MAX_INNER_CALLS} calls per batch: only when the
  *   data runs in the sending account itself (see {@link CallContext}). The same selectors sent to
  *   any other address are that contract's own code, whatever it does with them: they are shown
@@ -40,6 +42,8 @@ export const KNOWN_CALLS_ABI = parseAbi([
   'function safeTransferFrom(address from, address to, uint256 id, uint256 amount, bytes data)',
   'function execute(address dest, uint256 value, bytes func)',
   'function executeBatch(address[] dest, bytes[] func)',
+  'function executeBatch(address[] dest, uint256[] value, bytes[] func)',
+  'function executeBatch((address target, uint256 value, bytes data)[] calls)',
 ]);
 
 /** How many execute/executeBatch levels are decoded inside one another. */
@@ -242,22 +246,16 @@ export function describeCallData(
         ),
       );
       break;
-    case 'executeBatch':
-      if (args[0].length !== args[1].length) {
+    case 'executeBatch': {
+      const calls = batchCalls(args);
+      if (calls === undefined) {
         return raw(data, label); // the account reverts ("wrong array lengths")
       }
-      args[0].forEach((to, index) => {
-        lines.push(
-          ...inner(
-            { to, value: 0n, data: args[1][index] },
-            context.self,
-            prefix,
-            index + 1,
-            depth,
-          ),
-        );
+      calls.forEach((call, index) => {
+        lines.push(...inner(call, context.self, prefix, index + 1, depth));
       });
       break;
+    }
     // Stryker disable next-line ConditionalExpression: equivalent: never reached, decodeKnown decodes only the functions above (kept for safety)
     default:
       return raw(data, label);
@@ -353,10 +351,8 @@ function decodeKnown(
     const decoded = decodeFunctionData({ abi: KNOWN_CALLS_ABI, data });
     if (
       decoded.functionName === 'executeBatch' &&
-      // Stryker disable ConditionalExpression,LogicalOperator: equivalent: with one array over the bound and the other within it, the lengths differ and describeCallData shows the batch raw anyway
-      (decoded.args[0].length > MAX_INNER_CALLS ||
-        decoded.args[1].length > MAX_INNER_CALLS)
-      // Stryker restore ConditionalExpression,LogicalOperator
+      // Stryker disable next-line ConditionalExpression: equivalent: with one array over the bound and another within it, the lengths differ and describeCallData shows the batch raw anyway
+      decoded.args.some((list) => list.length > MAX_INNER_CALLS)
     ) {
       return undefined;
     }
@@ -373,6 +369,37 @@ function decodeKnown(
 }
 
 // Stryker restore BlockStatement
+
+/**
+ * The inner calls of a decoded executeBatch, whichever version.
+ *
+ * @param args - Its arguments: v0.6 `(dest[], func[])`, v0.7 `(dest[], value[], func[])` (an empty
+ * value list sends none), v0.8 `(calls[])` of `{ target, value, data }`.
+ * @returns The calls (value in wei), or undefined when the lists' lengths differ.
+ */
+function batchCalls(
+  args: readonly unknown[],
+): Required<Pick<Call, 'to' | 'value' | 'data'>>[] | undefined {
+  if (args.length === 1) {
+    return (args[0] as { target: Hex; value: bigint; data: Hex }[]).map(
+      ({ target, value, data }) => ({ to: target, value, data }),
+    );
+  }
+  const dest = args[0] as Hex[];
+  const func = args.at(-1) as Hex[];
+  const values = args.length === 3 ? (args[1] as bigint[]) : [];
+  if (
+    dest.length !== func.length ||
+    (values.length > 0 && values.length !== dest.length)
+  ) {
+    return undefined;
+  }
+  return dest.map((to, index) => ({
+    to,
+    value: values[index] ?? 0n,
+    data: func[index],
+  }));
+}
 
 /**
  * Whether call data runs in the sending account itself.

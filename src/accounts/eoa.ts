@@ -25,6 +25,7 @@ import { numberToHex } from 'viem';
 import { assertSigner, parseTransaction } from './eoaTransaction';
 import { signingError } from './signError';
 import { normaliseTypedData, TYPED_DATA_LIMITS } from './typedData';
+import { assertNotOwnInstruction } from './typedDataGuard';
 import { normaliseTypedDataV1 } from './typedDataV1';
 import { invalidParams, validate } from '../utils/errors';
 import { parseEoaScope } from '../utils/scope';
@@ -139,16 +140,20 @@ const TypedDataParamsStruct = tuple([string(), union([string(), unknown()])]);
  * and for typed data without `domain.chainId`).
  * @param method - One of EOA_METHODS.
  * @param params - The request's params array.
+ * @param own - The addresses of the snap's other accounts (the signing one is always counted):
+ * typed data that is an instruction to one of them is refused (see assertNotOwnInstruction).
  * @returns The validated task.
  * @throws JsonRpcError -32602 naming the malformed field, a foreign address or a chain mismatch;
  * for typed data, any value that does not match its declared type (v3/v4: see normaliseTypedData;
- * v1: see normaliseTypedDataV1), never echoing the value.
+ * v1: see normaliseTypedDataV1), never echoing the value, and v3/v4 typed data that is a user
+ * operation of one of the snap's accounts or is addressed to one of them (assertNotOwnInstruction).
  */
 export function parseEoaRequest(
   address: string,
   scope: string,
   method: string,
   params: unknown,
+  own: readonly string[] = [],
 ): EoaTask {
   const { chainId: scopeChainId } = parseEoaScope(scope);
   switch (method) {
@@ -209,14 +214,12 @@ export function parseEoaRequest(
           : TYPED_DATA_VERSION.V4;
       // Every value against its declared type before anything is stored or signed; what is
       // signed is the normalised data (see normaliseTypedData).
-      return {
-        method: 'eth_signTypedData',
-        version,
-        data: normaliseTypedData(
-          typed,
-          method === EthMethod.SignTypedDataV3 ? 'V3' : 'V4',
-        ),
-      };
+      const normalised = normaliseTypedData(
+        typed,
+        method === EthMethod.SignTypedDataV3 ? 'V3' : 'V4',
+      );
+      assertNotOwnInstruction(normalised, [address, ...own]);
+      return { method: 'eth_signTypedData', version, data: normalised };
     }
     default:
       throw invalidParams(

@@ -43,6 +43,8 @@ export type AccountTask =
  * @param view - The account.
  * @param request - keyring-api `KeyringRequest`: `{ id, scope, account, origin, request: { method, params } }`.
  * @param chainConfig - The chain config of the request's scope, if any.
+ * @param own - The addresses of every account of the snap: an EOA refuses typed data that is an
+ * instruction to one of them (see parseEoaRequest).
  * @returns The task, ready to run or sign.
  * @throws JsonRpcError -32602 naming what is wrong, -32001 when the scope has no chain config.
  */
@@ -50,11 +52,14 @@ export function parseAccountRequest(
   view: AccountView,
   request: KeyringRequest,
   chainConfig: ChainConfig | undefined,
+  own: readonly string[] = [],
 ): AccountTask {
   const { method, params } = request.request;
   if (!view.account.methods.includes(method)) {
+    // Only a method name keyring-api knows is echoed (an unknown one may be anything a caller sent).
+    const name = knownName(method, Object.values(EthMethod));
     throw invalidParams(
-      `Method ${knownName(method, Object.values(EthMethod))} is not supported by account ${view.account.id}`,
+      `Account ${view.account.id} does not support ${name === 'this method' ? 'the requested method (not an Ethereum method of keyring-api)' : name}; it supports ${view.account.methods.join(', ')}`,
     );
   }
   if (view.smartAccount) {
@@ -82,6 +87,7 @@ export function parseAccountRequest(
       request.scope,
       method,
       params ?? [],
+      own,
     ),
   };
 }

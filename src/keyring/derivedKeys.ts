@@ -183,19 +183,25 @@ export class DerivedKeys {
    *
    * @param key - The new account's key.
    * @param address - The new account's address, once known.
+   * @param request - What the caller sent, as the error names it (`createAccount options`,
+   * `restoreAccount params`).
    * @throws JsonRpcError -32602 naming the existing account's address (never the key).
    */
-  assertUnique(key: Key, address?: string): void {
+  assertUnique(
+    key: Key,
+    address?: string,
+    request = 'createAccount options',
+  ): void {
     const backed = this.#backed(key);
     if (backed) {
       throw invalidParams(
-        `Invalid createAccount options: this key already backs account ${backed.account.address}; one key backs one account`,
+        `Invalid ${request}: this key already backs account ${backed.account.address}; one key backs one account`,
         { reason: 'keyInUse', address: backed.account.address },
       );
     }
     if (address !== undefined && this.#holds(address)) {
       throw invalidParams(
-        'Invalid createAccount options: an account with this address exists already',
+        `Invalid ${request}: an account with this address exists already`,
         { reason: 'addressInUse', address },
       );
     }

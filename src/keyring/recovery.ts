@@ -191,9 +191,17 @@ export class Recovery {
       );
     }
     const key = await this.#platform.deriveKey(parsed.index, scheme, sourceArg);
-    this.#keys.assertUnique(key, smart ? undefined : key.address);
+    this.#keys.assertUnique(
+      key,
+      smart ? undefined : key.address,
+      'restoreAccount params',
+    );
     const resolved = smart ? await this.#resolve(key) : undefined;
-    this.#keys.assertUnique(key, resolved?.address ?? key.address);
+    this.#keys.assertUnique(
+      key,
+      resolved?.address ?? key.address,
+      'restoreAccount params',
+    );
     const { account } = await this.#add({
       key,
       kind: smart ? 'smart' : 'eoa',
@@ -421,7 +429,7 @@ export class Recovery {
       ...(resolved ? { smartAccount: resolved.data } : {}),
     };
     return this.#store.run(async () => {
-      this.#keys.assertUnique(key, account.address);
+      this.#keys.assertUnique(key, account.address, 'restoreAccount params');
       const draft = this.#store.draft();
       takeIndex(draft, scheme, sourceArg, index);
       const name = suggestName(

@@ -203,4 +203,65 @@ describe('parked request summary', () => {
     expect(line(request, 'Inner call 1: recipient')).toBe(SPENDER);
     expect(line(request, 'Inner call 1: amount (token base units)')).toBe('5');
   });
+
+  it('shows typed data of a user operation of another sender as one: a warning, sender, EntryPoint and its calls decoded, before the fields', () => {
+    const callData = encodeFunctionData({
+      abi: parseAbi(['function execute(address, uint256, bytes)']),
+      functionName: 'execute',
+      args: [SPENDER, 10n ** 18n, '0x'],
+    });
+    const entryPoint = getAddress('0x4337084d9e255ff0702461cf8895ce9e3b5ff108');
+    const request = parked('eth_signTypedData_v4', [
+      OWNER,
+      {
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+          PackedUserOperation: [
+            { name: 'sender', type: 'address' },
+            { name: 'nonce', type: 'uint256' },
+            { name: 'callData', type: 'bytes' },
+          ],
+        },
+        primaryType: 'PackedUserOperation',
+        domain: { name: 'ERC4337', verifyingContract: entryPoint },
+        message: { sender: TOKEN, nonce: '0x1', callData },
+      },
+    ]);
+    const lines = summarizeRequest(request);
+    const labels = lines.map((item) => item.label);
+    expect(lines.find((item) => item.label === 'User operation')).toStrictEqual(
+      {
+        label: 'User operation',
+        value: expect.stringContaining(
+          'whoever holds it can make the calls below from the sender account',
+        ),
+        warning: true,
+      },
+    );
+    expect(labels.indexOf('User operation')).toBeLessThan(
+      labels.indexOf('domain.name'),
+    );
+    expect(line(request, 'Sender')).toBe(TOKEN);
+    expect(line(request, 'EntryPoint')).toBe(entryPoint);
+    expect(line(request, 'Calls: Inner call 1: to')).toBe(SPENDER);
+    expect(line(request, 'Calls: Inner call 1: value')).toBe('1 ETH');
+    expect(line(request, 'message.nonce')).toBe('1');
+    // a Permit is no user operation: no such lines
+    expect(
+      summarizeRequest(
+        parked('eth_signTypedData_v4', [
+          OWNER,
+          {
+            types: { Permit: [{ name: 'owner', type: 'address' }] },
+            primaryType: 'Permit',
+            domain: {},
+            message: { owner: OWNER },
+          },
+        ]),
+      ).map((item) => item.label),
+    ).not.toContain('User operation');
+  });
 });

@@ -2,12 +2,15 @@ import type { EthUserOperation, KeyringRequest } from '@metamask/keyring-api';
 import { formatEther, getAddress, hexToString, isHex, size, slice } from 'viem';
 import type { Hex } from 'viem';
 
-import { flagTypedData } from './typedDataFlags';
+import { flagTypedData, typedUserOperationLines } from './typedDataFlags';
 import { describeCall, describeCallData } from '../accounts/callData';
 import type { CallLine } from '../accounts/callData';
 import { maxGasCost } from '../accounts/erc4337/send';
 import { normaliseTypedData } from '../accounts/typedData';
-import type { TypedDataVersion } from '../accounts/typedData';
+import type {
+  NormalisedTypedData,
+  TypedDataVersion,
+} from '../accounts/typedData';
 import { normaliseTypedDataV1 } from '../accounts/typedDataV1';
 import type { TypedDataV1Field } from '../accounts/typedDataV1';
 import { displayText } from '../utils/safeText';
@@ -162,7 +165,8 @@ function messageText(message: unknown): string {
  *
  * @param value - The param: an object, or its JSON text (v3/v4), or v1's array of `{ type, name, value }`.
  * @param version - `V3` or `V4` for typed structs; undefined for v1.
- * @returns Domain fields (`domain.<name>`), the primary type, and message fields (`message.<path>`).
+ * @returns For a user operation, first what it is (typedUserOperationLines); then domain fields
+ * (`domain.<name>`), the primary type, and message fields (`message.<path>`).
  */
 function typedDataLines(
   value: unknown,
@@ -187,7 +191,12 @@ function typedDataLines(
   if (Array.isArray(data)) {
     return fieldLines(data, 'data', 0, budget);
   }
-  return flagTypedData(typedStructLines(data, budget), data);
+  return [
+    ...(version === undefined
+      ? []
+      : typedUserOperationLines(data as NormalisedTypedData)),
+    ...flagTypedData(typedStructLines(data, budget), data),
+  ];
 }
 
 /**

@@ -92,6 +92,13 @@ export class PendingRequests {
     this.#record = parts.record;
   }
 
+  /** @returns The address of every account of the snap. */
+  #addresses(): string[] {
+    return Object.values(this.#store.current.accounts).map(
+      ({ account }) => account.address,
+    );
+  }
+
   /** @returns Pending requests (async approval mode). */
   async list(): Promise<KeyringRequest[]> {
     return Object.values(this.#store.current.pendingRequests);
@@ -125,6 +132,7 @@ export class PendingRequests {
       record,
       request,
       this.#settings.chainConfig(request.scope),
+      this.#addresses(),
     );
     if (signsNothing(task)) {
       return { pending: false, result: await runUnsigned(task) };
@@ -162,6 +170,7 @@ export class PendingRequests {
           record,
           request,
           this.#settings.chainConfig(request.scope),
+          this.#addresses(),
         ),
       );
       const draft = this.#store.draft();

@@ -10,7 +10,13 @@
  *   (Permit2 treats max uint160 as never spent);
  * - any other primary type naming a permit or an approval, whose `value`, `amount`, `allowance` or
  *   `wad` is 2^255 or more.
+ * And typed data that reads as an ERC-4337 user operation (src/accounts/typedDataGuard.ts) is shown
+ * as one: a warning, its sender, its EntryPoint and its calls decoded.
  */
+
+import { describeCallData } from '../accounts/callData';
+import type { NormalisedTypedData } from '../accounts/typedData';
+import { userOperationShape } from '../accounts/typedDataGuard';
 
 /** A line of a request summary, as src/keyring/requestSummary.ts builds it. */
 type Line = {
@@ -158,4 +164,36 @@ function dateText(seconds: bigint): string {
     .toISOString()
     .slice(0, 19)
     .replace('T', ' ')} UTC`;
+}
+
+/**
+ * The lines that show typed data reading as a user operation as what it is (one of the snap's own
+ * accounts as sender never gets here: parseEoaRequest refuses it).
+ *
+ * @param data - The typed data as it is signed (normalised, EIP-712 v3/v4).
+ * @returns A warning, `Sender`, `EntryPoint` and the call data decoded (`Calls: ...`, as
+ * describeCallData reads an operation's callData, run by the sender); none for other typed data.
+ */
+export function typedUserOperationLines(data: NormalisedTypedData): Line[] {
+  const op = userOperationShape(data);
+  if (op === undefined) {
+    return [];
+  }
+  return [
+    {
+      label: 'User operation',
+      value:
+        'This signature is a user operation (ERC-4337): whoever holds it can make the calls below from the sender account, if this account controls it. Reject unless you meant to send exactly this.',
+      warning: true,
+    },
+    { label: 'Sender', value: op.sender ?? 'not named' },
+    { label: 'EntryPoint', value: op.entryPoint ?? 'not named' },
+    ...(op.callData === undefined
+      ? []
+      : describeCallData(op.callData).map((line): Line => ({
+          label: `Calls: ${line.label}`,
+          value: line.text,
+          ...(line.warning ? { warning: true } : {}),
+        }))),
+  ];
 }

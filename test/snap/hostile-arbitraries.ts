@@ -32,6 +32,13 @@ export type LiveContext = {
   }[];
   /** Ids of the requests parked in async mode. */
   requestIds: string[];
+  /** Ids of the Secret Recovery Phrases (listEntropySources). */
+  entropySources: string[];
+  /** The chain's EntryPoint v0.7 / v0.8 contracts, for setChainConfig's `entryPoints`. */
+  entryPoints: Record<
+    '0.7' | '0.8',
+    { entryPoint: string; accountFactory: string }
+  >;
   /** The configured chain's CAIP-2 scope. */
   scope: string;
   /** Its RPC URL. */
@@ -75,6 +82,8 @@ export type Recipe = {
   mutations: Mutation[];
   /** Refuse the keyring events of this call (fault injection), when it emits any. */
   refuseEvents: boolean;
+  /** Accept the dialogs this call opens (else each is cancelled). */
+  acceptDialogs: boolean;
 };
 
 const UNKNOWN_METHODS = [
@@ -95,6 +104,10 @@ export const SNAP_METHODS = [
   'getUserOperationReceipt',
   'setApprovalMode',
   'getApprovalMode',
+  'sendUserOperation',
+  'listEntropySources',
+  'findAccounts',
+  'restoreAccount',
 ];
 export const KEYRING_METHODS: string[] = Object.values(KeyringRpcMethod);
 
@@ -278,6 +291,7 @@ export const recipe = (origins: string[]): fc.Arbitrary<Recipe> =>
         },
       ),
       refuseEvents: fc.boolean(),
+      acceptDialogs: fc.boolean(),
     })
     .map((value) => ({
       ...value,
@@ -319,7 +333,10 @@ export function template(
     live.requestIds.length > 0
       ? live.requestIds[pick % live.requestIds.length]
       : UUID(pick + 7);
-  const variant = Math.floor(pick / 7) % 6;
+  const variant = Math.floor(pick / 7) % 8;
+  const source =
+    live.entropySources[pick % Math.max(1, live.entropySources.length)] ??
+    '01JQZ0000000000000000000000';
   switch (method) {
     case 'keyring_getAccount':
     case 'keyring_deleteAccount':
@@ -339,6 +356,12 @@ export function template(
               'bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy',
           },
           { type: 'eip155:erc4337' },
+          {
+            type: 'eip155:erc4337',
+            scopes: [live.scope],
+            entryPointVersion: ['0.6', '0.7', '0.8'][pick % 3],
+          },
+          { entropySource: source, name: 'fuzz' },
         ][variant],
       };
     case 'keyring_filterAccountChains':
@@ -413,7 +436,13 @@ export function template(
         },
         { scope: 'eip155:1', rpcUrl: live.closedUrl },
         { scope: live.scope, rpcUrl: 'http://rpc.example.com' },
-      ][variant % 4];
+        {
+          scope: live.scope,
+          rpcUrl: live.keyedRpcUrl,
+          bundlerUrl: live.closedUrl,
+          entryPoints: live.entryPoints,
+        },
+      ][variant % 5];
     case 'setIpfsConfig':
       return {
         apiUrl: [
@@ -431,6 +460,46 @@ export function template(
       };
     case 'setApprovalMode':
       return { mode: variant % 2 ? 'async' : 'sync' };
+    case 'sendUserOperation':
+      return {
+        account: id,
+        scope: live.scope,
+        intents: [
+          {
+            to:
+              account?.address ?? '0x000000000000000000000000000000000000dEaD',
+            value: '0x0',
+            data: '0x',
+          },
+          ...(variant % 2
+            ? [
+                {
+                  to: '0x000000000000000000000000000000000000dEaD',
+                  value: '0x1',
+                  data: '0x',
+                },
+              ]
+            : []),
+        ],
+      };
+    case 'listEntropySources':
+    case 'findAccounts':
+      return variant % 2 ? {} : undefined;
+    case 'restoreAccount':
+      return [
+        { type: 'eip155:eoa', index: pick % 40 },
+        { type: 'eip155:erc4337', index: pick % 40 },
+        { type: 'eip155:eoa', index: pick % 40, entropySource: source },
+        { type: 'eip155:erc4337', index: pick % 40, scheme: 'legacy' },
+        { type: 'eip155:eoa', index: pick % 40, scheme: 'eoa' },
+        {
+          type: 'eip155:erc4337',
+          index: pick % 40,
+          entryPointVersion: ['0.6', '0.7', '0.8'][pick % 3],
+        },
+        { type: 'eip155:erc4337', index: 2 ** 31, entropySource: source },
+        { type: 'eip155:eoa', index: pick % 40, scheme: 'erc4337-owner' },
+      ][variant];
     default:
       return variant % 2 ? {} : undefined;
   }
@@ -500,7 +569,51 @@ function innerRequest(
         },
       ],
     },
-  ][variant % 3];
+    {
+      // a user operation of this account as typed data (EntryPoint v0.8's shape): always refused
+      method: 'eth_signTypedData_v4',
+      params: [
+        address,
+        {
+          types: {
+            EIP712Domain: [
+              { name: 'name', type: 'string' },
+              { name: 'version', type: 'string' },
+              { name: 'chainId', type: 'uint256' },
+              { name: 'verifyingContract', type: 'address' },
+            ],
+            PackedUserOperation: [
+              { name: 'sender', type: 'address' },
+              { name: 'nonce', type: 'uint256' },
+              { name: 'initCode', type: 'bytes' },
+              { name: 'callData', type: 'bytes' },
+              { name: 'accountGasLimits', type: 'bytes32' },
+              { name: 'preVerificationGas', type: 'uint256' },
+              { name: 'gasFees', type: 'bytes32' },
+              { name: 'paymasterAndData', type: 'bytes' },
+            ],
+          },
+          primaryType: 'PackedUserOperation',
+          domain: {
+            name: 'ERC4337',
+            version: '1',
+            chainId: '31337',
+            verifyingContract: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
+          },
+          message: {
+            sender: address,
+            nonce: '0',
+            initCode: '0x',
+            callData: '0x',
+            accountGasLimits: `0x${'00'.repeat(32)}`,
+            preVerificationGas: '0',
+            gasFees: `0x${'00'.repeat(32)}`,
+            paymasterAndData: '0x',
+          },
+        },
+      ],
+    },
+  ][variant % 4];
 }
 
 /**

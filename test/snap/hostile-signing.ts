@@ -2,7 +2,9 @@
  * Signing round trips through the built snap, property-based: random transactions (legacy with
  * EIP-155, EIP-2930, EIP-1559), EIP-712 typed data (v3 and v4, nested structs and arrays) and
  * personal messages, signed by the snap and recovered with viem to the account's address; a
- * chain-id or sender mismatch is refused (-32602).
+ * chain-id or sender mismatch is refused (-32602). Typed data of an ERC-4337 user operation (the
+ * EntryPoint v0.8 shape and look-alikes, v3 and v4): refused when its sender is one of the snap's
+ * accounts, signed (and recovered) when it is another.
  */
 import type { Json } from '@metamask/utils';
 import * as fc from 'fast-check';
@@ -14,6 +16,7 @@ import {
   serializeTransaction,
 } from 'viem';
 import type { Hex, TransactionSerializable } from 'viem';
+import { getUserOperationTypedData } from 'viem/account-abstraction';
 
 import { COMPANION, METAMASK } from './harness';
 import { short } from './hostile-arbitraries';
@@ -369,6 +372,78 @@ const typedData = (v4: boolean): fc.Arbitrary<RandomTypedData> =>
     });
 
 /**
+ * Random typed data of an ERC-4337 user operation: the EntryPoint v0.8 shape (viem's
+ * getUserOperationTypedData) on a random chain and EntryPoint, its primary type possibly renamed
+ * and its domain name possibly changed (look-alikes), and who its sender is.
+ */
+const userOperationTypedData = fc.record({
+  sender: fc.constantFrom<'signer' | 'other' | 'foreign'>(
+    'signer',
+    'other',
+    'foreign',
+  ),
+  foreign: address,
+  entryPoint: address,
+  chainId: fc.integer({ min: 1, max: 2 ** 31 }),
+  nonce: fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+  callData: bytes(0, 100),
+  gas: fc.bigInt({ min: 0n, max: 2n ** 128n - 1n }),
+  typeName: fc.constantFrom('PackedUserOperation', 'UserOperation', 'UserOp'),
+  domainName: fc.constantFrom('ERC4337', 'ERC-4337', 'EntryPoint', 'Other'),
+  v4: fc.boolean(),
+});
+
+/**
+ * The JSON a dapp sends for one generated user operation, with the domain type declared.
+ *
+ * @param op - The generated operation.
+ * @param sender - Its sender's address.
+ * @returns `{ types, primaryType, domain, message }`, integers as decimal strings.
+ */
+function userOperationJson(
+  op: typeof userOperationTypedData extends fc.Arbitrary<infer Value>
+    ? Value
+    : never,
+  sender: Hex,
+): Record<string, any> {
+  const typed = getUserOperationTypedData({
+    chainId: op.chainId,
+    entryPointAddress: op.entryPoint,
+    userOperation: {
+      sender,
+      nonce: op.nonce,
+      callData: op.callData,
+      callGasLimit: op.gas,
+      verificationGasLimit: op.gas,
+      preVerificationGas: op.gas,
+      maxFeePerGas: op.gas,
+      maxPriorityFeePerGas: op.gas,
+      signature: '0x',
+    },
+  });
+  return JSON.parse(
+    JSON.stringify(
+      {
+        types: {
+          EIP712Domain: [
+            { name: 'name', type: 'string' },
+            { name: 'version', type: 'string' },
+            { name: 'chainId', type: 'uint256' },
+            { name: 'verifyingContract', type: 'address' },
+          ],
+          [op.typeName]: typed.types.PackedUserOperation,
+        },
+        primaryType: op.typeName,
+        domain: { ...typed.domain, name: op.domainName },
+        message: typed.message,
+      },
+      (_key, value: unknown) =>
+        typeof value === 'bigint' ? value.toString() : value,
+    ),
+  );
+}
+
+/**
  * Run the signing properties.
  *
  * @param send - Sends one request to the built snap and returns its reply.
@@ -541,4 +616,34 @@ export async function assertSigningProperties(send: Send): Promise<void> {
       { numRuns: fuzzRuns(runs), reporter: short },
     );
   }
+
+  await fc.assert(
+    fc.asyncProperty(userOperationTypedData, async (op) => {
+      const sender =
+        { signer: signer.address, other: other.address }[
+          op.sender as 'signer'
+        ] ?? op.foreign;
+      const json = userOperationJson(op, sender);
+      const method = op.v4 ? 'eth_signTypedData_v4' : 'eth_signTypedData_v3';
+      const reply = await submit(
+        method,
+        [signer.address, json],
+        `eip155:${op.chainId}`,
+      );
+      if (op.sender === 'foreign') {
+        expect(
+          await recoverTypedDataAddress({
+            ...(json as object),
+            signature: signed(reply),
+          } as never),
+        ).toBe(signer.address);
+      } else {
+        refused(
+          reply,
+          /^Invalid typed data: it is a user operation \(ERC-4337\) for account 0x/u,
+        );
+      }
+    }),
+    { numRuns: fuzzRuns(60), reporter: short },
+  );
 }

@@ -114,16 +114,21 @@ const MUTATING = new Set([
   'setChainConfig',
   'setIpfsConfig',
   'setApprovalMode',
+  'sendUserOperation',
+  'findAccounts',
+  'restoreAccount',
 ]);
 
-/** Methods that open a dialog when the companion site calls them (a key sent, a change to confirm). */
-const DIALOG_METHODS = new Set([
-  'keyring_exportAccount',
-  'keyring_deleteAccount',
-  'setChainConfig',
-  'setIpfsConfig',
-  'setApprovalMode',
-]);
+/**
+ * Dialogs a call may open are answered whatever the method (a send's confirmation, a site's
+ * recovery confirmation, a key sent, a change to confirm): accepted or cancelled as the recipe says.
+ * A key export is never accepted: handing the key to the site is what that method is for, and the
+ * secrets scan would find it.
+ */
+const NEVER_ACCEPTED = new Set(['keyring_exportAccount']);
+
+/** How many dialogs one call may open before the run calls it a loop. */
+const MAX_DIALOGS = 4;
 
 const RESULT_STRUCTS: Record<string, Parameters<typeof is>[1]> = {
   keyring_listAccounts: ListAccountsResponseStruct as never,
@@ -150,7 +155,12 @@ const figures = {
   errorsByCode: {} as Record<string, number>,
   stateChecks: 0,
   concurrent: 0,
-  faultsInjected: { refusedEvents: 0, providerFaults: 0, dialogsCancelled: 0 },
+  faultsInjected: {
+    refusedEvents: 0,
+    providerFaults: 0,
+    dialogsCancelled: 0,
+    dialogsAccepted: 0,
+  },
   secretsFound: 0,
   /** Planted secrets quoted back by the snaps platform itself for params it refused before the snap ran. */
   platformEchoes: 0,
@@ -181,20 +191,26 @@ describe('hostile callers through the built snap', () => {
   const platformTranscript: string[] = [];
 
   /**
-   * Send one request (a dialog it opens is cancelled); record the reply for the secrets scan.
+   * Send one request, answering the dialogs it opens (see NEVER_ACCEPTED); record the reply for
+   * the secrets scan.
    *
    * @param handler - onKeyringRequest or onRpcRequest.
    * @param origin - The caller.
    * @param method - The method.
    * @param params - The params, as generated (may be anything).
+   * @param accept - Accept its dialogs (else cancel them); `approveDialogs` accepts them all.
+   * @param alone - Whether it runs alone (only such a call may open a dialog: the simulation shows
+   * one interface at a time).
    * @returns The reply.
-   * @throws If the snap does not answer within the hang limit.
+   * @throws If the snap does not answer within the hang limit, or opens dialogs without end.
    */
   async function send(
     handler: 'keyring' | 'rpc',
     origin: string,
     method: string,
     params: unknown,
+    accept = false,
+    alone = true,
   ): Promise<Reply> {
     figures.requests += 1;
     const request = {
@@ -219,21 +235,29 @@ describe('hostile callers through the built snap', () => {
       );
     });
     try {
-      if (DIALOG_METHODS.has(method)) {
+      for (let shown = 0; shown <= (alone ? MAX_DIALOGS : -1); shown += 1) {
         const dialog = pending.getInterface().then(
           (ui) => ({ ui }),
           () => undefined,
         );
-        const first = await Promise.race([
+        const open = await Promise.race([
           pending.then(() => undefined),
           dialog,
           hang,
         ]);
-        if (first && approveDialogs) {
-          await (first.ui as { ok: () => Promise<void> }).ok();
-        } else if (first) {
+        if (!open) {
+          break;
+        }
+        if (shown === MAX_DIALOGS) {
+          throw new Error(`${method} opened more than ${MAX_DIALOGS} dialogs`);
+        }
+        const ui = open.ui as Record<'ok' | 'cancel', () => Promise<void>>;
+        if (approveDialogs || (accept && !NEVER_ACCEPTED.has(method))) {
+          figures.faultsInjected.dialogsAccepted += 1;
+          await ui.ok();
+        } else {
           figures.faultsInjected.dialogsCancelled += 1;
-          await (first.ui as { cancel: () => Promise<void> }).cancel();
+          await ui.cancel();
         }
       }
       const { response } = await Promise.race([pending, hang]);
@@ -270,6 +294,16 @@ describe('hostile callers through the built snap', () => {
     live.requestIds =
       'result' in requests
         ? (requests.result as { id: string }[]).map((request) => request.id)
+        : [];
+    const sources = await send(
+      'rpc',
+      COMPANION,
+      'listEntropySources',
+      undefined,
+    );
+    live.entropySources =
+      'result' in sources && Array.isArray(sources.result)
+        ? (sources.result as { id: string }[]).map((source) => source.id)
         : [];
   }
 
@@ -436,7 +470,14 @@ describe('hostile callers through the built snap', () => {
       refuse = alone && first.refuseEvents;
       const replies = await Promise.all(
         prepared.map(async ({ item, params }) =>
-          send(item.handler, item.origin, item.method, params),
+          send(
+            item.handler,
+            item.origin,
+            item.method,
+            params,
+            item.acceptDialogs,
+            alone,
+          ),
         ),
       );
       refuse = false;
@@ -489,6 +530,18 @@ describe('hostile callers through the built snap', () => {
     live = {
       accounts: [],
       requestIds: [],
+      entropySources: [],
+      // the v0.6 contracts under the v0.7 / v0.8 names: a config the snap must check, not trust
+      entryPoints: {
+        '0.7': {
+          entryPoint: contracts.entryPoint,
+          accountFactory: contracts.accountFactory,
+        },
+        '0.8': {
+          entryPoint: contracts.entryPoint,
+          accountFactory: contracts.accountFactory,
+        },
+      },
       scope: SCOPE,
       rpcUrl: anvil.url,
       keyedRpcUrl: proxy.url,

@@ -86,7 +86,7 @@ describe('keyring lifecycle, approvals, origins and bad input', () => {
           'eth_sign',
           [account.address, `0x${'11'.repeat(32)}`],
         ],
-        /Method 'eth_sign' is not supported by account/u,
+        /^Account [0-9a-f-]{36} does not support 'eth_sign'; it supports personal_sign, eth_signTransaction, /u,
       ],
       [
         'a transaction without chainId',

@@ -381,7 +381,7 @@ describe('Find my accounts: a second install with the same recovery phrase', () 
     ).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining(
-        `already backs account ${created.address}`,
+        `Invalid restoreAccount params: this key already backs account ${created.address}`,
       ),
     });
   });
