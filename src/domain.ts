@@ -1,5 +1,6 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
+import { SendNonces } from './accounts/erc4337';
 import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
@@ -49,17 +50,19 @@ export function createDomain(
   const store = new StateStore(state, platform.saveState);
   const settings = new Settings(store, platform.confirmConsent);
   const metadata = new MetadataReader(() => settings.ipfsConfig());
+  const nonces = new SendNonces();
   const keyring = new KeyringSnap({
     store,
     settings,
     metadata,
     platform,
     redirect,
+    nonces,
   });
   const domain: Domain = {
     keyring,
     settings,
-    upgrades: new AccountUpgrades({ store, settings, platform }),
+    upgrades: new AccountUpgrades({ store, settings, platform, nonces }),
     scrub: (error) => scrubError(error, domain),
   };
   return domain;

@@ -15,6 +15,7 @@ import {
   lookupUserOperationReceipt,
   parseSmartAccountRequest,
   rememberSent,
+  SendNonces,
   signModernUserOperation,
   smartAccountChain,
   submitModernUserOperation,
@@ -66,6 +67,9 @@ export class UserOperations {
   /** Smart accounts with a deploying operation in flight (sendUserOperation refuses a second one). */
   readonly #deploying = new DeployingSends();
 
+  /** Each account's sends one after the other, and the nonce after an accepted one (shared with #upgrades). */
+  readonly #nonces: SendNonces;
+
   /** sendUserOperation from an EOA (EIP-7702, through Simple7702Account). */
   readonly #upgrades: AccountUpgrades;
 
@@ -76,17 +80,20 @@ export class UserOperations {
    * @param parts.platform - Shows the send confirmation (`confirmSend`, read at each send; without
    * it nothing is sent) and plain confirmations (`confirm`).
    * @param parts.record - The saved record of an account id; throws -32001 if there is none.
+   * @param parts.nonces - Each account's sends one after the other (one per snap instance).
    */
   constructor(parts: {
     store: StateStore;
     settings: Settings;
     platform: Pick<KeyringPlatform, 'confirm' | 'confirmSend'>;
     record: (id: string) => AccountRecord;
+    nonces: SendNonces;
   }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#platform = parts.platform;
     this.#record = parts.record;
+    this.#nonces = parts.nonces;
     this.#upgrades = new AccountUpgrades(parts);
   }
 
@@ -175,18 +182,12 @@ export class UserOperations {
         'Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)',
       );
     }
-    // A fresh random nonce key per send (see randomNonceKey): concurrent sends never share a nonce.
-    const draft = await draftUserOperation(
-      prepare.chain,
-      scope,
-      prepare.task.intents,
-    );
-    return this.#confirmAndSubmit(
-      origin,
-      scope,
-      prepare.chain,
-      draft,
-      async () => {
+    const { chain } = prepare;
+    const { intents: parsed } = prepare.task;
+    // One send of the account at a time; a retry after a refusal reuses the refused nonce.
+    return this.#nonces.run(chain, async (floor) => {
+      const draft = await draftUserOperation(chain, scope, parsed, floor);
+      return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
         const record = this.#record(id); // still there after the dialog
         const signing = parseAccountRequest(
           record,
@@ -197,12 +198,9 @@ export class UserOperations {
           record.privateKey,
           signing,
         )) as string;
-        return submitUserOperation(prepare.chain, {
-          ...draft.userOp,
-          signature,
-        });
-      },
-    );
+        return submitUserOperation(chain, { ...draft.userOp, signature });
+      });
+    });
   }
 
   /**
@@ -241,17 +239,25 @@ export class UserOperations {
     if (task.method !== 'eth_prepareUserOperation') {
       throw invalidParams('Invalid sendUserOperation params at intents');
     }
-    const draft = await draftModernUserOperation(chain, scope, task.intents);
-    return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
-      const { privateKey } = this.#record(id); // still there after the dialog
-      const signature = await signModernUserOperation(
-        privateKey as Hex,
+    const { intents } = task;
+    return this.#nonces.run(chain, async (floor) => {
+      const draft = await draftModernUserOperation(
         chain,
-        draft.userOp,
+        scope,
+        intents,
+        floor,
       );
-      return submitModernUserOperation(chain, {
-        ...draft.userOp,
-        signature,
+      return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
+        const { privateKey } = this.#record(id); // still there after the dialog
+        const signature = await signModernUserOperation(
+          privateKey as Hex,
+          chain,
+          draft.userOp,
+        );
+        return submitModernUserOperation(chain, {
+          ...draft.userOp,
+          signature,
+        });
       });
     });
   }
@@ -279,7 +285,12 @@ export class UserOperations {
   async #confirmAndSubmit(
     origin: string,
     scope: string,
-    chain: { entryPoint: Hex; sender: Hex; bundlerUrl?: string },
+    chain: {
+      chainId: bigint;
+      entryPoint: Hex;
+      sender: Hex;
+      bundlerUrl?: string;
+    },
     draft: { summary: Omit<SendSummary, 'origin'>; fromBlock: Hex },
     signAndSubmit: () => Promise<Hex>,
   ): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
@@ -298,6 +309,7 @@ export class UserOperations {
         throw userRejected('The user declined to send the user operation');
       }
       hash = await signAndSubmit();
+      this.#nonces.accepted(chain, draft.summary.nonce);
     } catch (error) {
       if (draft.summary.deploys) {
         this.#deploying.release(chain.sender);

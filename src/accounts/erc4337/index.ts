@@ -25,6 +25,7 @@ export {
   submitUserOperation,
 } from './send';
 export type { SendSummary } from './send';
+export { SendNonces } from './sendNonces';
 export {
   draftModernUserOperation,
   signModernUserOperation,
