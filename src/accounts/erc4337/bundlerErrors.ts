@@ -68,7 +68,7 @@ export const BUNDLER_MESSAGE_LIMIT = MAX_MESSAGE_LENGTH;
  * bundler that keeps it could still submit it; a new send of the account reuses its nonce.
  */
 export const SIGNED_REFUSAL_NOTE =
-  'The signed operation may still be submitted until it is replaced: a new send from this account reuses its nonce, so at most one of them can run';
+  'The signed operation may still be submitted until it is replaced (a new send reuses its nonce)';
 
 /**
  * Turn what a bundler call threw into an error a person understands. A JSON-RPC error reply keeps
