@@ -229,9 +229,11 @@ describe('a send the bundler "refused" and its retry: at most one executes (buil
       });
       let receipt: { success: boolean } | null = null;
       for (let attempt = 0; attempt < 200 && !receipt; attempt += 1) {
-        receipt = await jsonRpc(devnet.bundlerUrl, 'eth_getUserOperationReceipt', [
-          userOpHash,
-        ]);
+        receipt = await jsonRpc(
+          devnet.bundlerUrl,
+          'eth_getUserOperationReceipt',
+          [userOpHash],
+        );
         if (!receipt) {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
