@@ -1,6 +1,5 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
-import { SendNonces } from './accounts/erc4337';
 import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
@@ -50,19 +49,17 @@ export function createDomain(
   const store = new StateStore(state, platform.saveState);
   const settings = new Settings(store, platform.confirmConsent);
   const metadata = new MetadataReader(() => settings.ipfsConfig());
-  const nonces = new SendNonces();
   const keyring = new KeyringSnap({
     store,
     settings,
     metadata,
     platform,
     redirect,
-    nonces,
   });
   const domain: Domain = {
     keyring,
     settings,
-    upgrades: new AccountUpgrades({ store, settings, platform, nonces }),
+    upgrades: new AccountUpgrades({ store, settings, platform }),
     scrub: (error) => scrubError(error, domain),
   };
   return domain;

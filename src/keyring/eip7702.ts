@@ -13,13 +13,14 @@ import {
   readEoaChainState,
   rememberSent,
   sendUndoTransaction,
-  SendNonces,
+  sendNoncesOf,
   signEip7702Authorization,
   signModernUserOperation,
   SIMPLE_7702_ACCOUNT,
   stubAuthorization,
   submitModernUserOperation,
 } from '../accounts/erc4337';
+import type { SendNonces } from '../accounts/erc4337';
 import type { EoaChainState } from '../accounts/erc4337/eip7702';
 import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
@@ -68,19 +69,17 @@ export class AccountUpgrades {
    * @param parts.store - The snap's state store (accounts, sent operations).
    * @param parts.settings - Chain settings (RPC, bundler).
    * @param parts.platform - Shows the confirmations (`confirmSend`, `confirm`).
-   * @param parts.nonces - Each account's sends one after the other, and the account nonces signed
-   * with (one per snap instance: the keyring's sendUserOperation shares it).
    */
   constructor(parts: {
     store: StateStore;
     settings: Settings;
     platform: Pick<KeyringPlatform, 'confirm' | 'confirmSend'>;
-    nonces: SendNonces;
   }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#platform = parts.platform;
-    this.#nonces = parts.nonces;
+    // one per state store: the keyring's sendUserOperation and the home page share it
+    this.#nonces = sendNoncesOf(parts.store);
   }
 
   /**
@@ -326,4 +325,3 @@ export class AccountUpgrades {
       .catch(() => undefined);
   }
 }
-

@@ -39,7 +39,6 @@ import type {
   KeyringPlatform,
 } from './types';
 import { UserOperations } from './userOperations';
-import { SendNonces } from '../accounts/erc4337';
 import { requireConsent } from '../consent';
 import type { Requester } from '../consent';
 import type { MetadataReader } from '../metadata';
@@ -95,8 +94,6 @@ export class KeyringSnap implements Keyring {
    * @param parts.metadata - Reads account metadata from IPFS.
    * @param parts.platform - Events, dialogs and key derivation.
    * @param parts.redirect - Where a parked request is approved.
-   * @param parts.nonces - Each account's sends in order (shared with the home page's upgrades;
-   * default a new one).
    */
   constructor(parts: {
     store: StateStore;
@@ -104,7 +101,6 @@ export class KeyringSnap implements Keyring {
     metadata: MetadataReader;
     platform: KeyringPlatform;
     redirect: ApprovalRedirect;
-    nonces?: SendNonces;
   }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
@@ -122,7 +118,6 @@ export class KeyringSnap implements Keyring {
       settings: this.#settings,
       platform: this.#platform,
       record: (id: string): AccountRecord => this.#record(id),
-      nonces: parts.nonces ?? new SendNonces(),
     });
     const sources = new EntropySources(this.#platform.listEntropySources);
     this.#creation = new AccountCreation({

@@ -15,12 +15,13 @@ import {
   lookupUserOperationReceipt,
   parseSmartAccountRequest,
   rememberSent,
-  SendNonces,
+  sendNoncesOf,
   signModernUserOperation,
   smartAccountChain,
   submitModernUserOperation,
   submitUserOperation,
 } from '../accounts/erc4337';
+import type { SendNonces } from '../accounts/erc4337';
 import type { Settings } from '../settings';
 import type {
   AccountRecord,
@@ -67,7 +68,7 @@ export class UserOperations {
   /** Smart accounts with a deploying operation in flight (sendUserOperation refuses a second one). */
   readonly #deploying = new DeployingSends();
 
-  /** Each account's sends one after the other, and the nonce after an accepted one (shared with #upgrades). */
+  /** Each account's sends one after the other, and the nonce after an accepted one (one per store). */
   readonly #nonces: SendNonces;
 
   /** sendUserOperation from an EOA (EIP-7702, through Simple7702Account). */
@@ -80,20 +81,18 @@ export class UserOperations {
    * @param parts.platform - Shows the send confirmation (`confirmSend`, read at each send; without
    * it nothing is sent) and plain confirmations (`confirm`).
    * @param parts.record - The saved record of an account id; throws -32001 if there is none.
-   * @param parts.nonces - Each account's sends one after the other (one per snap instance).
    */
   constructor(parts: {
     store: StateStore;
     settings: Settings;
     platform: Pick<KeyringPlatform, 'confirm' | 'confirmSend'>;
     record: (id: string) => AccountRecord;
-    nonces: SendNonces;
   }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#platform = parts.platform;
     this.#record = parts.record;
-    this.#nonces = parts.nonces;
+    this.#nonces = sendNoncesOf(parts.store);
     this.#upgrades = new AccountUpgrades(parts);
   }
 
@@ -271,6 +270,7 @@ export class UserOperations {
    * @param origin - Who asked, shown in the dialog.
    * @param scope - The request's scope.
    * @param chain - The account's chain side (EntryPoint, bundler, sender).
+   * @param chain.chainId - The chain's id (with EntryPoint and sender: the account's send queue).
    * @param chain.entryPoint - The EntryPoint the operation goes to.
    * @param chain.sender - The account (its deploying sends are noted).
    * @param chain.bundlerUrl - The bundler, remembered for the receipt.

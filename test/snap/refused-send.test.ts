@@ -134,7 +134,7 @@ describe('a send the bundler "refused" and its retry: at most one executes (buil
     });
     const { entryPoints } = devnet as { entryPoints: EntryPointsDeployment };
     const hash = await wallet.writeContract({
-      address: entryPoint as Address,
+      address: entryPoint,
       abi:
         entryPoint.toLowerCase() === entryPoints['0.7'].entryPoint.toLowerCase()
           ? entryPoint07Abi

@@ -111,7 +111,7 @@ describe('bundlerRefusal', () => {
       new ChainRpcError(-32603, 'internal error'),
       URL,
       true,
-    ) as JsonRpcError;
+    ) as JsonRpcError<any>;
     expect(refused.code).toBe(-32603);
     expect(refused.message).toBe(
       'The bundler refused the user operation. The signed operation may still be submitted until it is replaced (a new send reuses its nonce). Bundler: internal error',
@@ -122,7 +122,7 @@ describe('bundlerRefusal', () => {
       }),
       URL,
       true,
-    ) as JsonRpcError;
+    ) as JsonRpcError<any>;
     expect(timedOut).toBeInstanceOf(JsonRpcError);
     expect(timedOut.code).toBe(-32002);
     expect(timedOut.message).toMatch(

@@ -1,4 +1,4 @@
-import { SendNonces, SUBMITTED_NONCE_TTL_MS } from './sendNonces';
+import { SendNonces, sendNoncesOf, SUBMITTED_NONCE_TTL_MS } from './sendNonces';
 
 const SLOT = {
   chainId: 1n,
@@ -10,11 +10,11 @@ describe('SendNonces', () => {
   it('runs the sends of one account one after the other, failures included, and other accounts beside them', async () => {
     const nonces = new SendNonces();
     const order: string[] = [];
-    let releaseFirst = (): void => undefined;
+    const gate: { open?: () => void } = {};
     const first = nonces.run(SLOT, async () => {
       order.push('first starts');
       await new Promise<void>((resolve) => {
-        releaseFirst = resolve;
+        gate.open = resolve;
       });
       order.push('first ends');
       throw new Error('refused');
@@ -29,7 +29,7 @@ describe('SendNonces', () => {
     });
     expect(await other).toBe('other');
     expect(order).toStrictEqual(['first starts', 'other account']);
-    releaseFirst();
+    gate.open?.();
     await expect(first).rejects.toThrow('refused');
     expect(await second).toBe('second');
     expect(order).toStrictEqual([
@@ -46,7 +46,10 @@ describe('SendNonces', () => {
     expect(await nonces.run(SLOT, async (floor) => floor)).toBe(0n);
     nonces.accepted(SLOT, 7n);
     nonces.accepted(SLOT, 3n); // never lowered
-    const upper = { ...SLOT, sender: SLOT.sender.toUpperCase() as `0x${string}` };
+    const upper = {
+      ...SLOT,
+      sender: SLOT.sender.toUpperCase() as `0x${string}`,
+    };
     expect(await nonces.run(upper, async (floor) => floor)).toBe(8n);
     expect(
       await nonces.run({ ...SLOT, chainId: 2n }, async (floor) => floor),
@@ -62,5 +65,11 @@ describe('SendNonces', () => {
     nonces.signedAccountNonce(1n, SLOT.sender, 2n);
     expect(nonces.lastAccountNonce(1n, SLOT.sender)).toBe(5n);
     expect(nonces.lastAccountNonce(2n, SLOT.sender)).toBeUndefined();
+  });
+
+  it('is one per snap instance (state store)', () => {
+    const store = {};
+    expect(sendNoncesOf(store)).toBe(sendNoncesOf(store));
+    expect(sendNoncesOf({})).not.toBe(sendNoncesOf(store));
   });
 });

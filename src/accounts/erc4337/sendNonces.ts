@@ -73,10 +73,7 @@ export class SendNonces {
   ): Promise<Result> {
     const key = slotKey(slot);
     const before = this.#tails.get(key) ?? Promise.resolve();
-    let done = (): void => undefined;
-    const finished = new Promise<void>((resolve) => {
-      done = resolve;
-    });
+    const { promise: finished, resolve: done } = deferred();
     const mine = before.then(async () => finished);
     this.#tails.set(key, mine);
     await before;
@@ -144,6 +141,38 @@ export class SendNonces {
     const entry = this.#next.get(key);
     return entry && entry.until > this.#now() ? entry.nonce : 0n;
   }
+}
+
+/** One SendNonces per snap instance, keyed by its state store. */
+const PER_STORE = new WeakMap<object, SendNonces>();
+
+/**
+ * The SendNonces of a snap instance: every part of it that sends (sendUserOperation, the home
+ * page's upgrade) shares one, so their sends of an account queue behind each other.
+ *
+ * @param store - The instance's state store (any object that identifies the instance).
+ * @returns Its SendNonces, created on first use.
+ */
+export function sendNoncesOf(store: object): SendNonces {
+  let nonces = PER_STORE.get(store);
+  if (!nonces) {
+    nonces = new SendNonces();
+    PER_STORE.set(store, nonces);
+  }
+  return nonces;
+}
+
+/**
+ * A promise and the function that resolves it.
+ *
+ * @returns `{ promise, resolve }`.
+ */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  const handle = { resolve: (): void => undefined };
+  const promise = new Promise<void>((resolve) => {
+    handle.resolve = resolve;
+  });
+  return { promise, resolve: handle.resolve };
 }
 
 /**
