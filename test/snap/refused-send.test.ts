@@ -5,13 +5,14 @@
  * EntryPoint (`handleOps`, one transaction each from a funded anvil account). At most one of them
  * may pay: the snap signs a retry with the nonce of the operation that has not landed (one nonce
  * key per account, EntryPoint nonce `key << 64 | sequence`). Cases: SimpleAccount on EntryPoint
- * v0.7 and v0.8 (deployed first through Alto), and an EOA upgraded by the refused operation itself
+ * v0.6, v0.7 and v0.8 (deployed first through Alto), and an EOA upgraded by the refused operation itself
  * (EIP-7702), then again once upgraded. Everything goes through the built snap; payments are read
  * from anvil.
  */
-import { createWalletClient, http, parseEther } from 'viem';
+import { createPublicClient, createWalletClient, http, parseEther } from 'viem';
 import type { Address, Hex } from 'viem';
 import {
+  entryPoint06Abi,
   entryPoint07Abi,
   entryPoint08Abi,
   formatUserOperation,
@@ -113,9 +114,33 @@ describe('a send the bundler "refused" and its retry: at most one executes (buil
   }
 
   /**
+   * The `handleOps` ABI and operation form of the EntryPoint an operation was sent to: v0.6 takes
+   * the operation as it is; v0.7 and v0.8 take it packed (viem's `toPackedUserOperation`, with the
+   * `0x7702` marker as initCode for an EIP-7702 operation).
+   *
+   * @param entryPoint - The EntryPoint the snap named.
+   * @param op - The operation (viem's form: quantities as bigints).
+   * @returns `{ abi, op }` for `handleOps`.
+   */
+  function handleOpsForm(entryPoint: string, op: any): { abi: any; op: any } {
+    const { entryPoints } = devnet as { entryPoints: EntryPointsDeployment };
+    const named = entryPoint.toLowerCase();
+    if (named === devnet.contracts.entryPoint.toLowerCase()) {
+      return { abi: entryPoint06Abi, op };
+    }
+    return {
+      abi:
+        named === entryPoints['0.7'].entryPoint.toLowerCase()
+          ? entryPoint07Abi
+          : entryPoint08Abi,
+      op: toPackedUserOperation(op),
+    };
+  }
+
+  /**
    * Run one kept operation through the EntryPoint's `handleOps` in a transaction of its own from a
    * funded anvil account (with the operation's EIP-7702 authorization in a type-4 transaction when
-   * it carries one), and wait until it is mined.
+   * it carries one), and wait (bounded) until it is mined.
    *
    * @param kept - `[userOp in RPC form, entryPoint]` as the snap sent it.
    * @returns Whether the transaction succeeded (a failed operation reverts handleOps).
@@ -125,22 +150,22 @@ describe('a send the bundler "refused" and its retry: at most one executes (buil
   ): Promise<boolean> {
     const [rpcOp, entryPoint] = kept;
     const { eip7702Auth, ...rest } = rpcOp as Record<string, any>;
-    const op = formatUserOperation(rest as any);
+    const { abi, op } = handleOpsForm(
+      entryPoint,
+      formatUserOperation(rest as any),
+    );
     const account = privateKeyToAccount(ANVIL_KEYS[0]);
-    const wallet = createWalletClient({
+    const chain = devnetChain(devnet.chainId, devnet.rpcUrl);
+    const transport = http(devnet.rpcUrl);
+    const hash = await createWalletClient({
       account,
-      chain: devnetChain(devnet.chainId, devnet.rpcUrl),
-      transport: http(devnet.rpcUrl),
-    });
-    const { entryPoints } = devnet as { entryPoints: EntryPointsDeployment };
-    const hash = await wallet.writeContract({
+      chain,
+      transport,
+    }).writeContract({
       address: entryPoint,
-      abi:
-        entryPoint.toLowerCase() === entryPoints['0.7'].entryPoint.toLowerCase()
-          ? entryPoint07Abi
-          : entryPoint08Abi,
+      abi,
       functionName: 'handleOps',
-      args: [[toPackedUserOperation(op)], account.address],
+      args: [[op], account.address],
       gas: 3_000_000n,
       ...(eip7702Auth
         ? {
@@ -157,18 +182,11 @@ describe('a send the bundler "refused" and its retry: at most one executes (buil
           }
         : {}),
     } as any);
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const receipt = await jsonRpc<{ status: Hex } | null>(
-        devnet.rpcUrl,
-        'eth_getTransactionReceipt',
-        [hash],
-      );
-      if (receipt) {
-        return receipt.status === '0x1';
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`handleOps transaction ${hash} not mined after 10 s`);
+    const receipt = await createPublicClient({
+      chain,
+      transport,
+    }).waitForTransactionReceipt({ hash, timeout: 10_000 });
+    return receipt.status === 'success';
   }
 
   /**
@@ -211,16 +229,16 @@ describe('a send the bundler "refused" and its retry: at most one executes (buil
     }
   }
 
-  it.each(['0.7', '0.8'] as const)(
+  it.each(['0.6', '0.7', '0.8'] as const)(
     'a deployed SimpleAccount on EntryPoint v%s',
     async (version) => {
       await useBundler(devnet.bundlerUrl);
       const account = await fundedAccount({
         type: 'eip155:erc4337',
         scopes: [devnet.scope],
-        entryPointVersion: version,
+        ...(version === '0.6' ? {} : { entryPointVersion: version }),
       });
-      // deploy it through Alto, and wait for its receipt
+      // deploy it through Alto, and wait (bounded) for its receipt
       harness.answerDialogs(true);
       const { userOpHash } = await harness.rpc('sendUserOperation', {
         account: account.id,
@@ -229,14 +247,12 @@ describe('a send the bundler "refused" and its retry: at most one executes (buil
       });
       let receipt: { success: boolean } | null = null;
       for (let attempt = 0; attempt < 200 && !receipt; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
         receipt = await jsonRpc(
           devnet.bundlerUrl,
           'eth_getUserOperationReceipt',
           [userOpHash],
         );
-        if (!receipt) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
       }
       expect(receipt?.success).toBe(true);
 
