@@ -140,7 +140,9 @@ export class UserOperations {
    * then the owner's signature (eth_signUserOperation), then `eth_sendUserOperation` to the
    * account's bundler. The hash, bundler and starting block are remembered for receipts. An EOA
    * of the snap sends through Simple7702Account on EntryPoint v0.8 from its own address (EIP-7702;
-   * the first operation upgrades it: see AccountUpgrades.send).
+   * the first operation upgrades it: see AccountUpgrades.send). An account's sends run one at a
+   * time (SendNonces): the next is drafted once the bundler answered the previous one, with its
+   * nonce when it was refused (so at most one of them can run), else the following one.
    *
    * @param params - `{ account: <account id>, scope: "eip155:<decimal>", intents: [{ to, value?, data? }, ...] }`
    * (1 to 32 intents; value in wei, hex or decimal; data hex bytes).
