@@ -13,12 +13,15 @@ import {
   readEoaChainState,
   rememberSent,
   sendUndoTransaction,
+  sendNoncesOf,
   signEip7702Authorization,
   signModernUserOperation,
   SIMPLE_7702_ACCOUNT,
   stubAuthorization,
   submitModernUserOperation,
 } from '../accounts/erc4337';
+import type { SendNonces } from '../accounts/erc4337';
+import type { EoaChainState } from '../accounts/erc4337/eip7702';
 import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
 import type { AccountRecord } from '../state/schema';
@@ -59,6 +62,8 @@ export class AccountUpgrades {
 
   readonly #platform: Pick<KeyringPlatform, 'confirm' | 'confirmSend'>;
 
+  readonly #nonces: SendNonces;
+
   /**
    * @param parts - What the flow works with.
    * @param parts.store - The snap's state store (accounts, sent operations).
@@ -73,6 +78,8 @@ export class AccountUpgrades {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#platform = parts.platform;
+    // one per state store: the keyring's sendUserOperation and the home page share it
+    this.#nonces = sendNoncesOf(parts.store);
   }
 
   /**
@@ -98,51 +105,63 @@ export class AccountUpgrades {
   ): Promise<Sent> {
     const intents = parseIntents(rawIntents);
     const chain = this.#chain(id, scope);
-    const state = await readEoaChainState(chain);
-    assertUpgradable(state);
-    const upgrading = state.delegation === 'none';
-    const draft = await draftModernUserOperation(
-      chain,
-      scope,
-      intents,
-      undefined,
-      upgrading ? stubAuthorization(chain.chainId, state.nonce) : undefined,
-    );
-    const calls = describeIntents(draft.summary);
-    if (!this.#platform.confirmSend) {
-      throw internalError(
-        'This platform cannot show the send confirmation: nothing was signed',
+    return this.#nonces.run(chain, async (floor) => {
+      const state = await this.#read(chain);
+      assertUpgradable(state);
+      const upgrading = state.delegation === 'none';
+      const draft = await draftModernUserOperation(
+        chain,
+        scope,
+        intents,
+        floor,
+        upgrading ? stubAuthorization(chain.chainId, state.nonce) : undefined,
       );
-    }
-    const confirmed = await this.#platform.confirmSend({
-      ...draft.summary,
-      origin,
-      calls,
-      ...(upgrading
-        ? { upgrade: { delegate: SIMPLE_7702_ACCOUNT, nonce: state.nonce } }
-        : {}),
+      const calls = describeIntents(draft.summary);
+      if (!this.#platform.confirmSend) {
+        throw internalError(
+          'This platform cannot show the send confirmation: nothing was signed',
+        );
+      }
+      const confirmed = await this.#platform.confirmSend({
+        ...draft.summary,
+        origin,
+        calls,
+        ...(upgrading
+          ? { upgrade: { delegate: SIMPLE_7702_ACCOUNT, nonce: state.nonce } }
+          : {}),
+      });
+      if (!confirmed) {
+        throw userRejected('The user declined to send the user operation');
+      }
+      const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
+      // The authorization is signed here, for this operation only, and travels inside it.
+      const userOp = upgrading
+        ? {
+            ...draft.userOp,
+            authorization: await signEip7702Authorization(privateKey, {
+              address: SIMPLE_7702_ACCOUNT,
+              chainId: chain.chainId,
+              nonce: this.#used(chain, state.nonce),
+            }),
+          }
+        : draft.userOp;
+      const signature = await signModernUserOperation(
+        privateKey,
+        chain,
+        userOp,
+      );
+      const userOpHash = await submitModernUserOperation(chain, {
+        ...userOp,
+        signature,
+      });
+      this.#nonces.accepted(chain, draft.summary.nonce);
+      await this.#remember(chain, scope, userOpHash, draft.fromBlock);
+      return {
+        userOpHash,
+        entryPoint: chain.entryPoint,
+        sender: chain.sender,
+      };
     });
-    if (!confirmed) {
-      throw userRejected('The user declined to send the user operation');
-    }
-    const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
-    const userOp = upgrading
-      ? {
-          ...draft.userOp,
-          authorization: await signEip7702Authorization(privateKey, {
-            address: SIMPLE_7702_ACCOUNT,
-            chainId: chain.chainId,
-            nonce: state.nonce,
-          }),
-        }
-      : draft.userOp;
-    const signature = await signModernUserOperation(privateKey, chain, userOp);
-    const userOpHash = await submitModernUserOperation(chain, {
-      ...userOp,
-      signature,
-    });
-    await this.#remember(chain, scope, userOpHash, draft.fromBlock);
-    return { userOpHash, entryPoint: chain.entryPoint, sender: chain.sender };
   }
 
   /**
@@ -156,7 +175,7 @@ export class AccountUpgrades {
    */
   async upgrade(id: string, scope: string): Promise<Sent | null> {
     const chain = this.#chain(id, scope);
-    const state = await readEoaChainState(chain);
+    const state = await this.#read(chain);
     if (state.delegation === 'simple7702' && state.canonicalDelegate) {
       return null;
     }
@@ -184,7 +203,7 @@ export class AccountUpgrades {
    */
   async undo(id: string, scope: string): Promise<{ transactionHash: Hex }> {
     const chain = this.#chain(id, scope);
-    const state = await readEoaChainState(chain);
+    const state = await this.#read(chain);
     if (state.delegation === 'none') {
       throw invalidParams(
         `This account has no code on ${scope}: there is no upgrade to undo`,
@@ -199,9 +218,42 @@ export class AccountUpgrades {
       throw userRejected('The user declined to undo the upgrade');
     }
     const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
+    this.#used(chain, draft.nonce);
     return {
       transactionHash: await sendUndoTransaction(privateKey, chain, draft),
     };
+  }
+
+  /**
+   * {@link readEoaChainState}, and refuse an account nonce below one the snap already signed with
+   * for this EOA on this chain (nonces never go down).
+   *
+   * @param chain - The EOA's chain side.
+   * @returns The EOA's state on the chain.
+   * @throws As readEoaChainState; JsonRpcError -32602 for a nonce below one already used (nothing
+   * signed).
+   */
+  async #read(chain: SmartAccountChain): Promise<EoaChainState> {
+    const state = await readEoaChainState(chain);
+    const seen = this.#nonces.lastAccountNonce(chain.chainId, chain.sender);
+    if (seen !== undefined && state.nonce < seen) {
+      throw invalidParams(
+        `The chain's RPC reports this account's nonce as ${state.nonce}, below ${seen}, which this snap already signed with: the RPC is wrong or the chain went back; nothing was signed`,
+      );
+    }
+    return state;
+  }
+
+  /**
+   * Note that the snap signs with the EOA's account nonce `nonce` on this chain (see {@link #read}).
+   *
+   * @param chain - The EOA's chain side.
+   * @param nonce - The account nonce signed with.
+   * @returns `nonce`.
+   */
+  #used(chain: SmartAccountChain, nonce: bigint): bigint {
+    this.#nonces.signedAccountNonce(chain.chainId, chain.sender, nonce);
+    return nonce;
   }
 
   /**

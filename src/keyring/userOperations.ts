@@ -15,11 +15,13 @@ import {
   lookupUserOperationReceipt,
   parseSmartAccountRequest,
   rememberSent,
+  sendNoncesOf,
   signModernUserOperation,
   smartAccountChain,
   submitModernUserOperation,
   submitUserOperation,
 } from '../accounts/erc4337';
+import type { SendNonces } from '../accounts/erc4337';
 import type { Settings } from '../settings';
 import type {
   AccountRecord,
@@ -66,6 +68,9 @@ export class UserOperations {
   /** Smart accounts with a deploying operation in flight (sendUserOperation refuses a second one). */
   readonly #deploying = new DeployingSends();
 
+  /** Each account's sends one after the other, and the nonce after an accepted one (one per store). */
+  readonly #nonces: SendNonces;
+
   /** sendUserOperation from an EOA (EIP-7702, through Simple7702Account). */
   readonly #upgrades: AccountUpgrades;
 
@@ -87,6 +92,7 @@ export class UserOperations {
     this.#settings = parts.settings;
     this.#platform = parts.platform;
     this.#record = parts.record;
+    this.#nonces = sendNoncesOf(parts.store);
     this.#upgrades = new AccountUpgrades(parts);
   }
 
@@ -134,7 +140,9 @@ export class UserOperations {
    * then the owner's signature (eth_signUserOperation), then `eth_sendUserOperation` to the
    * account's bundler. The hash, bundler and starting block are remembered for receipts. An EOA
    * of the snap sends through Simple7702Account on EntryPoint v0.8 from its own address (EIP-7702;
-   * the first operation upgrades it: see AccountUpgrades.send).
+   * the first operation upgrades it: see AccountUpgrades.send). An account's sends run one at a
+   * time (SendNonces): the next is drafted once the bundler answered the previous one, with its
+   * nonce when it was refused (so at most one of them can run), else the following one.
    *
    * @param params - `{ account: <account id>, scope: "eip155:<decimal>", intents: [{ to, value?, data? }, ...] }`
    * (1 to 32 intents; value in wei, hex or decimal; data hex bytes).
@@ -175,18 +183,12 @@ export class UserOperations {
         'Invalid sendUserOperation params at account: not a smart account (eip155:erc4337)',
       );
     }
-    // A fresh random nonce key per send (see randomNonceKey): concurrent sends never share a nonce.
-    const draft = await draftUserOperation(
-      prepare.chain,
-      scope,
-      prepare.task.intents,
-    );
-    return this.#confirmAndSubmit(
-      origin,
-      scope,
-      prepare.chain,
-      draft,
-      async () => {
+    const { chain } = prepare;
+    const { intents: parsed } = prepare.task;
+    // One send of the account at a time; a retry after a refusal reuses the refused nonce.
+    return this.#nonces.run(chain, async (floor) => {
+      const draft = await draftUserOperation(chain, scope, parsed, floor);
+      return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
         const record = this.#record(id); // still there after the dialog
         const signing = parseAccountRequest(
           record,
@@ -197,12 +199,9 @@ export class UserOperations {
           record.privateKey,
           signing,
         )) as string;
-        return submitUserOperation(prepare.chain, {
-          ...draft.userOp,
-          signature,
-        });
-      },
-    );
+        return submitUserOperation(chain, { ...draft.userOp, signature });
+      });
+    });
   }
 
   /**
@@ -241,17 +240,25 @@ export class UserOperations {
     if (task.method !== 'eth_prepareUserOperation') {
       throw invalidParams('Invalid sendUserOperation params at intents');
     }
-    const draft = await draftModernUserOperation(chain, scope, task.intents);
-    return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
-      const { privateKey } = this.#record(id); // still there after the dialog
-      const signature = await signModernUserOperation(
-        privateKey as Hex,
+    const { intents } = task;
+    return this.#nonces.run(chain, async (floor) => {
+      const draft = await draftModernUserOperation(
         chain,
-        draft.userOp,
+        scope,
+        intents,
+        floor,
       );
-      return submitModernUserOperation(chain, {
-        ...draft.userOp,
-        signature,
+      return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
+        const { privateKey } = this.#record(id); // still there after the dialog
+        const signature = await signModernUserOperation(
+          privateKey as Hex,
+          chain,
+          draft.userOp,
+        );
+        return submitModernUserOperation(chain, {
+          ...draft.userOp,
+          signature,
+        });
       });
     });
   }
@@ -265,6 +272,7 @@ export class UserOperations {
    * @param origin - Who asked, shown in the dialog.
    * @param scope - The request's scope.
    * @param chain - The account's chain side (EntryPoint, bundler, sender).
+   * @param chain.chainId - The chain's id (with EntryPoint and sender: the account's send queue).
    * @param chain.entryPoint - The EntryPoint the operation goes to.
    * @param chain.sender - The account (its deploying sends are noted).
    * @param chain.bundlerUrl - The bundler, remembered for the receipt.
@@ -279,7 +287,12 @@ export class UserOperations {
   async #confirmAndSubmit(
     origin: string,
     scope: string,
-    chain: { entryPoint: Hex; sender: Hex; bundlerUrl?: string },
+    chain: {
+      chainId: bigint;
+      entryPoint: Hex;
+      sender: Hex;
+      bundlerUrl?: string;
+    },
     draft: { summary: Omit<SendSummary, 'origin'>; fromBlock: Hex },
     signAndSubmit: () => Promise<Hex>,
   ): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
@@ -298,6 +311,7 @@ export class UserOperations {
         throw userRejected('The user declined to send the user operation');
       }
       hash = await signAndSubmit();
+      this.#nonces.accepted(chain, draft.summary.nonce);
     } catch (error) {
       if (draft.summary.deploys) {
         this.#deploying.release(chain.sender);

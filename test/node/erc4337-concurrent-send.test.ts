@@ -1,9 +1,10 @@
 /**
  * Two sendUserOperation calls for one smart account at once, through the keyring domain (the snap's
  * own code, in Node) on real parts: anvil with the v0.6 contracts and the Alto bundler; the account
- * pays its own gas. Both confirmations are held until BOTH operations are drafted, so both read
- * the EntryPoint nonce before either is sent (the worst interleaving). Outcomes are checked on the
- * chain: the EntryPoint's UserOperationEvent of each hash, and Alto's own receipts.
+ * pays its own gas. The snap queues an account's sends: the second is drafted only once the first
+ * is answered (declined: it takes the same nonce; accepted by the bundler: the next one, before the
+ * first lands). Outcomes are checked on the chain: the EntryPoint's UserOperationEvent of each
+ * hash, and Alto's own receipts.
  */
 import { createPublicClient, http } from 'viem';
 import type { Hex } from 'viem';
@@ -133,43 +134,32 @@ describe('two concurrent sendUserOperation calls for one smart account (anvil, A
       intents: [{ to: RECORDERS[0], data: recordCalldata(slot, value) }],
     });
 
-  it('of two sends that would both deploy the account, refuses the second before its dialog (-32002) and lands the first', async () => {
-    const outcomes: { ok: boolean; value?: any; error?: any }[] = [];
-    const running = [
-      [1, 11],
-      [4, 44],
-    ].map(async ([slot, value]) =>
-      send(slot, value).then(
-        (result) => outcomes.push({ ok: true, value: result }),
-        (error) => outcomes.push({ ok: false, error }),
-      ),
-    );
-    await until(
-      () => pending.length >= 1 && pending.length + outcomes.length >= 2,
-      'one confirmation and one refusal',
-    );
-    expect(pending).toHaveLength(1); // the refused one showed no dialog
-    expect(outcomes).toHaveLength(1);
-    expect(outcomes[0]?.error).toMatchObject({
-      code: -32002,
-      message: expect.stringMatching(/nothing was signed/u),
-    });
-    pending[0]?.answer(true);
-    await Promise.all(running);
-    const landed = outcomes[1]?.value;
-    expect((await altoReceipt(landed.userOpHash)).success).toBe(true);
-    expect(pending[0]?.summary.deploys).toBe(true);
-    expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).not.toBe(
-      await readRecord(devnet.rpcUrl, RECORDERS[0], 4),
-    ); // exactly one of the two intents ran
+  it('queues the second of two deploying sends behind the first: declined, the first leaves its nonce to the second, which lands', async () => {
+    const first = send(1, 11);
+    const second = send(4, 44);
+    await until(() => pending.length === 1, 'the first confirmation');
+    // the second waits in the account's queue: it shows nothing before the first is answered
+    pending[0]?.answer(false);
+    await expect(first).rejects.toMatchObject({ code: 4001 });
+    await until(() => pending.length === 2, 'the second confirmation');
+    expect(pending[1]?.summary.deploys).toBe(true);
+    expect(pending[1]?.summary.nonce).toBe(pending[0]?.summary.nonce);
+    pending[1]?.answer(true);
+    const landed = await second;
+    expect((await altoReceipt(landed.userOpHash as Hex)).success).toBe(true);
+    expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 4)).toBe(44n);
+    expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(0n); // the declined one never ran
   });
 
-  it('lands both of two sends drafted at the same time, with different nonces', async () => {
+  it('lands both of two sends started at the same time: the second is drafted once the bundler accepted the first, with the next nonce', async () => {
     const first = send(2, 22);
     const second = send(3, 33);
-    // Both drafted (nonce read) before either is signed and sent.
-    await until(() => pending.length === 2, 'two confirmations');
+    await until(() => pending.length === 1, 'the first confirmation');
     pending[0]?.answer(true);
+    await until(() => pending.length === 2, 'the second confirmation');
+    expect(pending[1]?.summary.nonce).toBe(
+      (pending[0]?.summary.nonce ?? 0n) + 1n,
+    );
     pending[1]?.answer(true);
     const [a, b] = await Promise.all([first, second]);
     const receipts = await Promise.all([

@@ -375,9 +375,9 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     );
     expect(shown).toContain(recordCalldata(2, 222));
     expect(valueAfter(shown, 'Requested by')).toBe(COMPANION);
-    // the dialog shows the full nonce that was signed: a fresh 192-bit key, sequence 0 of that key
+    // the dialog shows the full nonce that was signed: key 0, the account's first sequence number
     expect(valueAfter(shown, 'Nonce')).toBe(BigInt(op.nonce).toString());
-    expect(BigInt(op.nonce) % 2n ** 64n).toBe(0n);
+    expect(BigInt(op.nonce)).toBe(0n);
     expect(shown.filter((text) => text === '0 ETH')).toHaveLength(2);
     expect(valueAfter(shown, 'Maximum gas cost')).toBe(
       `${formatEther(prefund(op))} ETH`,
@@ -414,7 +414,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(receipt).toEqual({
       userOpHash,
       sender: account.address,
-      nonce: `0x${BigInt(op.nonce).toString(16)}`, // a fresh random nonce key per send, sequence 0
+      nonce: `0x${BigInt(op.nonce).toString(16)}`, // key 0, sequence 0
       success: true,
       actualGasCost: altoSays.actualGasCost,
       actualGasUsed: altoSays.actualGasUsed,
@@ -449,10 +449,8 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(response.error).toEqual(expect.objectContaining({ code: 4001 }));
     expect(valueAfter(shown, 'Requested by')).toBe(COMPANION);
     expect(valueAfter(shown, 'Chain')).toBe(devnet.scope);
-    // a fresh nonce key per send: the shown nonce is that key's first sequence number, in full
-    const shownNonce = BigInt(valueAfter(shown, 'Nonce') ?? 'x');
-    expect(shownNonce % 2n ** 64n).toBe(0n);
-    expect(shownNonce / 2n ** 64n).not.toBe(nonce / 2n ** 64n);
+    // one nonce key (0) per account: the shown nonce is the EntryPoint's next one, in full
+    expect(BigInt(valueAfter(shown, 'Nonce') ?? 'x')).toBe(nonce);
     expect(valueAfter(shown, 'Intent 1 of 1: to')).toBe(token);
     expect(valueAfter(shown, 'Call')).toMatch(/^approve/u);
     expect(valueAfter(shown, 'spender')).toBe(spender); // the Address component's full address
@@ -599,7 +597,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(response.error.code).toBe(direct.error.code);
     expect(response.error.code).toBe(-32500);
     expect(response.error.message).toMatch(
-      /^The bundler refused the user operation \(AA21\): the account cannot pay for gas and no paymaster sponsors it\. Bundler: .*AA21/u,
+      /^The bundler refused the user operation \(AA21\): the account cannot pay for gas and no paymaster sponsors it\. The signed operation may still be submitted until it is replaced \(a new send reuses its nonce\)\. Bundler: .*AA21/u,
     );
     expect(response.error.message).not.toContain('bundler-key-0123');
     expect(bundlerProxy.stats.methods.eth_sendUserOperation).toBe(1);
@@ -817,7 +815,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     );
   });
 
-  it('two sends of one account with both dialogs open before either is confirmed: both land, with different nonces', async () => {
+  it('two sends of one account started together: the second waits for the bundler to take the first, then both land, with consecutive nonces', async () => {
     // Self-paid: the sample VerifyingPaymaster v0.6 signs over its own per-sender counter
     // (`senderNonce`), so only one of two sponsored operations drafted at once could validate.
     const { paymasterUrl: _dropped, ...withoutPaymaster } = chainConfig;
@@ -852,8 +850,10 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     const first = request(21, 2100);
     const firstUi: any = await first.getInterface();
     const second = request(22, 2200);
-    // The simulation shows one dialog at a time: wait (30 s at most) until the second's is shown,
-    // so both operations were drafted, nonce read, before either is signed.
+    // The snap queues the account's sends: the second is drafted only once the bundler has
+    // answered the first, and takes the next nonce even before the first lands.
+    await firstUi.ok();
+    await first;
     let secondUi: any = firstUi;
     for (let attempt = 0; attempt < 300 && secondUi.id === firstUi.id;) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -861,9 +861,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       attempt += 1;
     }
     expect(secondUi.id).not.toBe(firstUi.id);
-    // One confirmation resolves every dialog the simulation holds; the second call finds none left.
     await secondUi.ok();
-    await firstUi.ok();
     const responses = (await Promise.all([first, second])).map(
       ({ response }: any) => response,
     );
@@ -892,6 +890,6 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     );
     expect(eventA?.args.success).toBe(true);
     expect(eventB?.args.success).toBe(true);
-    expect(eventA?.args.nonce).not.toBe(eventB?.args.nonce);
+    expect(eventB?.args.nonce).toBe((eventA?.args.nonce ?? 0n) + 1n);
   });
 });

@@ -3,7 +3,7 @@ import { rpcErrors } from '@metamask/rpc-errors';
 import { getAddress, isAddress, numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
-import { bundlerRefusal } from './bundlerErrors';
+import { bundlerRefusal, SIGNED_REFUSAL_NOTE } from './bundlerErrors';
 import type { UserOperationReceipt } from './types';
 import { createRpcClient } from '../../chain';
 import type { RpcClient } from '../../chain';
@@ -67,12 +67,11 @@ export async function sendToBundler(
   const hash = await client
     .request('eth_sendUserOperation', [userOp, entryPoint])
     .catch((error: unknown) => {
-      throw bundlerRefusal(error, bundlerUrl);
+      throw bundlerRefusal(error, bundlerUrl, true);
     });
   if (typeof hash !== 'string' || !BYTES32.test(hash)) {
     throw rpcErrors.internal({
-      message:
-        'The bundler accepted the user operation but answered no 32-byte userOpHash',
+      message: `The bundler accepted the user operation but answered no 32-byte userOpHash. ${SIGNED_REFUSAL_NOTE}`,
     });
   }
   return hash.toLowerCase() as Hex;

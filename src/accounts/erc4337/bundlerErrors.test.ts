@@ -105,4 +105,31 @@ describe('bundlerRefusal', () => {
     });
     expect(bundlerRefusal(fault, URL)).toBe(fault);
   });
+
+  it('after signing (eth_sendUserOperation) says the operation may still be submitted, never that nothing was sent', () => {
+    const refused = bundlerRefusal(
+      new ChainRpcError(-32603, 'internal error'),
+      URL,
+      true,
+    ) as JsonRpcError<any>;
+    expect(refused.code).toBe(-32603);
+    expect(refused.message).toBe(
+      'The bundler refused the user operation. The signed operation may still be submitted until it is replaced (a new send reuses its nonce). Bundler: internal error',
+    );
+    const timedOut = bundlerRefusal(
+      new TransportError('timeout', 'timed out', {
+        url: 'https://bundler.example/v3/***',
+      }),
+      URL,
+      true,
+    ) as JsonRpcError<any>;
+    expect(timedOut).toBeInstanceOf(JsonRpcError);
+    expect(timedOut.code).toBe(-32002);
+    expect(timedOut.message).toMatch(
+      /may still be submitted until it is replaced/u,
+    );
+    for (const error of [refused, timedOut]) {
+      expect(error.message).not.toMatch(/nothing was/u);
+    }
+  });
 });

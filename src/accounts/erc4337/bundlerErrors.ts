@@ -1,6 +1,6 @@
 import { JsonRpcError } from '@metamask/rpc-errors';
 
-import { ChainRpcError, redact } from '../../chain';
+import { ChainRpcError, redact, TransportError } from '../../chain';
 import { MAX_MESSAGE_LENGTH, printable } from '../../utils/safeText';
 
 /**
@@ -64,20 +64,41 @@ export const ENTRY_POINT_REASONS: Readonly<Record<string, string>> = {
 export const BUNDLER_MESSAGE_LIMIT = MAX_MESSAGE_LENGTH;
 
 /**
+ * What a refusal of `eth_sendUserOperation` adds: the operation was signed and handed over, so a
+ * bundler that keeps it could still submit it; a new send of the account reuses its nonce.
+ */
+export const SIGNED_REFUSAL_NOTE =
+  'The signed operation may still be submitted until it is replaced (a new send reuses its nonce)';
+
+/**
  * Turn what a bundler call threw into an error a person understands. A JSON-RPC error reply keeps
  * the bundler's code; its message names the `AAxx` reason (when the bundler's message has one) or
- * the ERC-7769 code's meaning, then an API-key-free excerpt of the bundler's message (printable
+ * the ERC-7769 code's meaning, then (for `eth_sendUserOperation`, `signed`) {@link
+ * SIGNED_REFUSAL_NOTE}, then an API-key-free excerpt of the bundler's message (printable
  * characters only; message and excerpt at most 300 characters each).
- * `data` is `{ reason?: "AAxx", bundlerMessage }`. Anything else (transport faults) is returned
- * unchanged.
+ * `data` is `{ reason?: "AAxx", bundlerMessage }`. Transport faults are returned unchanged, except
+ * after signing, where they become -32002 (resource unavailable) with the note.
  *
  * @param error - What the bundler call threw.
  * @param bundlerUrl - The bundler's URL, whose secrets are scrubbed from the excerpt.
+ * @param signed - Whether the call handed over a signed operation (`eth_sendUserOperation`).
  * @returns The error to throw.
  */
-export function bundlerRefusal(error: unknown, bundlerUrl: string): unknown {
+export function bundlerRefusal(
+  error: unknown,
+  bundlerUrl: string,
+  signed = false,
+): unknown {
+  const note = signed ? ` ${SIGNED_REFUSAL_NOTE}.` : '';
   if (!(error instanceof ChainRpcError)) {
-    return error;
+    return signed && error instanceof TransportError
+      ? new JsonRpcError(
+          -32002,
+          printable(
+            `The bundler did not answer the user operation clearly (${error.kind}).${note}`,
+          ),
+        )
+      : error;
   }
   const excerpt = printable(
     redact(error.message, bundlerUrl),
@@ -89,8 +110,8 @@ export function bundlerRefusal(error: unknown, bundlerUrl: string): unknown {
     BUNDLER_ERROR_CODES[error.code];
   const head = `The bundler refused the user operation${reason ? ` (${reason})` : ''}`;
   const message = meaning
-    ? `${head}: ${meaning}. Bundler: ${excerpt}`
-    : `${head}: ${excerpt}`;
+    ? `${head}: ${meaning}.${note} Bundler: ${excerpt}`
+    : `${head}${note ? `.${note} Bundler:` : ':'} ${excerpt}`;
   return new JsonRpcError(error.code, printable(message), {
     ...(reason ? { reason } : {}),
     bundlerMessage: excerpt,

@@ -78,7 +78,7 @@ export type Delegation = 'none' | 'simple7702' | 'other';
 export type EoaChainState = {
   /** Its delegation: no code, Simple7702Account, or anything else (another delegate or code). */
   delegation: Delegation;
-  /** Its account nonce (`eth_getTransactionCount`, pending), which its next authorization carries. */
+  /** Its account nonce (`eth_getTransactionCount`, latest and pending agreeing), which its next authorization carries. */
   nonce: bigint;
   /** Whether Simple7702Account's code on this chain hashes to {@link SIMPLE_7702_ACCOUNT_CODE_HASH}. */
   canonicalDelegate: boolean;
@@ -113,12 +113,15 @@ export function eip7702Chain(
 }
 
 /**
- * Read, in one batched round trip: `eth_chainId` (must be the scope's, never 0), the EOA's code
- * and pending nonce, and Simple7702Account's code (hashed here).
+ * Read, in one batched round trip: `eth_chainId` (must be the scope's, never 0), the EOA's code,
+ * its account nonce at `latest` and at `pending` (which must agree: an authorization carries the
+ * nonce, and one a lying RPC set in the future would become valid later, after an undo), and
+ * Simple7702Account's code (hashed here).
  *
  * @param chain - From {@link eip7702Chain}.
  * @returns The EOA's delegation, nonce and whether the delegate's code is the canonical one.
- * @throws JsonRpcError -32602 for chain id 0 or an RPC serving another chain; TransportError
+ * @throws JsonRpcError -32602 for chain id 0, an RPC serving another chain, or latest and pending
+ * nonces that differ (nothing signed); TransportError
  * (malformed) for replies that are not hex or out of bounds; the node's error for a failed read.
  */
 export async function readEoaChainState(
@@ -126,12 +129,14 @@ export async function readEoaChainState(
 ): Promise<EoaChainState> {
   assertChainId(chain.chainId);
   const { client, sender } = chain;
-  const [chainId, code, nonce, delegateCode] = (await client.batchSettled([
-    { method: 'eth_chainId', params: [] },
-    { method: 'eth_getCode', params: [sender, 'latest'] },
-    { method: 'eth_getTransactionCount', params: [sender, 'pending'] },
-    { method: 'eth_getCode', params: [SIMPLE_7702_ACCOUNT, 'latest'] },
-  ])) as [Settled, Settled, Settled, Settled];
+  const [chainId, code, latest, pending, delegateCode] =
+    (await client.batchSettled([
+      { method: 'eth_chainId', params: [] },
+      { method: 'eth_getCode', params: [sender, 'latest'] },
+      { method: 'eth_getTransactionCount', params: [sender, 'latest'] },
+      { method: 'eth_getTransactionCount', params: [sender, 'pending'] },
+      { method: 'eth_getCode', params: [SIMPLE_7702_ACCOUNT, 'latest'] },
+    ])) as [Settled, Settled, Settled, Settled, Settled];
   const served = readQuantity(
     settledResult(chainId),
     'eth_chainId',
@@ -143,16 +148,24 @@ export async function readEoaChainState(
       `The chain's RPC serves chain ${served}, not eip155:${chain.chainId}: nothing was signed`,
     );
   }
-  return {
-    delegation: delegationOf(
-      readHexData(settledResult(code), 'eth_getCode', client.origin),
-    ),
-    nonce: readQuantity(
-      settledResult(nonce),
+  const [mined, next] = [latest, pending].map((read) =>
+    readQuantity(
+      settledResult(read),
       'eth_getTransactionCount',
       { max: 2n ** 64n - 2n },
       client.origin,
     ),
+  ) as [bigint, bigint];
+  if (mined !== next) {
+    throw invalidParams(
+      `The chain's RPC reports this account's nonce as ${mined} in the latest block but ${next} pending: a transaction of the account is still pending, or the RPC is wrong. Wait until it is mined and try again; nothing was signed`,
+    );
+  }
+  return {
+    delegation: delegationOf(
+      readHexData(settledResult(code), 'eth_getCode', client.origin),
+    ),
+    nonce: next,
     canonicalDelegate:
       keccak256(
         readHexData(settledResult(delegateCode), 'eth_getCode', client.origin),

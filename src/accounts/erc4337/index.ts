@@ -25,6 +25,8 @@ export {
   submitUserOperation,
 } from './send';
 export type { SendSummary } from './send';
+export { sendNoncesOf } from './sendNonces';
+export type { SendNonces } from './sendNonces';
 export {
   draftModernUserOperation,
   signModernUserOperation,

@@ -9,7 +9,7 @@ import type { UserOperation } from 'viem/account-abstraction';
 import { sign, signMessage } from 'viem/accounts';
 
 import { serviceClient } from './bundler';
-import { bundlerRefusal } from './bundlerErrors';
+import { bundlerRefusal, SIGNED_REFUSAL_NOTE } from './bundlerErrors';
 import {
   ACCOUNT_SALT,
   DUMMY_SIGNATURE,
@@ -17,12 +17,13 @@ import {
   factoryAbi,
 } from './constants';
 import { bundlerFees, CHAIN_FEE_READS, chainFees } from './fees';
-import { assertNonceKey, readNonceOfKey } from './nonce';
+import { readNonceOfKey } from './nonce';
 import { ABSOLUTE_GAS_CAPS } from './opBounds';
 import { finishSponsorship, sponsorDraft } from './paymasterModern';
 import type { SmartAccountChain } from './prepare';
-import { blockNumberOf, randomNonceKey } from './send';
+import { blockNumberOf } from './send';
 import type { SendSummary } from './send';
+import { SEND_NONCE_KEY } from './sendNonces';
 import type { Intent } from './userop';
 import type { Settled } from '../../chain';
 import { readHexData, settledResult } from '../../chain';
@@ -119,7 +120,7 @@ type ModernDraft = {
 
 /**
  * Draft a v0.7 / v0.8 operation for `intents`: one batched chain round trip (`eth_getCode` of the
- * sender, `EntryPoint.getNonce(sender, nonceKey)`, the fee reads, `eth_blockNumber`) beside the
+ * sender, `EntryPoint.getNonce(sender, SEND_NONCE_KEY)`, the fee reads, `eth_blockNumber`) beside the
  * bundler's fee method; then the bundler's `eth_estimateUserOperationGas` of the operation with
  * its final fees and the dummy signature. With a paymaster service (`chain.paymasterUrl`, ERC-7677
  * in its v0.7 form, paymasterModern.ts): its stub data goes into the estimate, then its final data
@@ -130,7 +131,8 @@ type ModernDraft = {
  * @param chain - The account's chain side (its `entryPointVersion` is 0.7 or 0.8).
  * @param scope - The request's scope, `eip155:<decimal chain id>`.
  * @param intents - Parsed intents.
- * @param nonceKey - ERC-4337 nonce key (uint192); default a fresh random one (see `randomNonceKey`).
+ * @param floor - The least nonce to use (default 0: the EntryPoint's): the nonce after an accepted
+ * operation of the account that has not landed yet (see `SendNonces`).
  * @param eip7702Auth - For an EOA not yet delegated (EIP-7702, v0.8 only): the authorization the
  * operation carries (a stub signature is enough here; the userOpHash hashes only its address); the
  * operation then has `factory: '0x7702'`, `factoryData: '0x'` instead of the SimpleAccountFactory's.
@@ -143,12 +145,11 @@ export async function draftModernUserOperation(
   chain: SmartAccountChain,
   scope: string,
   intents: Intent[],
-  nonceKey: bigint = randomNonceKey(),
+  floor = 0n,
   eip7702Auth?: SignedAuthorization,
 ): Promise<ModernDraft> {
   const version = modernVersion(chain);
   const bundlerUrl = requireBundler(chain);
-  assertNonceKey(nonceKey);
   const { client, sender } = chain;
   const [reads, fromBundler] = await Promise.all([
     client.batchSettled([
@@ -161,7 +162,7 @@ export async function draftModernUserOperation(
             data: encodeFunctionData({
               abi: entryPointAbi,
               functionName: 'getNonce',
-              args: [sender, nonceKey],
+              args: [sender, SEND_NONCE_KEY],
             }),
           },
           'latest',
@@ -181,11 +182,12 @@ export async function draftModernUserOperation(
   ];
   const deployed =
     readHexData(settledResult(code), 'eth_getCode', client.origin) !== '0x';
-  const nonce = readNonceOfKey(
+  const read = readNonceOfKey(
     settledResult(nonceWord),
-    nonceKey,
+    SEND_NONCE_KEY,
     client.origin,
   );
+  const nonce = read > floor ? read : floor;
   const fees = fromBundler ?? chainFees(priority, history);
   const draft: ModernUserOperation = {
     sender,
@@ -351,14 +353,14 @@ export async function submitModernUserOperation(
       chain.entryPoint,
     ])
     .catch((error: unknown) => {
-      throw bundlerRefusal(error, bundlerUrl);
+      throw bundlerRefusal(error, bundlerUrl, true);
     });
   if (
     typeof answered !== 'string' ||
     answered.toLowerCase() !== expected.toLowerCase()
   ) {
     throw rpcErrors.internal({
-      message: `The bundler answered another userOpHash than EntryPoint v${modernVersion(chain)} gives (${expected}) for this operation: the bundler may serve another chain or EntryPoint`,
+      message: `The bundler answered another userOpHash than EntryPoint v${modernVersion(chain)} gives (${expected}) for this operation: the bundler may serve another chain or EntryPoint. ${SIGNED_REFUSAL_NOTE}`,
     });
   }
   return expected;

@@ -224,7 +224,7 @@ function readAddressWord(value: unknown, what: string, origin?: string): Hex {
 /**
  * eth_prepareUserOperation (keyring-api `EthBaseUserOperation`, EntryPoint v0.6 shape).
  * All chain reads go in ONE batched round trip: `eth_getCode(sender)`, `EntryPoint.getNonce(sender, 0)`
- * (nonce key 0; sendUserOperation uses a fresh key per send, see `draftUserOperation`),
+ * (nonce key 0, the key sendUserOperation signs with too: see `SEND_NONCE_KEY`),
  * `eth_estimateGas` of the call from the EntryPoint to the sender, `eth_estimateGas` of
  * `factory.createAccount(owner, salt)`, and the latest block, whose gas limit caps the estimates.
  *

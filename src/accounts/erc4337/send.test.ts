@@ -4,7 +4,6 @@ import {
   DeployingSends,
   maxGasCost,
   MAX_SENT_USER_OPERATIONS,
-  randomNonceKey,
   rememberSent,
 } from './send';
 import type { SentUserOperation } from './types';
@@ -109,18 +108,6 @@ describe('parseBundlerReceipt (an untrusted eth_getUserOperationReceipt result)'
       parseBundlerReceipt({ ...reply, sender: '0x1234' }, HASH),
     ).toBeNull();
     expect(parseBundlerReceipt(null, HASH)).toBeNull();
-  });
-});
-
-describe('randomNonceKey (ERC-4337 192-bit nonce key per send)', () => {
-  it('gives distinct keys within uint192', () => {
-    const keys = Array.from({ length: 64 }, () => randomNonceKey());
-    expect(new Set(keys).size).toBe(64);
-    for (const key of keys) {
-      expect(key >= 0n && key < 2n ** 192n).toBe(true);
-    }
-    // 64 keys of 192 random bits: some key uses its top byte.
-    expect(keys.some((key) => key >= 2n ** 184n)).toBe(true);
   });
 });
 

@@ -1,14 +1,16 @@
 import type { EthUserOperation } from '@metamask/keyring-api';
 import { rpcErrors } from '@metamask/rpc-errors';
-import { bytesToBigInt, getAddress, numberToHex, slice } from 'viem';
+import { getAddress, numberToHex, slice } from 'viem';
 import type { Hex } from 'viem';
 
 import { sendToBundler } from './bundler';
+import { SIGNED_REFUSAL_NOTE } from './bundlerErrors';
 import { bundlerFees, CHAIN_FEE_READS, chainFees } from './fees';
 import type { Fees } from './fees';
 import { patchUserOperation } from './paymaster';
 import { prepareUserOperationWith } from './prepare';
 import type { SmartAccountChain } from './prepare';
+import { SEND_NONCE_KEY } from './sendNonces';
 import type { SentUserOperation } from './types';
 import { userOpHash } from './userop';
 import type { Intent } from './userop';
@@ -30,8 +32,8 @@ export type SendSummary = {
   /** `eip155:<decimal chain id>`. */
   scope: string;
   /**
-   * The full EntryPoint v0.6 nonce the operation is signed with (`key << 64 | sequence`, see
-   * {@link randomNonceKey}): exactly the signed operation's `nonce`, shown in full.
+   * The full EntryPoint nonce the operation is signed with (`key << 64 | sequence`, key
+   * `SEND_NONCE_KEY`): exactly the signed operation's `nonce`, shown in full.
    */
   nonce: bigint;
   /** Each intent: recipient, value in wei, and its full call data (`0x`: a plain transfer). */
@@ -109,29 +111,6 @@ export function maxGasCost(op: PrefundFields): bigint {
   return prefundGas(op) * BigInt(op.maxFeePerGas);
 }
 
-/**
- * A fresh ERC-4337 nonce key for one sendUserOperation: 192 random bits from
- * `crypto.getRandomValues` (Web Crypto, present in Node 20 and in the snap's SES realm).
- *
- * Why a key per send (ERC-4337 "semi-abstracted nonce": EntryPoint v0.6 keeps one sequence per
- * `(sender, uint192 key)`, `nonce = key << 64 | sequence`, and SimpleAccount v0.6 accepts any key)
- * rather than key 0 and a per-account queue: with one sequence, two sends of one account drafted
- * before the first is mined read the same nonce, and the bundler refuses the second (AA25) or, when
- * its fees are higher, silently REPLACES the first. A queue would have to hold the second send until
- * the first is mined, not merely accepted by the bundler, because the chain's nonce only moves then:
- * the snap would track pending operations across requests and restarts. A fresh random key per send
- * needs no state and no waiting: each operation has its own sequence (0 on a new key), so both land,
- * in either order. Costs: about 400 gas of calldata for the non-zero nonce bytes, the nonce is a
- * large number (the dialog shows it in full), and sends are not ordered with each other (the
- * snap's sends are independent). Two sends that both deploy the account cannot both land
- * (the second's initCode fails, AA10): {@link DeployingSends} refuses the second before signing.
- *
- * @returns A key in [0, 2^192 - 1].
- */
-export function randomNonceKey(): bigint {
-  return bytesToBigInt(globalThis.crypto.getRandomValues(new Uint8Array(24)));
-}
-
 /** How long a sent operation that deploys an account blocks another deploying send of it (ms). */
 export const DEPLOYING_SEND_TTL_MS = 5 * 60_000;
 
@@ -193,13 +172,13 @@ export class DeployingSends {
  * the fee reads and `eth_blockNumber` in the same batched chain round trip, the bundler's fee
  * method asked in parallel; then the paymaster (eth_patchUserOperation's code,
  * `pm_getPaymasterData`) with the final gas limits and fees. The nonce is
- * `EntryPoint.getNonce(sender, nonceKey)` of a fresh random key (see {@link randomNonceKey}), so
- * concurrent sends of one account never share a nonce.
+ * `EntryPoint.getNonce(sender, SEND_NONCE_KEY)`, raised to `floor` when the snap knows of an
+ * accepted operation of the account that has not landed yet (see `SendNonces`).
  *
  * @param chain - The account's chain side (from routing).
  * @param scope - The request's scope.
  * @param intents - Parsed intents (`to`, `value` in wei, `data`).
- * @param nonceKey - ERC-4337 nonce key (uint192); default a fresh random one.
+ * @param floor - The least nonce to use (default 0: the EntryPoint's).
  * @returns The draft: the unsigned operation, the starting block for receipts, and the summary
  * (with the operation's full nonce).
  * @throws prepare's and patch's errors; the chain's fee read errors when the bundler has no fee method.
@@ -208,14 +187,14 @@ export async function draftUserOperation(
   chain: SmartAccountChain,
   scope: string,
   intents: Intent[],
-  nonceKey: bigint = randomNonceKey(),
+  floor = 0n,
 ): Promise<UserOperationDraft> {
   const [{ prepared, extra }, fromBundler] = await Promise.all([
     prepareUserOperationWith(
       chain,
       intents,
       [...CHAIN_FEE_READS, BLOCK_NUMBER_READ],
-      nonceKey,
+      SEND_NONCE_KEY,
     ),
     chain.bundlerUrl
       ? bundlerFees(chain.bundlerUrl)
@@ -228,7 +207,9 @@ export async function draftUserOperation(
   >;
   const unpatched: EthUserOperation = {
     sender: chain.sender,
-    nonce: prepared.nonce,
+    nonce: numberToHex(
+      BigInt(prepared.nonce) > floor ? BigInt(prepared.nonce) : floor,
+    ),
     initCode: prepared.initCode,
     callData: prepared.callData,
     callGasLimit: gasLimits.callGasLimit,
@@ -280,7 +261,7 @@ export async function submitUserOperation(
   );
   if (answered !== expected.toLowerCase()) {
     throw rpcErrors.internal({
-      message: `The bundler answered userOpHash ${answered}, but EntryPoint v0.6 gives ${expected} for this operation: the bundler may serve another chain or EntryPoint`,
+      message: `The bundler answered userOpHash ${answered}, but EntryPoint v0.6 gives ${expected} for this operation: the bundler may serve another chain or EntryPoint. ${SIGNED_REFUSAL_NOTE}`,
     });
   }
   return expected;

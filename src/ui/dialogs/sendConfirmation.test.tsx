@@ -171,6 +171,27 @@ describe('sendUserOperation confirmation', () => {
     },
   );
 
+  it('shows an EIP-7702 authorization nonce only in the advanced row, last', () => {
+    expect(sendConfirmationRows(SUMMARY).advanced).toStrictEqual([]);
+    const upgrade = confirmation({
+      ...SUMMARY_FIELDS,
+      entryPointVersion: '0.8',
+      upgrade: { delegate: TOKEN, nonce: 42n },
+    });
+    const rows = sendConfirmationRows(upgrade);
+    expect(rows.advanced).toStrictEqual([
+      { label: 'Advanced: authorization nonce', text: '42' },
+    ]);
+    expect(
+      [...rows.account, ...rows.cost].some((row) => row.text === '42'),
+    ).toBe(false);
+    const { strings } = walk(sendConfirmation(upgrade));
+    expect(strings.slice(-2)).toStrictEqual([
+      'Advanced: authorization nonce',
+      '42',
+    ]);
+  });
+
   it('renders a JSX Box: a danger banner first for an unlimited approval, every address untruncated', () => {
     const element = sendConfirmation(SUMMARY);
     expect(element.type).toBe('Box');

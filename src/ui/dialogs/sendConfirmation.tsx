@@ -57,6 +57,7 @@ export const ConfirmationLine: SnapComponent<ConfirmationRow> = ({
  * @param props.account - Who asked, the account, chain, nonce and deployment.
  * @param props.intents - One group per intent: recipient, value and decoded call.
  * @param props.cost - Who pays the gas and the most it costs.
+ * @param props.advanced - Details for experts, last (an authorization's nonce).
  * @param props.warnings - How many rows are warnings (a banner says so first).
  * @returns The dialog's content.
  */
@@ -64,6 +65,7 @@ export const SendConfirmation: SnapComponent<SendConfirmationRows> = ({
   account,
   intents,
   cost,
+  advanced,
   warnings,
 }) => {
   return (
@@ -99,6 +101,13 @@ export const SendConfirmation: SnapComponent<SendConfirmationRows> = ({
           <ConfirmationLine {...row} />
         ))}
       </Section>
+      {advanced.length > 0 ? (
+        <Section>
+          {advanced.map((row) => (
+            <ConfirmationLine {...row} />
+          ))}
+        </Section>
+      ) : null}
     </Box>
   );
 };

@@ -35,6 +35,8 @@ export type SendConfirmationRows = {
   intents: ConfirmationRow[][];
   /** Who pays the gas and the most it can cost. */
   cost: ConfirmationRow[];
+  /** Details for experts, last: an EIP-7702 authorization's account nonce (else empty). */
+  advanced: ConfirmationRow[];
   /** How many intent rows are warnings (unlimited approvals). */
   warnings: number;
 };
@@ -92,6 +94,14 @@ export function sendConfirmationRows(
         text: `${summary.gas} gas × ${summary.maxFeePerGas} wei per gas`,
       },
     ],
+    advanced: summary.upgrade
+      ? [
+          {
+            label: 'Advanced: authorization nonce',
+            text: summary.upgrade.nonce.toString(),
+          },
+        ]
+      : [],
     warnings: intents.flat().filter((row) => row.warning).length,
   };
 }
@@ -114,14 +124,15 @@ function callRow(line: CallLine): ConfirmationRow {
  * What an EIP-7702 upgrade's confirmation says, in plain words: the account keeps its address and
  * key, and from this operation on runs the delegate's code on this chain; how to undo it.
  *
- * @param upgrade - The delegate and the authorization's nonce.
+ * The authorization's nonce is shown apart, in the advanced rows.
+ *
+ * @param upgrade - The delegate.
  * @param upgrade.delegate - Simple7702Account's address.
- * @param upgrade.nonce - The account nonce the authorization carries.
  * @param scope - The chain.
  * @returns The rows.
  */
 function upgradeRows(
-  upgrade: { delegate: `0x${string}`; nonce: bigint },
+  upgrade: { delegate: `0x${string}` },
   scope: string,
 ): ConfirmationRow[] {
   return [
@@ -130,6 +141,5 @@ function upgradeRows(
       text: `Yes: with this operation your account, at the same address, will run the code of the contract below on ${scope} (Simple7702Account v0.8). Your key still controls it and signs as before; it can then send several calls at once. To undo it, use Undo upgrade on this snap's home page: it signs an authorization to the zero address, which removes the code.`,
     },
     { label: 'Code it will run', address: upgrade.delegate },
-    { label: 'Authorization nonce', text: upgrade.nonce.toString() },
   ];
 }
