@@ -43,10 +43,9 @@ describe('eth_signTransaction: each type the snap signs through its own @ethereu
         tx: tx as TypedTxData,
         chainId: CHAIN_ID,
       }) as { v: string; r: string; s: string };
-      const rebuilt = createTx(
-        { ...(tx as TypedTxData), ...signature },
-        { common },
-      );
+      const rebuilt = createTx({ ...tx, ...signature } as TypedTxData, {
+        common,
+      });
       expect(rebuilt.type).toBe(tx.type);
       expect(rebuilt.getSenderAddress().toString()).toBe(ADDRESS);
     },
