@@ -41,7 +41,13 @@ type Signers = {
   personalSign: typeof import('@metamask/eth-sig-util').personalSign;
   /** eth-sig-util's EIP-712 signer (typed data V1, V3 and V4). */
   signTypedData: typeof import('@metamask/eth-sig-util').signTypedData;
-  /** `@ethereumjs/tx`'s factory for legacy, EIP-2930 and EIP-1559 transactions. */
+  /**
+   * `@ethereumjs/tx`'s `createTx` for the types this snap signs: legacy (0), EIP-2930 (1),
+   * EIP-1559 (2) and EIP-7702 (4), each through the library's own constructor for its type. The
+   * library's factory also reaches the EIP-4844 blob transaction (type 3), which the snap never
+   * signs (eoaTransaction.ts refuses it first): built from the constructors, the blob code stays
+   * out of the bundle.
+   */
   createTx: typeof import('@ethereumjs/tx').createTx;
   /** `@ethereumjs/common`'s factory for a chain configuration with a custom chain id. */
   createCustomCommon: typeof import('@ethereumjs/common').createCustomCommon;
@@ -74,8 +80,28 @@ function loadSigners(): Signers {
         Signers,
         'signTypedData'
       >;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals -- lazy load on the first signature (see Signers)
-    const { createTx } = require('@ethereumjs/tx') as Pick<Signers, 'createTx'>;
+    const {
+      createLegacyTx,
+      createAccessList2930Tx,
+      createFeeMarket1559Tx,
+      createEOACode7702Tx,
+    } =
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals -- lazy load on the first signature (see Signers)
+      require('@ethereumjs/tx') as typeof import('@ethereumjs/tx');
+    const byType = new Map<number, Signers['createTx']>([
+      [0, createLegacyTx as Signers['createTx']],
+      [1, createAccessList2930Tx as Signers['createTx']],
+      [2, createFeeMarket1559Tx as Signers['createTx']],
+      [4, createEOACode7702Tx as Signers['createTx']],
+    ]);
+    const createTx = ((txData, options) => {
+      const type = Number(txData.type ?? 0);
+      const create = byType.get(type);
+      if (create === undefined) {
+        throw new Error(`Tx instantiation with type ${type} not supported`);
+      }
+      return create(txData, options);
+    }) as Signers['createTx'];
     const { createCustomCommon, Mainnet } =
       // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals -- lazy load on the first signature (see Signers)
       require('@ethereumjs/common') as Pick<

@@ -259,6 +259,38 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     ).toStrictEqual([]);
   });
 
+  it("@ethereumjs/util 8 facade: lists every member eth-sig-util reads, each the index's own function from the file named", () => {
+    const sigUtil = packageDir('@metamask/eth-sig-util');
+    const used = membersUsed(path.join(sigUtil, 'dist'), '@ethereumjs/util');
+    const facade = readFileSync(
+      path.join(STUBS, 'ethereumjs-util-8.js'),
+      'utf8',
+    );
+    const files = new Map(
+      [
+        ...facade.matchAll(
+          /^const (\w+) = require\('@ethereumjs\/util\/dist\/(\w+)'\);$/gmu,
+        ),
+      ].map(([, variable, file]) => [variable, file]),
+    );
+    const listed = [...facade.matchAll(/^ {2}(\w+): (\w+)\.(\w+),$/gmu)];
+    expect(listed.map(([, name]) => name).sort()).toStrictEqual(
+      [...used].sort(),
+    );
+    const util = packageDir('@ethereumjs/util', sigUtil);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- eth-sig-util's copy, by its folder
+    const index = require(util) as Record<string, unknown>;
+    for (const [, name, variable, member] of listed) {
+      expect(member).toBe(name);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- the file the facade names
+      const holder = require(
+        path.join(util, 'dist', files.get(variable) ?? 'missing'),
+      ) as Record<string, unknown>;
+      expect([name, typeof holder[name]]).toStrictEqual([name, 'function']);
+      expect(holder[name]).toBe(index[name]);
+    }
+  });
+
   it('@metamask/superstruct facade: exports exactly the members abi-utils reads, each a real export', () => {
     const used = membersUsed(
       path.join(packageDir('@metamask/abi-utils'), 'dist'),
