@@ -2,6 +2,7 @@ import type { Json } from '@metamask/utils';
 import { formatEther } from 'viem';
 import type { Hex } from 'viem';
 
+import { notePendingActivity } from './accountActivity';
 import type { KeyringPlatform } from './types';
 import { describeIntents } from '../accounts/callData';
 import {
@@ -141,7 +142,7 @@ export class AccountUpgrades {
       ...userOp,
       signature,
     });
-    await this.#remember(chain, scope, userOpHash, draft.fromBlock);
+    await this.#remember(chain, scope, userOpHash, draft.fromBlock, upgrading);
     return { userOpHash, entryPoint: chain.entryPoint, sender: chain.sender };
   }
 
@@ -199,9 +200,18 @@ export class AccountUpgrades {
       throw userRejected('The user declined to undo the upgrade');
     }
     const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
-    return {
-      transactionHash: await sendUndoTransaction(privateKey, chain, draft),
-    };
+    const transactionHash = await sendUndoTransaction(privateKey, chain, draft);
+    await this.#store
+      .run(async () => {
+        const next = this.#store.draft();
+        notePendingActivity(next, chain.sender, scope, {
+          kind: 'undo',
+          hash: transactionHash,
+        });
+        await this.#store.commit(next);
+      })
+      .catch(() => undefined); // best effort: the transaction is sent either way
+    return { transactionHash };
   }
 
   /**
@@ -248,12 +258,14 @@ export class AccountUpgrades {
    * @param scope - Its chain.
    * @param userOpHash - Its hash.
    * @param fromBlock - The block it was prepared at.
+   * @param upgrading - Whether it carries the upgrade (its Activity entry says so).
    */
   async #remember(
     chain: SmartAccountChain,
     scope: string,
     userOpHash: Hex,
     fromBlock: Hex,
+    upgrading: boolean,
   ): Promise<void> {
     await this.#store
       .run(async () => {
@@ -268,6 +280,10 @@ export class AccountUpgrades {
             fromBlock,
           },
         );
+        notePendingActivity(state, chain.sender, scope, {
+          kind: upgrading ? 'upgrade' : 'operation',
+          hash: userOpHash,
+        });
         await this.#store.commit(state);
       })
       .catch(() => undefined);

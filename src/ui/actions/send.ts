@@ -116,3 +116,21 @@ export async function refreshSendStatus(
     lastSent: { scope, userOpHash, status: outcome.notice?.text },
   };
 }
+
+/**
+ * An account's *Refresh activity* button (`activity-refresh:<id>`): read its new blocks on each of
+ * its chains; the page then shows its Activity list as read (a chain that did not answer says so
+ * there).
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.activity - The Activity lists.
+ * @param id - The account's id.
+ * @returns An outcome with no notice (the list itself is the answer).
+ */
+export async function refreshActivity(
+  { activity }: Domain,
+  id: string,
+): Promise<Outcome> {
+  await activity.refresh(id);
+  return { errors: {} };
+}
