@@ -76,7 +76,7 @@ export const Activity: SnapComponent<{
           {chain.entries.length === 0 ? (
             <Text>
               {chain.readTo === undefined
-                ? 'Not read yet.'
+                ? 'Not read yet: it is read each time this page opens.'
                 : `Nothing yet (read up to block ${BigInt(chain.readTo).toString()}).`}
             </Text>
           ) : null}
