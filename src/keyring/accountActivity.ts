@@ -31,6 +31,15 @@ export const ACTIVITY_BLOCKS_PER_READ = 5_000_000n;
 /** Undo transactions whose receipts are read per account and chain each time (the newest pending). */
 const RECEIPTS_PER_READ = 8;
 
+/** Each request of a read waits at most this long for its reply (one retry), ms. */
+const READ_TIMEOUT_MS = 8_000;
+
+/**
+ * The page waits at most this long for the reads, ms: a chain that is slow to answer does not hold
+ * the page; its read goes on and is saved when it ends (shown at the next rendering).
+ */
+export const ACTIVITY_WAIT_MS = 12_000;
+
 /** One chain's part of an account's Activity list, as the page shows it. */
 export type ChainActivity = {
   /** The chain, CAIP-2. */
@@ -171,8 +180,10 @@ export class AccountActivity {
    * keeps what was read before); nothing throws.
    *
    * @param only - An account id to read alone (its *Refresh activity* button).
+   * @param waitMs - How long to wait for the reads before returning (they go on and are saved
+   * when they end); default {@link ACTIVITY_WAIT_MS}.
    */
-  async refresh(only?: string): Promise<void> {
+  async refresh(only?: string, waitMs = ACTIVITY_WAIT_MS): Promise<void> {
     const records = Object.values(this.#store.current.accounts).filter(
       (record) => only === undefined || record.account.id === only,
     );
@@ -186,6 +197,8 @@ export class AccountActivity {
           if (!client) {
             client = createRpcClient({
               url: this.#settings.chainConfig(scope)?.rpcUrl as string,
+              timeoutMs: READ_TIMEOUT_MS,
+              retries: 1,
             });
             clients.set(scope, client);
             latest.set(scope, client.blockNumber());
@@ -204,8 +217,18 @@ export class AccountActivity {
         }
       }),
     );
-    const results = (await Promise.all(jobs)).flat();
-    await this.#save(results).catch(() => undefined);
+    const work = (async (): Promise<void> => {
+      const results = (await Promise.all(jobs)).flat();
+      await this.#save(results).catch(() => undefined);
+    })();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      work,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /**
