@@ -10,6 +10,7 @@
  */
 import {
   createPublicClient,
+  pad,
   formatEther,
   http,
   parseAbiItem,
@@ -300,5 +301,27 @@ describe('Activity list on the home page, read from the chain (every EntryPoint 
         ),
       );
     }
+  });
+
+  it('the Refresh activity button (activity-refresh:<id>) reads that account alone and lists its new operation', async () => {
+    const v08 = accounts.find((account) => account.label === 'v0.8') as {
+      id: string;
+      address: Address;
+    };
+    const ui = await openHomePage(harness);
+    const hash = await send(v08.id, '0x5');
+    proxy.resetStats();
+    const after = await nextPage(ui, async (current) =>
+      current.clickElement(`activity-refresh:${v08.id}`),
+    );
+    // one eth_getLogs, for this account's sender alone
+    expect(
+      proxy.stats.getLogsFilters.map(
+        (filter) => (filter.topics as string[])[2],
+      ),
+    ).toStrictEqual([pad(v08.address.toLowerCase() as Hex)]);
+    const lines = activityLines(after, v08.address);
+    expect(lines[0]).toContain(short(hash));
+    expect(lines).toStrictEqual(await expectedLines(v08.address));
   });
 });
