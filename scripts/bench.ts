@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { benchActivity } from './bench/activity';
 import { benchChain } from './bench/chain';
 import { benchColdStart } from './bench/coldstart';
 import type { BenchTarget } from './bench/coldstart';
@@ -27,14 +28,19 @@ const RESULTS = path.join(ROOT, 'bench/results.json');
  */
 function parseArgs(argv: string[]): {
   anchor?: string;
-  only?: 'logs' | 'recovery' | 'send';
+  only?: 'logs' | 'recovery' | 'send' | 'activity';
 } {
   const only = argv.indexOf('--only');
   if (only !== -1) {
     const section = argv[only + 1];
-    if (section !== 'logs' && section !== 'recovery' && section !== 'send') {
+    if (
+      section !== 'logs' &&
+      section !== 'recovery' &&
+      section !== 'send' &&
+      section !== 'activity'
+    ) {
       throw new Error(
-        '--only takes `logs` (the getLogs section alone), `recovery` (Find my accounts, on the built bundle) or `send` (sendUserOperation per EntryPoint version, on the built bundle)',
+        '--only takes `logs` (the getLogs section alone), `recovery` (Find my accounts, on the built bundle), `send` (sendUserOperation per EntryPoint version, on the built bundle) or `activity` (the Activity list, on the built bundle)',
       );
     }
     return { only: section };
@@ -146,6 +152,22 @@ async function main(): Promise<void> {
     console.log(`\nsend section written to ${path.relative(ROOT, RESULTS)}`);
     return;
   }
+  if (only === 'activity') {
+    // `npm run bench -- --only activity`: the Activity list alone, on the bundle as built.
+    const activity = await benchActivity();
+    const previous = JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ ...previous, activity }, null, 2)}\n`,
+    );
+    console.log(
+      `\nactivity section written to ${path.relative(ROOT, RESULTS)}`,
+    );
+    return;
+  }
   if (only === 'recovery') {
     // `npm run bench -- --only recovery`: Find my accounts alone, on the bundle as built.
     const recovery = await benchRecovery();
@@ -214,6 +236,7 @@ async function main(): Promise<void> {
   results.erc4337 = await benchErc4337();
   results.send = await benchSend();
   results.recovery = await benchRecovery();
+  results.activity = await benchActivity();
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
   console.log(

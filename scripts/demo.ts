@@ -379,7 +379,8 @@ function pageText(node: any, lines: string[] = []): string[] {
 }
 
 /**
- * The home page: create an account there and print what it shows.
+ * The home page: create an account there and print what it shows (each account's card, with its
+ * Activity list read from the chain when the page opened).
  *
  * @param snap - The running snap.
  */
@@ -404,6 +405,14 @@ async function homePageFlow(snap: SimulatedSnap): Promise<void> {
     'the page shows it',
     text.some((line) => line.includes(created.address)),
     created.address,
+  );
+  check(
+    'each account that sent user operations lists them under Activity, read from the chain (outcome, block, fee in ETH)',
+    text.some((line) =>
+      /Sent \(user operation\): Succeeded in block \d+ · fee [0-9.]+ ETH/u.test(
+        line,
+      ),
+    ),
   );
   console.log('    What the home page shows now (accounts part):');
   const end = text.findIndex((line) => line.includes('## Find my accounts'));

@@ -1,5 +1,6 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
+import { AccountActivity } from './keyring/accountActivity';
 import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
@@ -26,6 +27,8 @@ export type Domain = {
   settings: Settings;
   /** EIP-7702 upgrade and undo of the keyring's EOAs (the home page's buttons). */
   upgrades: AccountUpgrades;
+  /** Each account's Activity list, read from the chain (the home page's Activity part). */
+  activity: AccountActivity;
   /**
    * What a caller sees of anything thrown (`callerError`: mapped to a JSON-RPC error, the
    * configured credentials masked in it). A JSON-RPC error keeps its code.
@@ -60,6 +63,7 @@ export function createDomain(
     keyring,
     settings,
     upgrades: new AccountUpgrades({ store, settings, platform }),
+    activity: new AccountActivity({ store, settings }),
     scrub: (error) => scrubError(error, domain),
   };
   return domain;

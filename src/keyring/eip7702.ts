@@ -2,6 +2,7 @@ import type { Json } from '@metamask/utils';
 import { formatEther } from 'viem';
 import type { Hex } from 'viem';
 
+import { notePendingActivity } from './accountActivity';
 import type { KeyringPlatform } from './types';
 import { describeIntents } from '../accounts/callData';
 import {
@@ -155,7 +156,13 @@ export class AccountUpgrades {
         signature,
       });
       this.#nonces.accepted(chain, draft.summary.nonce);
-      await this.#remember(chain, scope, userOpHash, draft.fromBlock);
+      await this.#remember(
+        chain,
+        scope,
+        userOpHash,
+        draft.fromBlock,
+        upgrading,
+      );
       return {
         userOpHash,
         entryPoint: chain.entryPoint,
@@ -219,9 +226,18 @@ export class AccountUpgrades {
     }
     const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
     this.#used(chain, draft.nonce);
-    return {
-      transactionHash: await sendUndoTransaction(privateKey, chain, draft),
-    };
+    const transactionHash = await sendUndoTransaction(privateKey, chain, draft);
+    await this.#store
+      .run(async () => {
+        const next = this.#store.draft();
+        notePendingActivity(next, chain.sender, scope, {
+          kind: 'undo',
+          hash: transactionHash,
+        });
+        await this.#store.commit(next);
+      })
+      .catch(() => undefined); // best effort: the transaction is sent either way
+    return { transactionHash };
   }
 
   /**
@@ -300,12 +316,14 @@ export class AccountUpgrades {
    * @param scope - Its chain.
    * @param userOpHash - Its hash.
    * @param fromBlock - The block it was prepared at.
+   * @param upgrading - Whether it carries the upgrade (its Activity entry says so).
    */
   async #remember(
     chain: SmartAccountChain,
     scope: string,
     userOpHash: Hex,
     fromBlock: Hex,
+    upgrading: boolean,
   ): Promise<void> {
     await this.#store
       .run(async () => {
@@ -320,6 +338,10 @@ export class AccountUpgrades {
             fromBlock,
           },
         );
+        notePendingActivity(state, chain.sender, scope, {
+          kind: upgrading ? 'upgrade' : 'operation',
+          hash: userOpHash,
+        });
         await this.#store.commit(state);
       })
       .catch(() => undefined);

@@ -3,6 +3,7 @@ import { array, object, size, string } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
+import { notePendingActivity } from './accountActivity';
 import { AccountUpgrades } from './eip7702';
 import { ownRequest, distinct } from './requests';
 import type { KeyringPlatform, SendSummary } from './types';
@@ -318,13 +319,16 @@ export class UserOperations {
       }
       throw error;
     }
-    await this.#remember({
-      userOpHash: hash.toLowerCase(),
-      scope,
-      entryPoint: chain.entryPoint,
-      bundlerUrl: chain.bundlerUrl as string,
-      fromBlock: draft.fromBlock,
-    });
+    await this.#remember(
+      {
+        userOpHash: hash.toLowerCase(),
+        scope,
+        entryPoint: chain.entryPoint,
+        bundlerUrl: chain.bundlerUrl as string,
+        fromBlock: draft.fromBlock,
+      },
+      chain.sender,
+    );
     return {
       userOpHash: hash,
       entryPoint: chain.entryPoint,
@@ -337,8 +341,9 @@ export class UserOperations {
    * without the entry its receipt is searched as a foreign one).
    *
    * @param entry - The sent operation.
+   * @param sender - The account that sent it (its Activity list shows it pending).
    */
-  async #remember(entry: SentUserOperation): Promise<void> {
+  async #remember(entry: SentUserOperation, sender: Hex): Promise<void> {
     // Best effort: the operation is sent either way; without the entry its receipt is searched as a foreign one.
     await this.#store
       .run(async () => {
@@ -347,6 +352,10 @@ export class UserOperations {
           state.sentUserOperations ?? [],
           entry,
         );
+        notePendingActivity(state, sender, entry.scope, {
+          kind: 'operation',
+          hash: entry.userOpHash,
+        });
         await this.#store.commit(state);
       })
       .catch(() => undefined);

@@ -161,6 +161,31 @@ describe('stored state is validated when loaded', () => {
     expect(migrate(state)).toStrictEqual(state);
   });
 
+  it('an Activity list (optional) loads back equal; a state without one still loads', () => {
+    const withActivity = {
+      ...defaultState(),
+      activity: {
+        a: {
+          'eip155:31337': {
+            next: '0x1b',
+            entries: [
+              { kind: 'undo', hash: `0x${'a'.repeat(64)}`, status: 'pending' },
+              {
+                kind: 'upgrade',
+                hash: `0x${'b'.repeat(64)}`,
+                status: 'succeeded',
+                block: '0x1a',
+                fee: '0x12a05f200',
+              },
+            ],
+          },
+        },
+      },
+    } as KeyringState;
+    expect(migrate(withActivity as never)).toStrictEqual(withActivity);
+    expect(migrate(defaultState() as never).activity).toBeUndefined();
+  });
+
   it.each([
     [
       'accounts is not a record',
@@ -186,6 +211,47 @@ describe('stored state is validated when loaded', () => {
       'chains holding a string',
       { chains: { 'eip155:1': 'https://rpc.example' } },
       /^Stored state is invalid at chains\.eip155:1: /u,
+    ],
+    [
+      'an Activity entry of an unknown kind',
+      {
+        activity: {
+          a: {
+            'eip155:1': {
+              entries: [
+                {
+                  kind: 'mint',
+                  hash: `0x${'1'.repeat(64)}`,
+                  status: 'pending',
+                },
+              ],
+            },
+          },
+        },
+      },
+      /^Stored state is invalid at activity\.a\.eip155:1\.entries\.0\.kind: /u,
+    ],
+    [
+      'an Activity list with a block that is not a hex quantity',
+      { activity: { a: { 'eip155:1': { next: '12', entries: [] } } } },
+      /^Stored state is invalid at activity\.a\.eip155:1\.next: /u,
+    ],
+    [
+      'an Activity list longer than 100 entries',
+      {
+        activity: {
+          a: {
+            'eip155:1': {
+              entries: Array.from({ length: 101 }, () => ({
+                kind: 'undo',
+                hash: `0x${'2'.repeat(64)}`,
+                status: 'pending',
+              })),
+            },
+          },
+        },
+      },
+      /^Stored state is invalid at activity\.a\.eip155:1\.entries: /u,
     ],
   ])('%s: a clear -32603 error naming the field', (_name, change, message) => {
     expect(() => migrate({ ...defaultState(), ...change })).toThrow(message);

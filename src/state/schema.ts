@@ -16,11 +16,13 @@ import {
   object,
   record,
   refine,
+  size,
   string,
 } from '@metamask/superstruct';
 import type { Describe } from '@metamask/superstruct';
 
 import type {
+  ActivityEntry,
   ChainConfig,
   SentUserOperation,
   SmartAccountData,
@@ -34,7 +36,13 @@ import {
 } from '../utils/safeText';
 import { AddressStruct, ChainScopeStruct } from '../utils/structs';
 
-export type { ChainConfig, IpfsConfig, SentUserOperation, SmartAccountData };
+export type {
+  ActivityEntry,
+  ChainConfig,
+  IpfsConfig,
+  SentUserOperation,
+  SmartAccountData,
+};
 
 /**
  * How a derived key's snap_getEntropy salt is built. `legacy`: one sequence for every account type
@@ -118,6 +126,19 @@ export type KeyringState = {
    * before it existed: read as 0, and the numbers of the accounts' names still count).
    */
   nameCounters?: { eoa: number; smart: number };
+  /**
+   * Each account's Activity list as read from the chain, by account id, then by CAIP-2 scope
+   * (absent in states saved before it existed: read from the chain again).
+   */
+  activity?: Record<string, Record<string, ActivityLog>>;
+};
+
+/** What was read of one account's activity on one chain. */
+export type ActivityLog = {
+  /** The next block to read (hex quantity); absent until the account's first use is found. */
+  next?: string;
+  /** Newest first, bounded (pending ones first). */
+  entries: ActivityEntry[];
 };
 
 /**
@@ -235,6 +256,33 @@ const SentUserOperationStruct = object({
   ),
 });
 
+const HexQuantityStruct = define<string>('hex quantity', (value) =>
+  typeof value === 'string' && /^0x(0|[1-9a-f][0-9a-f]{0,63})$/u.test(value)
+    ? true
+    : 'expected a hex quantity',
+);
+
+const ActivityLogStruct = object({
+  next: exactOptional(HexQuantityStruct),
+  entries: size(
+    array(
+      object({
+        kind: enums(['operation', 'upgrade', 'undo']),
+        hash: define<string>('hash', (value) =>
+          typeof value === 'string' && /^0x[0-9a-f]{64}$/u.test(value)
+            ? true
+            : 'expected a 32-byte lower-case hex hash',
+        ),
+        status: enums(['pending', 'succeeded', 'failed']),
+        block: exactOptional(HexQuantityStruct),
+        fee: exactOptional(HexQuantityStruct),
+      }),
+    ),
+    0,
+    100,
+  ),
+});
+
 const EntryPointContractsStruct = object({
   entryPoint: AddressStruct,
   accountFactory: AddressStruct,
@@ -311,6 +359,9 @@ export const KeyringStateStruct = object({
   sentUserOperations: exactOptional(array(SentUserOperationStruct)),
   nameCounters: exactOptional(
     object({ eoa: DerivationIndexStruct, smart: DerivationIndexStruct }),
+  ),
+  activity: exactOptional(
+    plainRecord(string(), plainRecord(ChainScopeStruct, ActivityLogStruct)),
   ),
 }) as unknown as Describe<KeyringState>;
 

@@ -18,7 +18,11 @@ import {
   refreshRequests,
   rejectParked,
 } from './actions/requests';
-import { refreshSendStatus, sendFromForm } from './actions/send';
+import {
+  refreshActivity,
+  refreshSendStatus,
+  sendFromForm,
+} from './actions/send';
 import {
   editChain,
   removeChain,
@@ -169,6 +173,8 @@ async function act(
         ? refreshSendStatus(domain, `${namespace}:${reference}`, userOpHash)
         : undefined;
     }
+    case UI.activityRefresh:
+      return clicked ? refreshActivity(domain, target) : undefined;
     case UI.chainEdit:
       return clicked ? editChain(domain, target) : undefined;
     case UI.chainRemove:

@@ -3,6 +3,7 @@ import type { KeyringRequest } from '@metamask/keyring-api';
 import type { Domain } from '../domain';
 import { recoveryStatus } from './recoveryStatus';
 import type { RecoveryStatus } from './recoveryStatus';
+import type { ChainActivity } from '../keyring/accountActivity';
 import type { AccountSummary } from '../keyring/keyring';
 import type { EntropySource } from '../keyring/recoveryTypes';
 import type { ChainConfig } from '../settings';
@@ -49,6 +50,7 @@ export const UI = {
   restoreIndex: 'restore-index',
   restoreType: 'restore-type',
   restoreSource: 'restore-source',
+  activityRefresh: 'activity-refresh',
 } as const;
 
 /**
@@ -157,6 +159,8 @@ export type HomeModel = {
   entropySources?: EntropySource[];
   /** Where *Find my accounts* stands: running (with its progress) or its last report; absent: none ran. */
   recovery?: RecoveryStatus;
+  /** Each account's Activity list by account id: per chain, what was read from it. */
+  activity?: Record<string, ChainActivity[]>;
 };
 
 /** The outcome of one home-page action: a notice, errors by form or field, and the inputs to show. */
@@ -171,11 +175,12 @@ export type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & {
  * @param domain - The domain.
  * @param domain.keyring - The keyring: accounts and pending requests.
  * @param domain.settings - The settings: chain configs, IPFS config and approval mode.
+ * @param domain.activity - The accounts' Activity lists as last read (this reads no chain).
  * @param outcome - Notice, errors and input values to show.
  * @returns The model to render.
  */
 export async function buildHomeModel(
-  { keyring, settings }: Domain,
+  { keyring, settings, activity }: Domain,
   outcome: Outcome = { errors: {} },
 ): Promise<HomeModel> {
   const recovery = recoveryStatus(keyring);
@@ -183,6 +188,7 @@ export async function buildHomeModel(
     entropySources: await keyring.listEntropySources().catch(() => []),
     ...(recovery ? { recovery } : {}),
     accounts: keyring.describeAccounts(),
+    activity: activity.views(),
     chains: settings.chainConfigs(),
     ipfs: settings.ipfsSummary(),
     approvalMode: settings.approvalMode(),

@@ -811,7 +811,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       current.clickElement(`userop-status:${devnet.scope}:${userOpHash}`),
     );
     expect(JSON.stringify(ui.content)).toContain(
-      `succeeded in block ${BigInt(altoSays.receipt.blockNumber).toString()}`,
+      `succeeded in block ${BigInt(altoSays.receipt.blockNumber).toString()}, fee ${formatEther(BigInt(altoSays.actualGasCost))} ETH`,
     );
   });
 

@@ -108,3 +108,17 @@ export type UserOperationReceipt = {
   /** Block of the bundle transaction (hex quantity). */
   blockNumber: Hex;
 };
+
+/** One entry of an account's Activity list. */
+export type ActivityEntry = {
+  /** `operation`: a user operation; `upgrade`: the EIP-7702 upgrade (a user operation); `undo`: its undo (a type-4 transaction). */
+  kind: 'operation' | 'upgrade' | 'undo';
+  /** The userOpHash (operation, upgrade) or the transaction hash (undo), 32-byte lower-case hex. */
+  hash: string;
+  /** `pending` until seen in a block. */
+  status: 'pending' | 'succeeded' | 'failed';
+  /** Block number (hex quantity), once mined. */
+  block?: string;
+  /** Fee paid, wei (hex quantity), once mined: actualGasCost, or gasUsed × effectiveGasPrice. */
+  fee?: string;
+};

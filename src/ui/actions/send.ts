@@ -1,4 +1,4 @@
-import { numberToHex, parseEther } from 'viem';
+import { formatEther, numberToHex, parseEther } from 'viem';
 
 import type { Domain } from '../../domain';
 import { UI } from '../homeModel';
@@ -80,7 +80,7 @@ export async function sendFromForm(
  *
  * @param receipt - The receipt from userOperationReceipt (`success`, `blockNumber` and
  * `actualGasCost` as hex quantities), or null while the operation is pending.
- * @returns Its outcome, block (decimal) and gas cost (wei, decimal), or that it is pending.
+ * @returns Its outcome, block (decimal) and fee (ETH, decimal), or that it is pending.
  */
 function receiptText(receipt: unknown): string {
   if (receipt === null || typeof receipt !== 'object') {
@@ -91,7 +91,7 @@ function receiptText(receipt: unknown): string {
     blockNumber: string;
     actualGasCost: string;
   };
-  return `${success ? 'succeeded' : 'reverted'} in block ${BigInt(blockNumber).toString()}, gas cost ${BigInt(actualGasCost).toString()} wei`;
+  return `${success ? 'succeeded' : 'failed'} in block ${BigInt(blockNumber).toString()}, fee ${formatEther(BigInt(actualGasCost))} ETH`;
 }
 
 /**
@@ -115,4 +115,22 @@ export async function refreshSendStatus(
     ...outcome,
     lastSent: { scope, userOpHash, status: outcome.notice?.text },
   };
+}
+
+/**
+ * An account's *Refresh activity* button (`activity-refresh:<id>`): read its new blocks on each of
+ * its chains; the page then shows its Activity list as read (a chain that did not answer says so
+ * there).
+ *
+ * @param domain - The keyring and settings.
+ * @param domain.activity - The Activity lists.
+ * @param id - The account's id.
+ * @returns An outcome with no notice (the list itself is the answer).
+ */
+export async function refreshActivity(
+  { activity }: Domain,
+  id: string,
+): Promise<Outcome> {
+  await activity.refresh(id);
+  return { errors: {} };
 }

@@ -12,6 +12,7 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
+import { Activity } from './Activity';
 import { SendForm } from './SendForm';
 import { UpgradeControls } from './Upgrade';
 import type { AccountSummary } from '../../keyring/keyring';
@@ -140,6 +141,7 @@ export const AccountCard: SnapComponent<{
       ) : (
         <UpgradeControls id={account.id} label={label} model={model} />
       )}
+      <Activity summary={summary} model={model} />
     </Section>
   );
 };
