@@ -1,5 +1,6 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
+import { DappCalls } from './keyring/dappCalls';
 import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
@@ -26,6 +27,8 @@ export type Domain = {
   settings: Settings;
   /** EIP-7702 upgrade and undo of the keyring's EOAs (the home page's buttons). */
   upgrades: AccountUpgrades;
+  /** EIP-5792 for sites (wallet_getCapabilities, wallet_sendCalls, wallet_getCallsStatus). */
+  dapps: DappCalls;
   /**
    * What a caller sees of anything thrown (`callerError`: mapped to a JSON-RPC error, the
    * configured credentials masked in it). A JSON-RPC error keeps its code.
@@ -60,6 +63,7 @@ export function createDomain(
     keyring,
     settings,
     upgrades: new AccountUpgrades({ store, settings, platform }),
+    dapps: new DappCalls({ store, settings, keyring }),
     scrub: (error) => scrubError(error, domain),
   };
   return domain;

@@ -13,6 +13,7 @@ import { methodNotFound } from '../utils/errors';
  * @param domain.keyring - The keyring (userOperationReceipt, sendUserOperation, findAccounts,
  * restoreAccount, listEntropySources...).
  * @param domain.settings - Chain, IPFS and approval settings.
+ * @param domain.dapps - EIP-5792 and sendUserOperation by address, one send per site at a time.
  * @param request - `{ method, params }`.
  * @param origin - The caller's origin as MetaMask reported it (named in consent and send dialogs).
  * @returns The method's result.
@@ -20,7 +21,7 @@ import { methodNotFound } from '../utils/errors';
  * user declines a site's change).
  */
 export async function handleSnapRpc(
-  { keyring, settings }: Domain,
+  { keyring, settings, dapps }: Domain,
   request: JsonRpcRequest,
   origin: string,
 ): Promise<Json> {
@@ -39,13 +40,19 @@ export async function handleSnapRpc(
     case SnapRpcMethod.SetApprovalMode:
       return settings.setApprovalMode(request.params, requester);
     case SnapRpcMethod.SendUserOperation:
-      return keyring.sendUserOperation(request.params, origin);
+      return dapps.sendUserOperation(request.params, origin);
     case SnapRpcMethod.ListEntropySources:
       return keyring.listEntropySources();
     case SnapRpcMethod.FindAccounts:
       return await keyring.findAccounts();
     case SnapRpcMethod.RestoreAccount:
       return await keyring.restoreAccount(request.params);
+    case SnapRpcMethod.GetCapabilities:
+      return dapps.capabilities(request.params);
+    case SnapRpcMethod.SendCalls:
+      return dapps.sendCalls(request.params, origin);
+    case SnapRpcMethod.GetCallsStatus:
+      return dapps.callsStatus(request.params, origin);
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }
