@@ -15,6 +15,21 @@ import {
 
 const KINDS = { 'eip155:eoa': 'Regular', 'eip155:erc4337': 'Smart account' };
 
+/** What a waiting request asks, in words. */
+const ASKS = {
+  personal_sign: 'Sign a message',
+  eth_signTransaction: 'Sign a transaction',
+  eth_signTypedData_v1: 'Sign structured data',
+  eth_signTypedData_v3: 'Sign structured data',
+  eth_signTypedData_v4: 'Sign structured data',
+  eth_signUserOperation: 'Sign a smart-account operation',
+  eth_prepareUserOperation: 'Prepare a smart-account operation',
+  eth_patchUserOperation: 'Prepare a smart-account operation',
+};
+
+/** The addresses of the accounts last shown, by account id. */
+const addresses = new Map();
+
 /**
  * A table cell holding `text`.
  *
@@ -48,6 +63,7 @@ function button(id, text, work) {
 /** Show the snap's accounts, each with its rename, export and delete buttons. */
 async function showAccounts() {
   const accounts = await invokeKeyring('keyring_listAccounts');
+  accounts.forEach((account) => addresses.set(account.id, account.address));
   byId('accounts').replaceChildren(
     ...accounts.map((account) => {
       const row = document.createElement('tr');
@@ -111,7 +127,7 @@ async function showRequests() {
   const wanted = /^#\/requests\/(.+)$/u.exec(window.location.hash)?.[1];
   byId('requests').replaceChildren(
     ...requests
-      .sort((a) => (a.id === wanted ? -1 : 0))
+      .sort((a, b) => Number(b.id === wanted) - Number(a.id === wanted))
       .map((request) => {
         const row = document.createElement('tr');
         const actions = document.createElement('td');
@@ -129,8 +145,8 @@ async function showRequests() {
         );
         row.append(
           cell(request.origin),
-          cell(request.request.method),
-          cell(request.account),
+          cell(ASKS[request.request.method] ?? 'Sign'),
+          cell(addresses.get(request.account) ?? request.account),
           actions,
         );
         return row;

@@ -1,7 +1,7 @@
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 
 import type { Domain } from '../domain';
-import { SnapRpcMethod } from './permissions';
+import { COMPANION_ORIGINS, SnapRpcMethod } from './permissions';
 import { methodNotFound } from '../utils/errors';
 
 /**
@@ -26,6 +26,8 @@ export async function handleSnapRpc(
   origin: string,
 ): Promise<Json> {
   const requester = { origin };
+  // one waiting send per site, except the companion's own pages (several sends may wait there)
+  const alone = !COMPANION_ORIGINS.includes(origin);
   switch (request.method) {
     case SnapRpcMethod.SetChainConfig:
       return settings.setChainConfig(request.params, requester);
@@ -40,7 +42,7 @@ export async function handleSnapRpc(
     case SnapRpcMethod.SetApprovalMode:
       return settings.setApprovalMode(request.params, requester);
     case SnapRpcMethod.SendUserOperation:
-      return dapps.sendUserOperation(request.params, origin);
+      return dapps.sendUserOperation(request.params, origin, alone);
     case SnapRpcMethod.ListEntropySources:
       return keyring.listEntropySources();
     case SnapRpcMethod.FindAccounts:
@@ -50,7 +52,7 @@ export async function handleSnapRpc(
     case SnapRpcMethod.GetCapabilities:
       return dapps.capabilities(request.params);
     case SnapRpcMethod.SendCalls:
-      return dapps.sendCalls(request.params, origin);
+      return dapps.sendCalls(request.params, origin, alone);
     case SnapRpcMethod.GetCallsStatus:
       return dapps.callsStatus(request.params, origin);
     default:

@@ -151,6 +151,7 @@ export class DappCalls {
    * @param params - `[{ version: "2.0.0", id?, from, chainId, atomicRequired, calls: [{ to, value?, data?, capabilities? }], capabilities? }]`
    * (value and chainId hex quantities, data hex bytes).
    * @param origin - The site, as MetaMask reported it.
+   * @param alone - Whether the site may have only one send waiting (every site but the companion).
    * @returns `{ id }`: the site's id, else the userOpHash.
    * @throws JsonRpcError -32602 for bad params; 4100 when `from` is not this snap's; 5700 for a
    * capability it does not support and the site did not mark optional; 5710 for a chain it has no
@@ -158,7 +159,11 @@ export class DappCalls {
    * 32 calls; -32002 while the site has a send waiting; 4001 when the person declines; the send
    * path's errors.
    */
-  async sendCalls(params: unknown, origin: string): Promise<{ id: string }> {
+  async sendCalls(
+    params: unknown,
+    origin: string,
+    alone = true,
+  ): Promise<{ id: string }> {
     const [raw] = validate(
       params,
       size(array(unknown()), 1, 1),
@@ -198,7 +203,7 @@ export class DappCalls {
     if (request.id !== undefined && this.#find(origin, request.id)) {
       throw walletCallsError(5720, 'Duplicate id: this site used it already');
     }
-    const { userOpHash } = await this.oneAtATime(origin, async () =>
+    const { userOpHash } = await this.#maybeAlone(origin, alone, async () =>
       this.#keyring.sendUserOperation(
         {
           account: account.id,
@@ -308,33 +313,43 @@ export class DappCalls {
    *
    * @param params - `{ account: <id or address>, scope, intents }` (see KeyringSnap.sendUserOperation).
    * @param origin - The site, named in the dialog.
+   * @param alone - Whether the site may have only one send waiting (every site but the companion).
    * @returns `{ userOpHash, entryPoint, sender }`.
    * @throws As KeyringSnap.sendUserOperation; -32002 while the site has a send waiting.
    */
-  async sendUserOperation(params: unknown, origin: string): Promise<Json> {
+  async sendUserOperation(
+    params: unknown,
+    origin: string,
+    alone = true,
+  ): Promise<Json> {
     const account = (params as { account?: unknown } | null)?.account;
     const byAddress =
       typeof account === 'string' && AddressStruct.is(account)
         ? { ...(params as object), account: (await this.#account(account)).id }
         : params;
-    return this.oneAtATime(origin, async () =>
+    return this.#maybeAlone(origin, alone, async () =>
       this.#keyring.sendUserOperation(byAddress, origin),
     );
   }
 
   /**
-   * Run `task` unless the site has one running: a second send while the first waits (on the
-   * chain, or on the person in its dialog) is refused, not queued behind it.
+   * Run `task`; with `alone`, only if the site has none running: a second send while the first
+   * waits (on the chain, or on the person in its dialog) is refused, not queued behind it.
    *
    * @param origin - The site.
+   * @param alone - Whether the rule applies.
    * @param task - The send.
    * @returns What `task` returns.
    * @throws JsonRpcError -32002 while the site has one running.
    */
-  async oneAtATime<Result>(
+  async #maybeAlone<Result>(
     origin: string,
+    alone: boolean,
     task: () => Promise<Result>,
   ): Promise<Result> {
+    if (!alone) {
+      return task();
+    }
     if (this.#waiting.has(origin)) {
       throw alreadyWaiting(
         'A request from this site is already waiting for confirmation: answer it in MetaMask first',
