@@ -105,6 +105,20 @@ const config = createConfig([
     },
   },
 
+  // The companion site (site/): plain ES modules run by the browser, with no build step.
+  {
+    files: ['site/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: { window: 'readonly', document: 'readonly' },
+    },
+    rules: {
+      // browser globals, and module paths with their extension as the browser loads them
+      'no-restricted-globals': 'off',
+      'import-x/extensions': 'off',
+    },
+  },
+
   // Build configuration, scripts and tests run on a developer's machine or in CI, never in the
   // snap: synchronous file access, exit codes and settings from environment variables are the
   // plain way to write them there.

@@ -5,6 +5,10 @@
  * Only what a local snap install fetches is served: `snap.manifest.json`, `package.json` and the
  * files under `dist/` and `images/`. `--port <n>` changes the port; `--root <dir>` serves another
  * build folder (one holding its own manifest, as the dev build does).
+ *
+ * `--site` (`npm run site`) serves the companion site (`site/`, plain HTML and JS) instead, on
+ * http://localhost:8000 by default: the origin the development build allows (`npm run serve:dev`
+ * serves that snap beside it).
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,6 +21,8 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css',
 };
 
 /**
@@ -31,8 +37,11 @@ function option(name: string, fallback: string): string {
   return index === -1 ? fallback : (process.argv[index + 1] ?? fallback);
 }
 
-const root = path.resolve(option('root', path.join(__dirname, '..')));
-const port = Number(option('port', '8080'));
+const site = process.argv.includes('--site');
+const root = path.resolve(
+  option('root', path.join(__dirname, '..', site ? 'site' : '')),
+);
+const port = Number(option('port', site ? '8000' : '8080'));
 
 /**
  * The file a request path names.
@@ -41,10 +50,12 @@ const port = Number(option('port', '8080'));
  * @returns The file under the served folder, or undefined when it is not one we serve.
  */
 function resolveFile(urlPath: string): string | undefined {
-  const clean = path.posix.normalize(
+  const asked = path.posix.normalize(
     decodeURIComponent(urlPath.split('?')[0] ?? '/'),
   );
+  const clean = site && asked === '/' ? '/index.html' : asked;
   const allowed =
+    site ||
     clean === '/snap.manifest.json' ||
     clean === '/package.json' ||
     clean.startsWith('/dist/') ||
@@ -90,7 +101,9 @@ server.listen(port, '127.0.0.1', () => {
     `Serving ${path.relative(process.cwd(), root) || '.'} on http://localhost:${port} (127.0.0.1 only); Ctrl-C stops.`,
   );
   console.log(
-    `Install it from a page with wallet_requestSnaps({ 'local:http://localhost:${port}': {} }).`,
+    site
+      ? `Open http://localhost:${port}/ (the companion) or /dapp.html (the example app).`
+      : `Install it from a page with wallet_requestSnaps({ 'local:http://localhost:${port}': {} }).`,
   );
 });
 stopOnExit(

@@ -1,6 +1,7 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
 import { AccountActivity } from './keyring/accountActivity';
+import { DappCalls } from './keyring/dappCalls';
 import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
@@ -29,6 +30,8 @@ export type Domain = {
   upgrades: AccountUpgrades;
   /** Each account's Activity list, read from the chain (the home page's Activity part). */
   activity: AccountActivity;
+  /** EIP-5792 for sites (wallet_getCapabilities, wallet_sendCalls, wallet_getCallsStatus). */
+  dapps: DappCalls;
   /**
    * What a caller sees of anything thrown (`callerError`: mapped to a JSON-RPC error, the
    * configured credentials masked in it). A JSON-RPC error keeps its code.
@@ -64,6 +67,7 @@ export function createDomain(
     settings,
     upgrades: new AccountUpgrades({ store, settings, platform }),
     activity: new AccountActivity({ store, settings }),
+    dapps: new DappCalls({ store, settings, keyring }),
     scrub: (error) => scrubError(error, domain),
   };
   return domain;

@@ -31,4 +31,31 @@ describe('permissions', () => {
       false,
     );
   });
+
+  it('grants any other https site EIP-5792 and the send and receipt methods, nothing else', () => {
+    const site = 'https://dapp.example:8443';
+    for (const method of [
+      'wallet_getCapabilities',
+      'wallet_sendCalls',
+      'wallet_getCallsStatus',
+      'sendUserOperation',
+      'getUserOperationReceipt',
+    ]) {
+      expect(isAllowed(site, method)).toBe(true);
+      expect(isAllowed('http://dapp.example', method)).toBe(false);
+      expect(isAllowed('https://dapp.example/path', method)).toBe(false);
+      expect(isAllowed(METAMASK_ORIGIN, method)).toBe(false);
+    }
+    for (const method of [
+      'setChainConfig',
+      'getChainConfigs',
+      'findAccounts',
+      'restoreAccount',
+      'keyring_createAccount',
+      'keyring_exportAccount',
+      'keyring_approveRequest',
+    ]) {
+      expect(isAllowed(site, method)).toBe(false);
+    }
+  });
 });

@@ -28,7 +28,23 @@ export enum SnapRpcMethod {
   ListEntropySources = 'listEntropySources',
   FindAccounts = 'findAccounts',
   RestoreAccount = 'restoreAccount',
+  GetCapabilities = 'wallet_getCapabilities',
+  SendCalls = 'wallet_sendCalls',
+  GetCallsStatus = 'wallet_getCallsStatus',
 }
+
+/**
+ * What any other https site may call (the manifest's `endowment:rpc` has `dapps: true`): EIP-5792
+ * and the snap's own send and receipt. Accounts, keys, settings, recovery and approvals stay with
+ * MetaMask, the home page and the companion.
+ */
+const DAPP_METHODS: ReadonlySet<string> = new Set([
+  SnapRpcMethod.GetCapabilities,
+  SnapRpcMethod.SendCalls,
+  SnapRpcMethod.GetCallsStatus,
+  SnapRpcMethod.SendUserOperation,
+  SnapRpcMethod.GetUserOperationReceipt,
+]);
 
 /**
  * What MetaMask's keyring bridge (eth-snap-keyring) calls. It creates accounts itself
@@ -84,12 +100,16 @@ export const ORIGIN_PERMISSIONS: ReadonlyMap<
 ]);
 
 /**
- * Whether `origin` may call `method`.
+ * Whether `origin` may call `method`: MetaMask and the companion by their own lists; any other
+ * https origin the dapp methods.
  *
  * @param origin - The caller's origin as the snaps platform reports it.
  * @param method - The JSON-RPC method name.
  * @returns True when the allow-list grants it.
  */
 export function isAllowed(origin: string, method: string): boolean {
-  return ORIGIN_PERMISSIONS.get(origin)?.has(method) ?? false;
+  return (
+    ORIGIN_PERMISSIONS.get(origin)?.has(method) ??
+    (/^https:\/\/[^/?#]+$/u.test(origin) && DAPP_METHODS.has(method))
+  );
 }

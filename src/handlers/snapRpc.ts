@@ -1,7 +1,7 @@
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 
 import type { Domain } from '../domain';
-import { SnapRpcMethod } from './permissions';
+import { COMPANION_ORIGINS, SnapRpcMethod } from './permissions';
 import { methodNotFound } from '../utils/errors';
 
 /**
@@ -13,6 +13,7 @@ import { methodNotFound } from '../utils/errors';
  * @param domain.keyring - The keyring (userOperationReceipt, sendUserOperation, findAccounts,
  * restoreAccount, listEntropySources...).
  * @param domain.settings - Chain, IPFS and approval settings.
+ * @param domain.dapps - EIP-5792 and sendUserOperation by address, one send per site at a time.
  * @param request - `{ method, params }`.
  * @param origin - The caller's origin as MetaMask reported it (named in consent and send dialogs).
  * @returns The method's result.
@@ -20,11 +21,13 @@ import { methodNotFound } from '../utils/errors';
  * user declines a site's change).
  */
 export async function handleSnapRpc(
-  { keyring, settings }: Domain,
+  { keyring, settings, dapps }: Domain,
   request: JsonRpcRequest,
   origin: string,
 ): Promise<Json> {
   const requester = { origin };
+  // one waiting send per site, except the companion's own pages (several sends may wait there)
+  const alone = !COMPANION_ORIGINS.includes(origin);
   switch (request.method) {
     case SnapRpcMethod.SetChainConfig:
       return settings.setChainConfig(request.params, requester);
@@ -39,13 +42,19 @@ export async function handleSnapRpc(
     case SnapRpcMethod.SetApprovalMode:
       return settings.setApprovalMode(request.params, requester);
     case SnapRpcMethod.SendUserOperation:
-      return keyring.sendUserOperation(request.params, origin);
+      return dapps.sendUserOperation(request.params, origin, alone);
     case SnapRpcMethod.ListEntropySources:
       return keyring.listEntropySources();
     case SnapRpcMethod.FindAccounts:
       return await keyring.findAccounts();
     case SnapRpcMethod.RestoreAccount:
       return await keyring.restoreAccount(request.params);
+    case SnapRpcMethod.GetCapabilities:
+      return dapps.capabilities(request.params);
+    case SnapRpcMethod.SendCalls:
+      return dapps.sendCalls(request.params, origin, alone);
+    case SnapRpcMethod.GetCallsStatus:
+      return dapps.callsStatus(request.params, origin);
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }

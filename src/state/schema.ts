@@ -34,7 +34,11 @@ import {
   fieldPath,
   firstFailure,
 } from '../utils/safeText';
-import { AddressStruct, ChainScopeStruct } from '../utils/structs';
+import {
+  AddressStruct,
+  Bytes32Struct,
+  ChainScopeStruct,
+} from '../utils/structs';
 
 export type {
   ActivityEntry,
@@ -93,6 +97,21 @@ export type SourceIndexes = {
   'erc4337-owner': number;
 };
 
+/**
+ * A call bundle a site sent (EIP-5792 `wallet_sendCalls`): the id it was given, the site that sent
+ * it (only that site may ask its status), and the user operation that carries it.
+ */
+export type DappCall = {
+  /** The bundle id (the site's own, or the userOpHash when it gave none). */
+  id: string;
+  /** The sending site's origin. */
+  origin: string;
+  /** CAIP-2 chain of the operation. */
+  scope: string;
+  /** The user operation's hash (lower-case hex). */
+  userOpHash: string;
+};
+
 /** The snap's persisted state (snap_manageState, encrypted). */
 export type KeyringState = {
   /** Schema version; see STATE_VERSION and `migrate`. */
@@ -120,6 +139,8 @@ export type KeyringState = {
   ipfs: IpfsConfig | null;
   /** Operations sendUserOperation sent, oldest first, bounded (absent in states saved before it existed). */
   sentUserOperations?: SentUserOperation[];
+  /** Call bundles sites sent with wallet_sendCalls, oldest first, bounded (absent before it existed). */
+  dappCalls?: DappCall[];
   /**
    * The highest number of a suggested name (`Keyring Account <n>`, `Smart Account <n>`) given so
    * far, by kind: never suggested again, even after a rename or a delete (absent in states saved
@@ -357,6 +378,16 @@ export const KeyringStateStruct = object({
     }),
   ),
   sentUserOperations: exactOptional(array(SentUserOperationStruct)),
+  dappCalls: exactOptional(
+    array(
+      object({
+        id: size(string(), 1, 4096),
+        origin: size(string(), 1, 2048),
+        scope: ChainScopeStruct,
+        userOpHash: Bytes32Struct,
+      }),
+    ),
+  ),
   nameCounters: exactOptional(
     object({ eoa: DerivationIndexStruct, smart: DerivationIndexStruct }),
   ),

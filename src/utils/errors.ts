@@ -242,3 +242,27 @@ export class SnapError extends Error {
 export function throwNotFound(message: string, data?: ErrorData): never {
   throw notFound(message, data);
 }
+
+/**
+ * An EIP-5792 wallet-call error (https://eips.ethereum.org/EIPS/eip-5792#error-codes): 5700
+ * unsupported non-optional capability, 5710 unsupported chain id, 5720 duplicate id, 5730 unknown
+ * bundle id, 5740 bundle too large.
+ *
+ * @param code - The EIP-5792 code.
+ * @param message - What is wrong; never echoes the caller's value.
+ * @returns The error to throw.
+ */
+export const walletCallsError = (
+  code: 5700 | 5710 | 5720 | 5730 | 5740,
+  message: string,
+): JsonRpcError<never> => new JsonRpcError(code, message);
+
+/**
+ * -32002 (resource unavailable, EIP-1474), as MetaMask answers a second request of a kind while one
+ * waits: the site has a dialog waiting already.
+ *
+ * @param message - What is waiting.
+ * @returns The error to throw.
+ */
+export const alreadyWaiting = (message: string): JsonRpcError<never> =>
+  rpcErrors.resourceUnavailable({ message });

@@ -91,6 +91,8 @@ const ALLOWED: Record<string, ReadonlySet<string>> = {
     'keyring_rejectRequest',
     ...SNAP_METHODS,
   ]),
+  // any other https site: EIP-5792, sendUserOperation and getUserOperationReceipt (of these methods, the receipt)
+  'https://evil.example': new Set(['getUserOperationReceipt']),
 };
 /**
  * Whether the snap lets an origin call a method (its permissions, from the manifest).

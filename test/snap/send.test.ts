@@ -267,14 +267,14 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     await devnet?.stop();
   });
 
-  it('only the companion origin may call it (4100 for MetaMask and other sites), and nothing runs for them', async () => {
+  it('refuses MetaMask and a site that is not https (4100), and nothing runs for them (https sites may: test/snap/dapps.test.ts)', async () => {
     chainProxy.resetStats();
     const params = {
       account: account.id,
       scope: devnet.scope,
       intents: [{ to: RECORDERS[0], value: '0x0', data: '0x' }],
     };
-    for (const origin of [METAMASK, 'https://dapp.example']) {
+    for (const origin of [METAMASK, 'http://dapp.example']) {
       const { response } = (await harness.snap.request({
         origin,
         method: 'sendUserOperation',
