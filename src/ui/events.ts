@@ -59,10 +59,11 @@ export async function homeInput(
     updateInterface(
       id,
       renderHome(
-        await buildHomeModel(domain, {
-          errors: {},
-          values: typedValues(state),
-        }),
+        await buildHomeModel(
+          domain,
+          { errors: {}, values: typedValues(state) },
+          false,
+        ),
       ),
     );
   const acted = await act(domain, event, repaint, state);

@@ -1,4 +1,4 @@
-import { chainName } from './chainNames';
+import { chainName, nativeAmount } from './chainNames';
 import { UI } from './homeModel';
 import type { ErrorData, ErrorReason } from '../utils/errors';
 import { displayText, ownEntry } from '../utils/safeText';
@@ -204,6 +204,20 @@ const RULES: readonly Rule[] = [
       ownEntry(IPFS_FIELD_TEXT, data.field ?? '') ?? 'Check this field',
   },
   {
+    code: -32003,
+    reason: 'insufficientFunds',
+    form: UI.accountUndoUpgrade,
+    text: (data) =>
+      `This account needs about ${nativeAmount(data.needed ?? '0', data.scope)} to undo the upgrade: it pays that fee itself (a paymaster never does), and it holds ${nativeAmount(data.balance ?? '0', data.scope)}. Add funds, then try again.`,
+  },
+  {
+    code: -32003,
+    reason: 'insufficientFunds',
+    field: 'value',
+    text: (data) =>
+      `This account holds ${nativeAmount(data.balance ?? '0', data.scope)}; sending ${nativeAmount(data.value ?? '0', data.scope)} needs more (${nativeAmount(data.needed ?? '0', data.scope)} with the most the gas can cost).`,
+  },
+  {
     code: -32002,
     form: UI.chainForm,
     field: 'rpcUrl',
@@ -225,11 +239,12 @@ function errorData(error: unknown): Partial<ErrorData> {
   if (typeof data !== 'object' || data === null) {
     return {};
   }
-  const { reason, field, address, chainId, scope } = data as Record<
-    string,
-    unknown
-  >;
+  const { reason, field, address, chainId, scope, balance, value, needed } =
+    data as Record<string, unknown>;
   return {
+    ...(typeof balance === 'string' ? { balance } : {}),
+    ...(typeof value === 'string' ? { value } : {}),
+    ...(typeof needed === 'string' ? { needed } : {}),
     ...(typeof reason === 'string' ? { reason: reason as ErrorReason } : {}),
     ...(typeof field === 'string' ? { field } : {}),
     ...(typeof address === 'string' ? { address } : {}),

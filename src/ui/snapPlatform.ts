@@ -3,6 +3,7 @@ import { deriveKey } from '../keyring/keys';
 import { emitEvent, listEntropySources, showConfirmation } from '../platform';
 import { saveState } from '../state/store';
 import type { StateSaver } from '../state/store';
+import { chainName } from './chainNames';
 import { confirmDialog } from './dialogs/confirm';
 import { consentDialog } from './dialogs/consent';
 import { sendConfirmation } from './dialogs/sendConfirmation';
@@ -21,5 +22,6 @@ export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
   listEntropySources,
   confirm: async (title, text) => showConfirmation(confirmDialog(title, text)),
   confirmConsent: async (consent) => showConfirmation(consentDialog(consent)),
-  confirmSend: async (summary) => showConfirmation(sendConfirmation(summary)),
+  confirmSend: async (summary) =>
+    showConfirmation(sendConfirmation(summary, chainName(summary.scope))),
 };

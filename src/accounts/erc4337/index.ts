@@ -39,6 +39,7 @@ export {
   signEip7702Authorization,
   SIMPLE_7702_ACCOUNT,
   stubAuthorization,
+  UNDO_MIN_GAS,
 } from './eip7702';
 export type { ResolvedSmartAccount } from './create';
 export {

@@ -53,8 +53,9 @@ export type SendSummary = {
   /**
    * EIP-7702: the sender is an EOA that this operation upgrades: from it on, the account runs the
    * code of `delegate` (Simple7702Account) on this chain; its authorization carries `nonce`.
+   * `undoCost`: about what undoing it costs the account (wei): the undo's gas at this fee.
    */
-  upgrade?: { delegate: Hex; nonce: bigint };
+  upgrade?: { delegate: Hex; nonce: bigint; undoCost?: bigint };
 };
 
 /** An operation ready to be confirmed and signed. */
