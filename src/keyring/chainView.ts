@@ -28,7 +28,7 @@ export type AccountOnChain = {
 };
 
 /** The largest reply of one chain's batch, in bytes. */
-const MAX_REPLY_BYTES = 1 << 20;
+const MAX_REPLY_BYTES = 1_048_576;
 
 /** How long the page waits for one chain, in milliseconds. */
 const TIMEOUT_MS = 5_000;

@@ -3,9 +3,9 @@ import type { Hex } from 'viem';
 
 import type { SendReview, SendSummary } from './types';
 import { describeIntents } from '../accounts/callData';
+import { assertFunds } from '../accounts/erc4337';
 import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import { CANONICAL_CONTRACTS } from '../accounts/erc4337/versions';
-import { transactionRejected } from '../utils/errors';
 
 /**
  * What every send shows and checks before its confirmation, on every EntryPoint version and for an
@@ -16,38 +16,30 @@ import { transactionRejected } from '../utils/errors';
 
 /**
  * Refuse a send the account cannot pay, before the dialog: the sum of the intents' values, plus
- * the most the gas can cost when no paymaster pays it, against the account's balance. Without
- * this a bundler refuses it later with words a person cannot read (`AA21 didn't pay prefund`,
- * `execution reverted`).
+ * the most the gas can cost when no paymaster pays it, against the account's balance (the one the
+ * draft read in its batch, else read now). Without this a bundler refuses it later with words a
+ * person cannot read (`AA21 didn't pay prefund`).
  *
  * @param chain - The account's chain side (its RPC client and `sender`).
  * @param chain.client - The chain's RPC client.
  * @param chain.sender - The account that pays.
- * @param summary - The drafted operation (intents' values, `maxGasCost` and `paymaster`).
- * @throws JsonRpcError -32003 (transaction rejected, EIP-1474) with `data.reason`
- * `insufficientFunds`, the chain (`scope`) and the amounts in wei (`balance`, `value`, `needed`), when short; the
- * chain's errors when the balance cannot be read.
+ * @param summary - The drafted operation (intents' values, `maxGasCost`, `paymaster`, `balance`).
+ * @throws JsonRpcError -32003 (`insufficientFunds`, see assertFunds) when short; the chain's
+ * errors when the balance cannot be read.
  */
 export async function assertCanPay(
   { client, sender }: Pick<SmartAccountChain, 'client' | 'sender'>,
-  summary: Pick<SendSummary, 'intents' | 'maxGasCost' | 'paymaster' | 'scope'>,
+  summary: Pick<
+    SendSummary,
+    'intents' | 'maxGasCost' | 'paymaster' | 'scope' | 'balance'
+  >,
 ): Promise<void> {
-  const value = summary.intents.reduce((sum, intent) => sum + intent.value, 0n);
-  const needed =
-    value + (summary.paymaster === null ? summary.maxGasCost : 0n);
-  const balance = await client.getBalance(sender);
-  if (balance < needed) {
-    throw transactionRejected(
-      `Insufficient funds on ${summary.scope}: the account holds ${balance} wei; the value sent plus the most the gas it pays can cost is ${needed} wei`,
-      {
-        reason: 'insufficientFunds',
-        scope: summary.scope,
-        balance: balance.toString(),
-        value: value.toString(),
-        needed: needed.toString(),
-      },
-    );
-  }
+  assertFunds(
+    summary.balance ?? (await client.getBalance(sender)),
+    summary.intents.reduce((sum, intent) => sum + intent.value, 0n),
+    summary.paymaster === null ? summary.maxGasCost : 0n,
+    summary.scope,
+  );
 }
 
 /**

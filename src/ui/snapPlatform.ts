@@ -1,9 +1,9 @@
 import type { KeyringPlatform } from '../keyring/keyring';
 import { deriveKey } from '../keyring/keys';
 import { emitEvent, listEntropySources, showConfirmation } from '../platform';
+import { chainName } from './chainNames';
 import { saveState } from '../state/store';
 import type { StateSaver } from '../state/store';
-import { chainName } from './chainNames';
 import { confirmDialog } from './dialogs/confirm';
 import { consentDialog } from './dialogs/consent';
 import { sendConfirmation } from './dialogs/sendConfirmation';

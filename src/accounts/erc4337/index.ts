@@ -17,6 +17,7 @@ import { invalidParams, notFound, validate } from '../../utils/errors';
 
 export { signUserOperation } from './userop';
 export { newSmartAccount, resolveSmartAccount } from './create';
+export { assertFunds } from './funds';
 export { lookupUserOperationReceipt } from './receipt';
 export {
   DeployingSends,

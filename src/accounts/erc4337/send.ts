@@ -56,6 +56,8 @@ export type SendSummary = {
    * `undoCost`: about what undoing it costs the account (wei): the undo's gas at this fee.
    */
   upgrade?: { delegate: Hex; nonce: bigint; undoCost?: bigint };
+  /** The sender's balance when drafted, in wei (read in the draft's batch). */
+  balance?: bigint;
 };
 
 /** An operation ready to be confirmed and signed. */
@@ -211,7 +213,7 @@ export async function draftUserOperation(
   intents: Intent[],
   nonceKey: bigint = randomNonceKey(),
 ): Promise<UserOperationDraft> {
-  const [{ prepared, extra }, fromBundler] = await Promise.all([
+  const [{ prepared, extra, balance }, fromBundler] = await Promise.all([
     prepareUserOperationWith(
       chain,
       intents,
@@ -250,7 +252,7 @@ export async function draftUserOperation(
   return {
     userOp,
     fromBlock: blockNumberOf(block),
-    summary: summarize(userOp, scope, intents, fees.source),
+    summary: { ...summarize(userOp, scope, intents, fees.source), balance },
   };
 }
 

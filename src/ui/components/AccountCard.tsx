@@ -46,6 +46,18 @@ function phraseOf(source: string | undefined, model: HomeModel): string {
 }
 
 /**
+ * What an EOA's Type row says.
+ *
+ * @param upgradedOn - The chains where it runs Simple7702Account (EIP-7702).
+ * @returns `Account (EOA)`, or that it is upgraded and where.
+ */
+function eoaType(upgradedOn: string[]): string {
+  return upgradedOn.length === 0
+    ? 'Account (EOA)'
+    : `Upgraded to a smart account on ${upgradedOn.map(chainName).join(', ')} (EIP-7702: the same address runs Simple7702Account)`;
+}
+
+/**
  * One account's section: name, type (a smart account's names its EntryPoint version), address, chains, key source, metadata CID, its rename form
  * (`account-rename:<id>`, input `account-name:<id>`), the export and delete buttons, and for a
  * smart account its Send form. Buttons say which account they act on ("Delete Savings", or the
@@ -90,9 +102,7 @@ export const AccountCard: SnapComponent<{
         <Text>
           {smart
             ? `Smart account (ERC-4337, SimpleAccount v${version}, EntryPoint v${version})`
-            : upgradedOn.length > 0
-              ? `Upgraded to a smart account on ${upgradedOn.map(chainName).join(', ')} (EIP-7702: the same address runs Simple7702Account)`
-              : 'Account (EOA)'}
+            : eoaType(upgradedOn)}
         </Text>
       </Row>
       <Copyable value={account.address} />

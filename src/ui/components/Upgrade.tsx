@@ -19,7 +19,7 @@ import type { HomeModel } from '../homeModel';
  * dropdown `account-upgrade-chain:<id>` when two or more chains are configured), *Upgrade to a
  * smart account* (`account-upgrade:<id>`) and *Undo upgrade* (`account-undo-upgrade:<id>`), and
  * the error of the last attempt under them; only the button that applies where the EOA's code was
- * read (Upgrade where it has none, Undo where it has some). Shown only when a chain is configured.
+ * read (Upgrade where it has none, Undo where it has some; both when no chain answered). Shown only when a chain is configured.
  *
  * @param props - The component's props.
  * @param props.id - The account's id.
@@ -38,12 +38,12 @@ export const UpgradeControls: SnapComponent<{
   if (scopes.length === 0) {
     return null;
   }
-  const code = scopes.map(
-    (scope) => onChains.find((entry) => entry.scope === scope)?.code,
-  );
-  // a chain whose code was not read offers both
-  const upgrade = code.some((delegation) => delegation !== 'simple7702');
-  const undo = code.some((delegation) => delegation !== 'none');
+  const code = onChains.flatMap((entry) => entry.code ?? []);
+  // where no chain's code could be read, both are offered
+  const upgrade =
+    code.length === 0 || code.some((delegation) => delegation !== 'simple7702');
+  const undo =
+    code.length === 0 || code.some((delegation) => delegation !== 'none');
   const error =
     model.errors[`${UI.accountUpgrade}:${id}`] ??
     model.errors[`${UI.accountUndoUpgrade}:${id}`];
