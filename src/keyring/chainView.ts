@@ -139,16 +139,17 @@ export async function readAccountsOnChains(
   configs: ChainConfig[],
 ): Promise<Record<string, AccountOnChain[]>> {
   const perChain = await Promise.all(
-    configs.map(async (config) =>
-      readChain(
-        config,
-        accounts.filter(
-          (account) =>
-            account.type === 'eip155:eoa' ||
-            (account.scopes as string[]).includes(config.scope),
-        ),
-      ),
-    ),
+    configs.map(async (config) => {
+      const on = accounts.filter(
+        (account) =>
+          account.type === 'eip155:eoa' ||
+          (account.scopes as string[]).includes(config.scope),
+      );
+      // a chain no account lives on is not called
+      return on.length === 0
+        ? ({} as Record<string, AccountOnChain>)
+        : readChain(config, on);
+    }),
   );
   return Object.fromEntries(
     accounts.map((account) => [

@@ -82,7 +82,13 @@ export async function homeInput(
   const outcome: Outcome = {
     ...acted,
     ...(acted.notice
-      ? { notice: { ...acted.notice, text: clean(acted.notice.text) } }
+      ? {
+          notice: {
+            ...acted.notice,
+            text: clean(acted.notice.text),
+            at: `${new Date().toISOString().slice(11, 19)} UTC`,
+          },
+        }
       : {}),
     errors: Object.fromEntries(
       Object.entries(acted.errors).map(([name, message]) => [

@@ -149,8 +149,15 @@ export type HomeModel = {
   approvalMode: 'sync' | 'async';
   /** The pending (async) signing requests. */
   requests: KeyringRequest[];
-  /** The outcome of the last action, shown at the top (`info`: a dialog was declined, nothing changed). */
-  notice?: { severity: 'success' | 'danger' | 'info'; text: string };
+  /**
+   * The outcome of the last action, shown at the top (`info`: a dialog was declined, nothing
+   * changed), with the time it came (`at`, UTC `HH:MM:SS`), so two identical notices differ.
+   */
+  notice?: {
+    severity: 'success' | 'danger' | 'info';
+    text: string;
+    at?: string;
+  };
   /** Errors by form name, or by field name (`chain-rpcUrl`), shown next to what caused them. */
   errors: Record<string, string>;
   /** Values of the text inputs to show (secrets are never here: they always render empty). */

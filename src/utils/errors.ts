@@ -62,7 +62,7 @@ export type ErrorData = {
   /** The existing account it is about (checksummed address), when the reason names one. */
   address?: string;
   /** `invalidField`: `required` when the field is missing, else `invalid`. */
-  problem?: 'required' | 'invalid';
+  problem?: 'required' | 'invalid' | 'credentials' | 'masked' | 'invisible';
   /** `chainMismatch`: the chain id the URL serves (decimal). */
   chainId?: string;
   /** `chainMismatch`: the CAIP-2 scope the config names. */
