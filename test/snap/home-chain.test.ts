@@ -232,16 +232,15 @@ describe('home page: what the chain holds', () => {
   });
 
   it.each([
-    ['v0.6 smart account', () => smart, '0.001', '1'],
-    ['upgraded EOA (v0.8)', () => eoa, undefined, '2'],
+    ['v0.6 smart account', (): typeof smart => smart, '0.001', '1'],
+    ['upgraded EOA (v0.8)', (): typeof eoa => eoa, '', '2'],
   ] as const)(
     'a send above the balance (%s) is refused in words under the value, before any dialog; the RPC method answers -32003',
     async (_kind, account, holds, value) => {
       const { id, address } = account();
       const held = `${formatEther(await client.getBalance({ address }))} ETH`;
-      if (holds) {
-        expect(held).toBe(`${holds} ETH`);
-      }
+      // the v0.6 account holds what was set; the EOA what its upgrade left
+      expect(held).toMatch(holds ? `${holds} ETH` : /ETH$/u);
       const dialogs = harness.dialogs.length;
       harness.answerDialogs(false);
       const after = await sendFromPage(id, DEAD, value);
@@ -329,6 +328,67 @@ describe('home page: what the chain holds', () => {
     expect(page).toContain(
       `On ${LOCAL}, EntryPoint v0.6 is ${entryPoint}: not the canonical EntryPoint v0.6. Create a v0.6 account there only if you trust who set it.`,
     );
+  });
+
+  it('page words: a chain URL with a user name and password is refused as such; the version choice in plain words; a notice names its chain and says when it came', async () => {
+    let ui = await openHomePage(harness);
+    await ui.typeInField('chain-scope', devnet.scope);
+    await ui.typeInField('chain-rpcUrl', 'http://user:secret@127.0.0.1:9/');
+    ui = await click('chain-form-submit', ui);
+    expect(findField(ui.content, 'chain-rpcUrl')).toBe(
+      'This address holds a user name and password, which this snap never sends: use the address your provider gives, with its key in the path or query',
+    );
+    expect(pageJson(ui)).not.toContain('setChainConfig');
+    await expectError(
+      harness.rpc('setChainConfig', {
+        scope: devnet.scope,
+        rpcUrl: 'http://user:secret@127.0.0.1:9/',
+      }),
+      -32602,
+      /^Invalid setChainConfig params at rpcUrl: it holds a user name and password/u,
+    );
+
+    const field = [...walk(ui.content)].find(
+      (node) =>
+        node.type === 'Field' &&
+        elementNames(node).includes('smart-entryPointVersion'),
+    );
+    expect(field.props.label).toMatch(
+      /each gives the account a different address/u,
+    );
+    expect(shownTexts(field)).toContain(
+      'Version 0.8: recommended, the newest (EntryPoint v0.8)',
+    );
+
+    /**
+     * Save the devnet's chain on the page.
+     *
+     * @returns The notice's banner title.
+     */
+    const saveLocal = async (): Promise<string> => {
+      const form = await openHomePage(harness);
+      await form.typeInField('chain-scope', devnet.scope);
+      await form.typeInField('chain-rpcUrl', devnet.rpcUrl);
+      await form.typeInField('chain-bundlerUrl', devnet.bundlerUrl);
+      await form.typeInField('chain-entryPoint', devnet.chainConfig.entryPoint);
+      await form.typeInField(
+        'chain-accountFactory',
+        devnet.chainConfig.accountFactory,
+      );
+      const saved = await click('chain-form-submit', form);
+      const banner = [...walk(saved.content)].find(
+        (node) => node.type === 'Banner',
+      );
+      expect(shownTexts(banner.props.children)).toStrictEqual([
+        `Saved ${LOCAL}`,
+      ]);
+      return banner.props.title;
+    };
+    const titles = [await saveLocal(), await saveLocal()];
+    // the title carries the time the notice came (its value is not asserted)
+    for (const title of titles) {
+      expect(title).toMatch(/^Done at \d{2}:\d{2}:\d{2} UTC$/u);
+    }
   });
 
   it('undo: an account that cannot pay the fee is told how much it needs, before any dialog; with funds it is undone and the card is a plain EOA again', async () => {
