@@ -24,6 +24,7 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}]/u;
 export function checkName(name: unknown, what = 'name'): string {
   /**
    * @param why - What is wrong.
+   * @param problem - `invisible` for a character that shows nothing or turns the text.
    * @returns The error to throw.
    */
   const refuse = (why: string, problem?: 'invisible'): Error =>

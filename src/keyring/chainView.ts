@@ -139,16 +139,14 @@ export async function readAccountsOnChains(
   configs: ChainConfig[],
 ): Promise<Record<string, AccountOnChain[]>> {
   const perChain = await Promise.all(
-    configs.map(async (config) => {
+    configs.map(async (config): Promise<Record<string, AccountOnChain>> => {
       const on = accounts.filter(
         (account) =>
           account.type === 'eip155:eoa' ||
           (account.scopes as string[]).includes(config.scope),
       );
       // a chain no account lives on is not called
-      return on.length === 0
-        ? ({} as Record<string, AccountOnChain>)
-        : readChain(config, on);
+      return on.length === 0 ? {} : readChain(config, on);
     }),
   );
   return Object.fromEntries(

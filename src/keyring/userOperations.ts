@@ -186,7 +186,6 @@ export class UserOperations {
     return this.#confirmAndSubmit(
       origin,
       scope,
-      this.#record(id).name,
       prepare.chain,
       draft,
       async () => {
@@ -245,7 +244,7 @@ export class UserOperations {
       throw invalidParams('Invalid sendUserOperation params at intents');
     }
     const draft = await draftModernUserOperation(chain, scope, task.intents);
-    return this.#confirmAndSubmit(origin, scope, record.name, chain, draft, async () => {
+    return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
       const { privateKey } = this.#record(id); // still there after the dialog
       const signature = await signModernUserOperation(
         privateKey as Hex,
@@ -267,7 +266,6 @@ export class UserOperations {
    *
    * @param origin - Who asked, shown in the dialog.
    * @param scope - The request's scope.
-   * @param name - The account's name, for the dialog.
    * @param chain - The account's chain side (RPC client, EntryPoint, bundler, sender; see reviewSend).
    * @param chain.entryPoint - The EntryPoint the operation goes to.
    * @param chain.sender - The account (its deploying sends are noted).
@@ -283,7 +281,6 @@ export class UserOperations {
   async #confirmAndSubmit(
     origin: string,
     scope: string,
-    name: string | undefined,
     chain: SmartAccountChain,
     draft: { summary: Omit<SendSummary, 'origin'>; fromBlock: Hex },
     signAndSubmit: () => Promise<Hex>,
@@ -296,6 +293,10 @@ export class UserOperations {
           'This platform cannot show the send confirmation: nothing was signed',
         );
       }
+      const name = Object.values(this.#store.current.accounts).find(
+        (record) =>
+          record.account.address.toLowerCase() === chain.sender.toLowerCase(),
+      )?.name;
       const review = await reviewSend(chain, draft.summary, origin, name);
       if (!(await this.#platform.confirmSend(review))) {
         throw userRejected('The user declined to send the user operation');
