@@ -37,7 +37,7 @@ import {
 import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import { devnetChain } from '../../devnet/erc4337';
-import { jsonRpc } from '../../devnet/json-rpc';
+import { bundlerReceipt, jsonRpc } from '../../devnet/json-rpc';
 
 jest.setTimeout(240_000);
 
@@ -114,25 +114,13 @@ describe('home page: what the chain holds', () => {
   }
 
   /**
-   * Alto's receipt of an operation, polled (bounded: 200 × 100 ms).
+   * Alto's receipt of an operation, polled (bounded).
    *
    * @param userOpHash - The operation.
    * @returns The receipt.
    */
-  async function receiptOf(userOpHash: Hex): Promise<any> {
-    for (let attempt = 0; attempt < 200; attempt += 1) {
-      const receipt = await jsonRpc<any>(
-        devnet.bundlerUrl,
-        'eth_getUserOperationReceipt',
-        [userOpHash],
-      );
-      if (receipt) {
-        return receipt;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no receipt for ${userOpHash}`);
-  }
+  const receiptOf = async (userOpHash: Hex): Promise<any> =>
+    bundlerReceipt(devnet.bundlerUrl, userOpHash);
 
   beforeAll(async () => {
     devnet = await startDevnet({ entryPoints: true });
