@@ -216,6 +216,30 @@ function contractRows(
 }
 
 /**
+ * The EntryPoints of a chain config that are not the canonical ones of their version (what the
+ * home page's create form warns about, as the send confirmation does).
+ *
+ * @param config - A stored chain config.
+ * @returns Each such version and the EntryPoint address used, v0.6 first.
+ */
+export function nonCanonicalEntryPoints(
+  config: ChainConfig,
+): { version: EntryPointVersion; entryPoint: string }[] {
+  return (['0.6', '0.7', '0.8'] as const)
+    .map((version) => ({
+      version,
+      entryPoint: contractsOf(config, version).entryPoint,
+    }))
+    .filter(
+      ({ version, entryPoint }) =>
+        !isAddressEqual(
+          entryPoint as Hex,
+          CANONICAL_CONTRACTS[version].entryPoint as Hex,
+        ),
+    );
+}
+
+/**
  * The EntryPoint and SimpleAccountFactory rows of every EntryPoint version (v0.6, v0.7, v0.8) of a
  * chain config, as the consent dialog words them (each address in full, flagged `(canonical …)` or
  * `(NOT the canonical …)`): what the home page's chain list shows, so the page and the dialog say

@@ -364,6 +364,7 @@ function keepMaskedUrls(
     if (original === undefined || value !== maskUrl(original)) {
       throw invalidParams(
         `Invalid setChainConfig params at ${field}: it is masked (***), which only keeps the stored URL of the same chain; enter the ${words} again`,
+        { reason: 'invalidField', field, problem: 'masked' },
       );
     }
     kept[field] = original;
@@ -391,6 +392,7 @@ function keepMaskedIpfsUrl(
   if (stored === null || maskKeyed(stored.apiUrl) !== config.apiUrl) {
     throw invalidParams(
       'Invalid setIpfsConfig params at apiUrl: it is masked (***), which only keeps the stored URL; enter the IPFS API URL again',
+      { reason: 'invalidField', field: 'apiUrl', problem: 'masked' },
     );
   }
   return { ...config, apiUrl: stored.apiUrl };

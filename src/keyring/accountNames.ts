@@ -17,16 +17,21 @@ const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}]/u;
  * @param what - What the message calls it (`Invalid <what>`), e.g. `createAccount options at name`.
  * @returns The name without leading and trailing white space (1 to 64 characters).
  * @throws JsonRpcError -32602 (`data.reason: 'invalidName'`) when it is not a string, is empty once
- * trimmed, is longer than 64 characters or holds a control, format or bidirectional character;
+ * trimmed, is longer than 64 characters or holds a control, format or bidirectional character
+ * (`data.problem: 'invisible'`);
  * the message never echoes the name.
  */
 export function checkName(name: unknown, what = 'name'): string {
   /**
    * @param why - What is wrong.
+   * @param problem - `invisible` for a character that shows nothing or turns the text.
    * @returns The error to throw.
    */
-  const refuse = (why: string): Error =>
-    invalidParams(`Invalid ${what}: ${why}`, { reason: 'invalidName' });
+  const refuse = (why: string, problem?: 'invisible'): Error =>
+    invalidParams(`Invalid ${what}: ${why}`, {
+      reason: 'invalidName',
+      ...(problem ? { problem } : {}),
+    });
   if (typeof name !== 'string') {
     throw refuse('expected a string');
   }
@@ -40,6 +45,7 @@ export function checkName(name: unknown, what = 'name'): string {
   if (UNPRINTABLE.test(trimmed) || hasHiddenCharacters(trimmed)) {
     throw refuse(
       'it holds control or bidirectional characters, which could make it look like another name',
+      'invisible',
     );
   }
   return trimmed;

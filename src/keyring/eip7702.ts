@@ -3,8 +3,8 @@ import { formatEther } from 'viem';
 import type { Hex } from 'viem';
 
 import { notePendingActivity } from './accountActivity';
+import { assertCanPay, reviewSend } from './sendReview';
 import type { KeyringPlatform } from './types';
-import { describeIntents } from '../accounts/callData';
 import {
   assertUpgradable,
   draftModernUserOperation,
@@ -19,6 +19,7 @@ import {
   signModernUserOperation,
   SIMPLE_7702_ACCOUNT,
   stubAuthorization,
+  UNDO_MIN_GAS,
   submitModernUserOperation,
 } from '../accounts/erc4337';
 import type { SendNonces } from '../accounts/erc4337';
@@ -117,18 +118,27 @@ export class AccountUpgrades {
         floor,
         upgrading ? stubAuthorization(chain.chainId, state.nonce) : undefined,
       );
-      const calls = describeIntents(draft.summary);
       if (!this.#platform.confirmSend) {
         throw internalError(
           'This platform cannot show the send confirmation: nothing was signed',
         );
       }
-      const confirmed = await this.#platform.confirmSend({
-        ...draft.summary,
+      const review = await reviewSend(
+        chain,
+        draft.summary,
         origin,
-        calls,
+        this.#eoa(id).name,
+      );
+      const confirmed = await this.#platform.confirmSend({
+        ...review,
         ...(upgrading
-          ? { upgrade: { delegate: SIMPLE_7702_ACCOUNT, nonce: state.nonce } }
+          ? {
+              upgrade: {
+                delegate: SIMPLE_7702_ACCOUNT,
+                nonce: state.nonce,
+                undoCost: UNDO_MIN_GAS * draft.summary.maxFeePerGas,
+              },
+            }
           : {}),
       });
       if (!confirmed) {
@@ -204,7 +214,8 @@ export class AccountUpgrades {
    * @param id - The EOA's account id.
    * @param scope - The chain.
    * @returns `{ transactionHash }`.
-   * @throws JsonRpcError 4001 when the user declines (nothing signed); -32602 when the EOA has no
+   * @throws JsonRpcError 4001 when the user declines (nothing signed); -32003 (`insufficientFunds`,
+   * before the dialog) when it cannot pay the most the fee can cost; -32602 when the EOA has no
    * code there or the RPC serves another chain; -32001 without chain config; the node's error when
    * it refuses the transaction.
    */
@@ -217,9 +228,15 @@ export class AccountUpgrades {
       );
     }
     const draft = await draftUndoTransaction(chain, state.nonce);
+    await assertCanPay(chain, {
+      intents: [],
+      maxGasCost: draft.maxCost,
+      paymaster: null,
+      scope,
+    });
     const confirmed = await this.#platform.confirm(
       'Undo the upgrade',
-      `Account ${chain.sender} on ${scope} stops running ${state.delegation === 'simple7702' ? 'Simple7702Account' : 'the code it delegates to'} and is a plain account again, at the same address. It signs an EIP-7702 authorization to the zero address and sends it itself, in a transaction to its own address with no value (nonce ${draft.nonce}). This account pays the fee: at most ${formatEther(draft.maxCost)} ETH (${draft.gas} gas × ${draft.maxFeePerGas} wei per gas).`,
+      `Account ${chain.sender} on ${scope} stops running ${state.delegation === 'simple7702' ? 'Simple7702Account' : 'the code it delegates to'} and is a plain account again, at the same address. It signs an EIP-7702 authorization to the zero address and sends it itself, in a transaction to its own address with no value (nonce ${draft.nonce}). This account pays the fee itself (never a paymaster): at most ${formatEther(draft.maxCost)} ETH (${draft.gas} gas × ${draft.maxFeePerGas} wei per gas).`,
     );
     if (!confirmed) {
       throw userRejected('The user declined to undo the upgrade');

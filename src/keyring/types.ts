@@ -20,6 +20,12 @@ export type { CallLine, SendSummary };
 export type SendReview = SendSummary & {
   /** One list of decoded lines per intent, in the order of `intents`. */
   calls: CallLine[][];
+  /** The account's name, when it has one. */
+  name?: string;
+  /** The EntryPoint the operation goes to (20-byte address). */
+  entryPoint?: `0x${string}`;
+  /** Whether `entryPoint` is the canonical EntryPoint of its version (absent: not checked). */
+  canonicalEntryPoint?: boolean;
 };
 
 /** Shows the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. */

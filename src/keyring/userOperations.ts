@@ -6,9 +6,9 @@ import type { Hex } from 'viem';
 import { notePendingActivity } from './accountActivity';
 import { AccountUpgrades } from './eip7702';
 import { ownRequest, distinct } from './requests';
+import { reviewSend } from './sendReview';
 import type { KeyringPlatform, SendSummary } from './types';
 import { parseAccountRequest, signAccountTask } from '../accounts';
-import { describeIntents } from '../accounts/callData';
 import {
   DeployingSends,
   draftModernUserOperation,
@@ -23,6 +23,7 @@ import {
   submitUserOperation,
 } from '../accounts/erc4337';
 import type { SendNonces } from '../accounts/erc4337';
+import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
 import type {
   AccountRecord,
@@ -150,7 +151,8 @@ export class UserOperations {
    * @param origin - Who asked, shown in the dialog: the site's origin as MetaMask reported it to
    * onRpcRequest; the default names the snap's own home page (its Send form).
    * @returns `{ userOpHash, entryPoint, sender }`.
-   * @throws JsonRpcError 4001 when the user declines (nothing signed or sent); -32602 for bad
+   * @throws JsonRpcError 4001 when the user declines (nothing signed or sent); -32003 (data.reason
+   * `insufficientFunds`) when the account cannot pay the values and the gas; -32602 for bad
    * params; -32001 for an unknown account or missing
    * chain config / bundlerUrl; the bundler's code (-32500 to -32507, ...) with a readable message
    * when it refuses the operation.
@@ -272,7 +274,7 @@ export class UserOperations {
    *
    * @param origin - Who asked, shown in the dialog.
    * @param scope - The request's scope.
-   * @param chain - The account's chain side (EntryPoint, bundler, sender).
+   * @param chain - The account's chain side (RPC client, EntryPoint, bundler, sender; see reviewSend).
    * @param chain.chainId - The chain's id (with EntryPoint and sender: the account's send queue).
    * @param chain.entryPoint - The EntryPoint the operation goes to.
    * @param chain.sender - The account (its deploying sends are noted).
@@ -282,18 +284,13 @@ export class UserOperations {
    * @param draft.fromBlock - The block number before sending (hex quantity).
    * @param signAndSubmit - Signs the drafted operation and sends it to the bundler; its userOpHash.
    * @returns `{ userOpHash, entryPoint, sender }`.
-   * @throws JsonRpcError 4001 when the person declines (nothing signed); -32603 on a platform
-   * without the send dialog; the errors of `signAndSubmit`.
+   * @throws JsonRpcError 4001 when the person declines (nothing signed); -32003 when the account
+   * cannot pay it (reviewSend); -32603 on a platform without the send dialog; the errors of `signAndSubmit`.
    */
   async #confirmAndSubmit(
     origin: string,
     scope: string,
-    chain: {
-      chainId: bigint;
-      entryPoint: Hex;
-      sender: Hex;
-      bundlerUrl?: string;
-    },
+    chain: SmartAccountChain,
     draft: { summary: Omit<SendSummary, 'origin'>; fromBlock: Hex },
     signAndSubmit: () => Promise<Hex>,
   ): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
@@ -305,10 +302,12 @@ export class UserOperations {
           'This platform cannot show the send confirmation: nothing was signed',
         );
       }
-      const calls = describeIntents(draft.summary);
-      if (
-        !(await this.#platform.confirmSend({ ...draft.summary, origin, calls }))
-      ) {
+      const name = Object.values(this.#store.current.accounts).find(
+        (record) =>
+          record.account.address.toLowerCase() === chain.sender.toLowerCase(),
+      )?.name;
+      const review = await reviewSend(chain, draft.summary, origin, name);
+      if (!(await this.#platform.confirmSend(review))) {
         throw userRejected('The user declined to send the user operation');
       }
       hash = await signAndSubmit();

@@ -1,3 +1,5 @@
+import { formatEther } from 'viem';
+
 import { ownEntry } from '../utils/safeText';
 
 /**
@@ -40,4 +42,26 @@ export function chainName(chain: string): string {
   }
   const name = ownEntry(KNOWN, id);
   return name === undefined ? `chain ${id}` : `${name} (${id})`;
+}
+
+/**
+ * Native currencies that are not ETH, by chain id (ethereum-lists/chains `nativeCurrency.symbol`).
+ */
+const SYMBOLS: Readonly<Record<string, string>> = {
+  '56': 'BNB',
+  '100': 'XDAI',
+  '137': 'POL',
+  '43114': 'AVAX',
+};
+
+/**
+ * An amount of a chain's native currency as the page shows it (`1.5 ETH`): 18 decimals, the
+ * symbol of a chain known to use another currency than ETH, else ETH.
+ *
+ * @param wei - The amount in the currency's smallest unit (wei), as a bigint or a decimal string.
+ * @param scope - The chain's CAIP-2 scope (or decimal chain id).
+ * @returns The decimal amount and the symbol.
+ */
+export function nativeAmount(wei: bigint | string, scope = ''): string {
+  return `${formatEther(BigInt(wei))} ${ownEntry(SYMBOLS, scope.replace('eip155:', '')) ?? 'ETH'}`;
 }

@@ -63,10 +63,11 @@ export async function homeInput(
     updateInterface(
       id,
       renderHome(
-        await buildHomeModel(domain, {
-          errors: {},
-          values: typedValues(state),
-        }),
+        await buildHomeModel(
+          domain,
+          { errors: {}, values: typedValues(state) },
+          false,
+        ),
       ),
     );
   const acted = await act(domain, event, repaint, state);
@@ -85,7 +86,13 @@ export async function homeInput(
   const outcome: Outcome = {
     ...acted,
     ...(acted.notice
-      ? { notice: { ...acted.notice, text: clean(acted.notice.text) } }
+      ? {
+          notice: {
+            ...acted.notice,
+            text: clean(acted.notice.text),
+            at: `${new Date().toISOString().slice(11, 19)} UTC`,
+          },
+        }
       : {}),
     errors: Object.fromEntries(
       Object.entries(acted.errors).map(([name, message]) => [

@@ -4,6 +4,8 @@ import type { Domain } from '../domain';
 import { recoveryStatus } from './recoveryStatus';
 import type { RecoveryStatus } from './recoveryStatus';
 import type { ChainActivity } from '../keyring/accountActivity';
+import { readAccountsOnChains } from '../keyring/chainView';
+import type { AccountOnChain } from '../keyring/chainView';
 import type { AccountSummary } from '../keyring/keyring';
 import type { EntropySource } from '../keyring/recoveryTypes';
 import type { ChainConfig } from '../settings';
@@ -97,11 +99,11 @@ export const CHAIN_ADVANCED_FIELDS: readonly string[] = [
  * stays v0.6 (existing callers are unchanged); the page recommends the newest.
  */
 export const SMART_VERSIONS = [
-  ['0.8', 'EntryPoint v0.8 (recommended: the newest)'],
-  ['0.7', 'EntryPoint v0.7'],
+  ['0.8', 'Version 0.8: recommended, the newest (EntryPoint v0.8)'],
+  ['0.7', 'Version 0.7 (EntryPoint v0.7)'],
   [
     '0.6',
-    "EntryPoint v0.6 (also signs through keyring-api's user-operation methods)",
+    "Version 0.6: the oldest; MetaMask's own smart-account requests can also sign with it (EntryPoint v0.6)",
   ],
 ] as const;
 
@@ -138,14 +140,26 @@ export type HomeModel = {
   accounts: AccountSummary[];
   /** The configured chains (URLs masked). */
   chains: ChainConfig[];
+  /**
+   * Each account on each configured chain it lives on (balance, an EOA's upgrade), by account id;
+   * absent while a long action repaints the page (nothing is read then).
+   */
+  onChains?: Record<string, AccountOnChain[]>;
   /** The IPFS API settings, null when unset: the API URL (masked when keyed), and whether a key or secret is set (never the values). */
   ipfs: { apiUrl: string; hasCredentials: boolean } | null;
   /** `sync`: requests are signed when MetaMask asks; `async`: they wait for approval on this page. */
   approvalMode: 'sync' | 'async';
   /** The pending (async) signing requests. */
   requests: KeyringRequest[];
-  /** The outcome of the last action, shown at the top (`info`: a dialog was declined, nothing changed). */
-  notice?: { severity: 'success' | 'danger' | 'info'; text: string };
+  /**
+   * The outcome of the last action, shown at the top (`info`: a dialog was declined, nothing
+   * changed), with the time it came (`at`, UTC `HH:MM:SS`), so two identical notices differ.
+   */
+  notice?: {
+    severity: 'success' | 'danger' | 'info';
+    text: string;
+    at?: string;
+  };
   /** Errors by form name, or by field name (`chain-rpcUrl`), shown next to what caused them. */
   errors: Record<string, string>;
   /** Values of the text inputs to show (secrets are never here: they always render empty). */
@@ -177,17 +191,29 @@ export type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & {
  * @param domain.settings - The settings: chain configs, IPFS config and approval mode.
  * @param domain.activity - The accounts' Activity lists as last read (this reads no chain).
  * @param outcome - Notice, errors and input values to show.
+ * @param readChains - Whether to read the accounts on the chains (balances, upgrades; one batch
+ * per chain): false for a long action's repaints.
  * @returns The model to render.
  */
 export async function buildHomeModel(
   { keyring, settings, activity }: Domain,
   outcome: Outcome = { errors: {} },
+  readChains = true,
 ): Promise<HomeModel> {
   const recovery = recoveryStatus(keyring);
+  const accounts = keyring.describeAccounts();
   return {
+    ...(readChains
+      ? {
+          onChains: await readAccountsOnChains(
+            accounts.map((summary) => summary.account),
+            Object.values(settings.allChainConfigs()),
+          ),
+        }
+      : {}),
     entropySources: await keyring.listEntropySources().catch(() => []),
     ...(recovery ? { recovery } : {}),
-    accounts: keyring.describeAccounts(),
+    accounts,
     activity: activity.views(),
     chains: settings.chainConfigs(),
     ipfs: settings.ipfsSummary(),

@@ -1,4 +1,4 @@
-import { chainName } from './chainNames';
+import { chainName, nativeAmount } from './chainNames';
 import { UI } from './homeModel';
 import type { ErrorData, ErrorReason } from '../utils/errors';
 import { displayText, ownEntry } from '../utils/safeText';
@@ -88,6 +88,32 @@ const IPFS_FIELD_TEXT: Record<string, string> = {
     'Enter the secret as your IPFS provider gave it, or leave it empty',
 };
 
+/**
+ * What the page says of a URL refused for what it holds, by `data.problem`, before the field's own
+ * words: a user name and password, or the hidden (`***`) form of another URL.
+ */
+const URL_PROBLEM_TEXT: Record<string, string> = {
+  credentials:
+    'This address holds a user name and password, which this snap never sends: use the address your provider gives, with its key in the path or query',
+  masked:
+    'This address is hidden (***) because it holds a key, and a hidden address only keeps the saved one: enter the full address again',
+};
+
+/**
+ * The words for a refused field of the chain or IPFS form.
+ *
+ * @param data - The error's data (field and problem).
+ * @param texts - The form's words by field.
+ * @returns The words.
+ */
+const fieldText = (
+  data: Partial<ErrorData>,
+  texts: Record<string, string>,
+): string =>
+  ownEntry(URL_PROBLEM_TEXT, data.problem ?? '') ??
+  ownEntry(texts, data.field ?? '') ??
+  'Check this field';
+
 /** The table: the first rule that matches an error gives what the page says. */
 const RULES: readonly Rule[] = [
   { code: 4001, cancelled: true },
@@ -140,8 +166,10 @@ const RULES: readonly Rule[] = [
     code: -32602,
     reason: 'invalidName',
     field: 'name',
-    text: () =>
-      'Enter a name of 1 to 64 characters, without control or right-to-left override characters',
+    text: (data) =>
+      data.problem === 'invisible'
+        ? 'This name holds an invisible character (one that changes the text direction or shows nothing), which could make it look like another name: type it again without it'
+        : 'Enter a name of 1 to 64 characters, without control or right-to-left override characters',
   },
   {
     code: -32602,
@@ -192,16 +220,28 @@ const RULES: readonly Rule[] = [
     reason: 'invalidField',
     form: UI.chainForm,
     field: '*',
-    text: (data) =>
-      ownEntry(CHAIN_FIELD_TEXT, data.field ?? '') ?? 'Check this field',
+    text: (data) => fieldText(data, CHAIN_FIELD_TEXT),
   },
   {
     code: -32602,
     reason: 'invalidField',
     form: UI.ipfsForm,
     field: '*',
+    text: (data) => fieldText(data, IPFS_FIELD_TEXT),
+  },
+  {
+    code: -32003,
+    reason: 'insufficientFunds',
+    form: UI.accountUndoUpgrade,
     text: (data) =>
-      ownEntry(IPFS_FIELD_TEXT, data.field ?? '') ?? 'Check this field',
+      `This account needs about ${nativeAmount(data.needed ?? '0', data.scope)} to undo the upgrade: it pays that fee itself (a paymaster never does), and it holds ${nativeAmount(data.balance ?? '0', data.scope)}. Add funds, then try again.`,
+  },
+  {
+    code: -32003,
+    reason: 'insufficientFunds',
+    field: 'value',
+    text: (data) =>
+      `This account holds ${nativeAmount(data.balance ?? '0', data.scope)}; sending ${nativeAmount(data.value ?? '0', data.scope)} needs more (${nativeAmount(data.needed ?? '0', data.scope)} with the most the gas can cost).`,
   },
   {
     code: -32002,
@@ -225,11 +265,24 @@ function errorData(error: unknown): Partial<ErrorData> {
   if (typeof data !== 'object' || data === null) {
     return {};
   }
-  const { reason, field, address, chainId, scope } = data as Record<
-    string,
-    unknown
-  >;
+  const {
+    reason,
+    field,
+    problem,
+    address,
+    chainId,
+    scope,
+    balance,
+    value,
+    needed,
+  } = data as Record<string, unknown>;
   return {
+    ...(typeof problem === 'string'
+      ? { problem: problem as ErrorData['problem'] }
+      : {}),
+    ...(typeof balance === 'string' ? { balance } : {}),
+    ...(typeof value === 'string' ? { value } : {}),
+    ...(typeof needed === 'string' ? { needed } : {}),
     ...(typeof reason === 'string' ? { reason: reason as ErrorReason } : {}),
     ...(typeof field === 'string' ? { field } : {}),
     ...(typeof address === 'string' ? { address } : {}),

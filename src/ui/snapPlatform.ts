@@ -1,6 +1,7 @@
 import type { KeyringPlatform } from '../keyring/keyring';
 import { deriveKey } from '../keyring/keys';
 import { emitEvent, listEntropySources, showConfirmation } from '../platform';
+import { chainName } from './chainNames';
 import { saveState } from '../state/store';
 import type { StateSaver } from '../state/store';
 import { confirmDialog } from './dialogs/confirm';
@@ -21,5 +22,6 @@ export const snapPlatform: KeyringPlatform & { saveState: StateSaver } = {
   listEntropySources,
   confirm: async (title, text) => showConfirmation(confirmDialog(title, text)),
   confirmConsent: async (consent) => showConfirmation(consentDialog(consent)),
-  confirmSend: async (summary) => showConfirmation(sendConfirmation(summary)),
+  confirmSend: async (summary) =>
+    showConfirmation(sendConfirmation(summary, chainName(summary.scope))),
 };

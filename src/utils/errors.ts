@@ -50,7 +50,8 @@ export type ErrorReason =
   | 'chainMismatch'
   | 'noFactory'
   | 'requestsChanged'
-  | 'unknownEntropySource';
+  | 'unknownEntropySource'
+  | 'insufficientFunds';
 
 /** An error's `data`: its reason, and the field or account it is about (never a secret). */
 export type ErrorData = {
@@ -61,13 +62,19 @@ export type ErrorData = {
   /** The existing account it is about (checksummed address), when the reason names one. */
   address?: string;
   /** `invalidField`: `required` when the field is missing, else `invalid`. */
-  problem?: 'required' | 'invalid';
+  problem?: 'required' | 'invalid' | 'credentials' | 'masked' | 'invisible';
   /** `chainMismatch`: the chain id the URL serves (decimal). */
   chainId?: string;
   /** `chainMismatch`: the CAIP-2 scope the config names. */
   scope?: string;
   /** `noFactory`: the EntryPoint version whose factory is missing (`0.6`, `0.7`, `0.8`). */
   version?: string;
+  /** `insufficientFunds`: what the account holds, in wei (decimal). */
+  balance?: string;
+  /** `insufficientFunds`: the value sent, in wei (decimal). */
+  value?: string;
+  /** `insufficientFunds`: what it needs (value plus the maximum fee it pays itself), in wei (decimal). */
+  needed?: string;
 };
 
 /**
@@ -104,6 +111,20 @@ export const notFound = (
  */
 export const unauthorized = (message: string): JsonRpcError<never> =>
   providerErrors.unauthorized({ message });
+
+/**
+ * -32003 (transaction rejected, EIP-1474): the chain's state refuses what was asked (the account
+ * cannot pay it), before anything is signed.
+ *
+ * @param message - Why, in words.
+ * @param data - The machine-readable reason and amounts.
+ * @returns The error to throw.
+ */
+export const transactionRejected = (
+  message: string,
+  data: ErrorData,
+): JsonRpcError<never> =>
+  rpcErrors.transactionRejected({ message, data }) as never;
 
 /**
  * -32601 (method not found, EIP-1474): the method does not exist here.

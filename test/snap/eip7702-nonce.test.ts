@@ -148,7 +148,7 @@ describe('EIP-7702: an RPC that lies about the EOA’s nonce gets nothing signed
     expect(refused.message).toMatch(/may still be submitted/u);
     expect(keeping.kept).toHaveLength(kept + 1);
     const dialog = JSON.stringify(harness.dialogs.at(-1));
-    expect(dialog).toContain('Advanced: authorization nonce');
+    expect(dialog).toContain('Authorization nonce');
     expect((keeping.kept.at(-1)?.[0].eip7702Auth as { nonce: Hex }).nonce).toBe(
       '0x2',
     );

@@ -145,7 +145,9 @@ describe('sponsored sends of v0.7 and v0.8 SimpleAccounts through the built snap
       const shown = shownStrings(ui.content);
       try {
         expect(valueAfter(shown, 'EntryPoint')).toBe(`v${version}`);
-        expect(valueAfter(shown, 'Gas paid by paymaster')).toBe(paymaster);
+        expect(valueAfter(shown, 'Gas')).toBe(
+          `Paid by the paymaster ${paymaster}, you pay nothing for gas`,
+        );
         expect(shown).not.toContain('this account');
         expect(valueAfter(shown, 'Deploys the account')).toMatch(/^Yes/u);
       } catch (error) {
@@ -338,7 +340,9 @@ describe('sponsored sends of v0.7 and v0.8 SimpleAccounts through the built snap
     const ui: any = await request.getInterface();
     const shown = shownStrings(ui.content);
     try {
-      expect(valueAfter(shown, 'Gas paid by paymaster')).toBe(paymaster);
+      expect(valueAfter(shown, 'Gas')).toBe(
+        `Paid by the paymaster ${paymaster}, you pay nothing for gas`,
+      );
     } catch (error) {
       await ui.cancel();
       throw error;

@@ -61,7 +61,8 @@ export type KeyringHarness = {
   /**
    * Answer the next snap_dialog calls with these values instead of the simulation's own dialog,
    * recording each dialog's params in `dialogs` (for a dialog opened inside onUserInput, which
-   * snaps-jest cannot hand to the test while the click is awaited).
+   * snaps-jest cannot hand to the test while the click is awaited); with no values, drop the
+   * answers still queued (after a step that must open no dialog).
    */
   answerDialogs: (...answers: Json[]) => void;
   /** The params of each dialog answered through {@link KeyringHarness.answerDialogs}, in order. */
@@ -272,11 +273,14 @@ export async function installKeyringSnap(
     events,
     dialogs,
     /**
-     * Queue answers for the next dialogs.
+     * Queue answers for the next dialogs; called with none, drop the answers still queued.
      *
      * @param values - The answers, in order.
      */
     answerDialogs: (...values): void => {
+      if (values.length === 0) {
+        answers.length = 0;
+      }
       answers.push(...values);
     },
     keyring,

@@ -167,7 +167,7 @@ describe('home page: accounts, names and errors in page language', () => {
     const spoof = 'Savings\u202E1 tnuocca';
     await rename(other.id, spoof);
     expect(findField(ui.content, `account-name:${other.id}`)).toBe(
-      'Enter a name of 1 to 64 characters, without control or right-to-left override characters',
+      'This name holds an invisible character (one that changes the text direction or shows nothing), which could make it look like another name: type it again without it',
     );
     expect(JSON.stringify(ui.content)).not.toContain('\\u202e');
     expect(rowValues(ui.content, 'Name')).toStrictEqual([
@@ -258,13 +258,13 @@ describe('home page: accounts, names and errors in page language', () => {
     await ui.typeInField('chain-entryPoint', contracts.entryPoint);
     await ui.typeInField('chain-accountFactory', contracts.accountFactory);
     await step(async (current) => current.clickElement('chain-form-submit'));
-    expect(notice()).toBe('Saved eip155:31337');
+    expect(notice()).toBe('Saved Local chain (31337)');
     await ui.typeInField('smart-metadataCid', '');
     await ui.clickElement('smart-scope:eip155:31337');
     await ui.selectInDropdown('smart-entryPointVersion', '0.6'); // this chain has v0.6 only
     await step(async (current) => current.clickElement('create-smart-submit'));
     expect(notice()).toMatch(
-      /^Created smart account 0x.* on EntryPoint v0\.6$/u,
+      /^Created smart account .+ \(0x[0-9a-fA-F]{40}\) on EntryPoint v0\.6$/u,
     );
     const smart = (await harness.keyring('keyring_listAccounts')).at(-1);
     expect(smart.type).toBe('eip155:erc4337');
@@ -278,6 +278,7 @@ describe('home page: accounts, names and errors in page language', () => {
     );
 
     await ui.typeInField(`send-to:${smart.id}`, smart.address);
+    await ui.typeInField(`send-value:${smart.id}`, '0');
     await ui.typeInField(`send-data:${smart.id}`, '0x123');
     await step(async (current) =>
       current.clickElement(`send:${smart.id}-submit`),

@@ -118,7 +118,7 @@ describe('home page: EntryPoint versions', () => {
       );
       expect(notice()).toMatch(
         new RegExp(
-          `Created smart account 0x[0-9a-fA-F]{40} on EntryPoint v${version.replace('.', '\\.')}`,
+          `Created smart account .+ \\(0x[0-9a-fA-F]{40}\\) on EntryPoint v${version.replace('.', '\\.')}`,
           'u',
         ),
       );
@@ -176,7 +176,7 @@ describe('home page: EntryPoint versions', () => {
     await step(async (current) => current.clickElement(`chain-edit:${SCOPE}`));
     expect(inputValue(ui.content, 'chain-scope')).toBe(SCOPE);
     await step(async (current) => current.clickElement('chain-form-submit'));
-    expect(notice()).toContain(`Saved ${SCOPE}`);
+    expect(notice()).toContain('Saved Local chain (31337)');
     const [stored] = await harness.rpc('getChainConfigs');
     expect(stored.entryPoints).toEqual(overrides); // another realm: same JSON, other prototypes
     expect(stored.accountFactory).toBe(getAddress(v06.accountFactory));

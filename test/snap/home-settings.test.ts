@@ -108,7 +108,7 @@ describe('home page settings', () => {
     await ui.typeInField('chain-scope', '5');
     await ui.typeInField('chain-rpcUrl', `${base}/v3/${KEY}`);
     await step(async (current) => current.clickElement('chain-form-submit'));
-    expect(page()).toContain('Saved eip155:5');
+    expect(page()).toContain('Saved chain 5');
     expect(page()).not.toContain(KEY);
     expect(await harness.rpc('getChainConfigs')).toMatchObject([
       { scope: 'eip155:5', rpcUrl: `${base}/***` },
@@ -122,8 +122,9 @@ describe('home page settings', () => {
     expect(inputValue(ui.content, 'chain-rpcUrl')).toBe(`${base}/***`);
     await ui.typeInField('chain-scope', 'eip155:10');
     await step(async (current) => current.clickElement('chain-form-submit'));
+    // in words, not the RPC method's (its message names the param: see below)
     expect(findField(ui.content, 'chain-rpcUrl')).toBe(
-      'Invalid setChainConfig params at rpcUrl: it is masked (***), which only keeps the stored URL of the same chain; enter the RPC URL again',
+      'This address is hidden (***) because it holds a key, and a hidden address only keeps the saved one: enter the full address again',
     );
     expect(requests).toHaveLength(before);
     expect(
@@ -215,7 +216,7 @@ describe('home page settings', () => {
     await step(async (current) =>
       current.clickElement('chain-remove:eip155:31337'),
     );
-    expect(page()).toContain('Removed eip155:31337');
+    expect(page()).toContain('Removed Local chain (31337)');
     expect(
       (await harness.rpc('getChainConfigs')).map(
         (chain: { scope: string }) => chain.scope,

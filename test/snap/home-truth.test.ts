@@ -214,7 +214,7 @@ describe('home page: what is shown is true', () => {
 
     // a local chain without the standard factory: the creation error says what to do
     await saveChain({ scope: '31337', rpcUrl: anvil.url });
-    expect(notice()).toBe('Saved eip155:31337');
+    expect(notice()).toBe('Saved Local chain (31337)');
     await ui.clickElement('smart-scope:eip155:31337');
     await ui.selectInDropdown('smart-entryPointVersion', '0.6'); // this chain has v0.6 only
     await step(async (current) => current.clickElement('create-smart-submit'));
@@ -226,7 +226,7 @@ describe('home page: what is shown is true', () => {
       entryPoint: contracts.entryPoint,
       accountFactory: contracts.accountFactory,
     });
-    expect(notice()).toBe('Saved eip155:31337');
+    expect(notice()).toBe('Saved Local chain (31337)');
   });
 
   it('exporting a smart account key says it is the owner key and shows the owner address; the dialog names the account as its button did', async () => {
@@ -273,10 +273,10 @@ describe('home page: what is shown is true', () => {
       rpcUrl: `${base}/c/5/rpc`,
       bundlerUrl: `${base}/c/5/bundler/rpc?apikey=${KEY}`,
     });
-    expect(notice()).toBe('Saved eip155:5');
+    expect(notice()).toBe('Saved chain 5');
     const url = `${base}/c/11155111/v2/11155111/rpc?apikey=${KEY}`;
     await saveChain({ scope: '11155111', rpcUrl: url });
-    expect(notice()).toBe('Saved eip155:11155111');
+    expect(notice()).toBe('Saved Sepolia (11155111)');
     // the same URL for another chain: the chain it serves is named, the key is not
     await saveChain({ scope: '1', rpcUrl: url });
     const refused = findField(ui.content, 'chain-rpcUrl') ?? '';
@@ -327,6 +327,7 @@ describe('home page: what is shown is true', () => {
       'Review and send from Vault',
     );
     await ui.typeInField(`send-to:${smart.id}`, smart.address);
+    await ui.typeInField(`send-value:${smart.id}`, '0');
     await step(async (current) =>
       current.clickElement(`send:${smart.id}-submit`),
     );

@@ -135,7 +135,7 @@ describe('home page', () => {
         accountFactory: contracts.accountFactory,
       },
     ]);
-    expect(page()).toContain('Saved eip155:31337');
+    expect(page()).toContain('Saved Local chain (31337)');
   });
 
   it('edit shows the stored config masked; saving the masked URL unchanged keeps the stored one', async () => {
@@ -155,7 +155,7 @@ describe('home page', () => {
     const shown = inputValue(ui.content, 'chain-rpcUrl');
     expect(shown).not.toContain('KEY-never-shown');
     await step(async (current) => current.clickElement('chain-form-submit'));
-    expect(page()).toContain('Saved eip155:31337');
+    expect(page()).toContain('Saved Local chain (31337)');
     // The snap still reaches the chain with the stored (unmasked) URL: a smart account resolves.
     await harness.rpcApproved('setChainConfig', {
       scope: 'eip155:31337',

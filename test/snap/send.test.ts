@@ -86,6 +86,19 @@ function valueAfter(shown: string[], label: string): string | undefined {
   return index === -1 ? undefined : shown[index + 1];
 }
 
+/**
+ * The product of the dialog's `Gas × max fee` detail row.
+ *
+ * @param text - The row's text (`<gas> gas × <fee> wei per gas`).
+ * @returns Gas × fee, in wei.
+ */
+function gasTimesFee(text: string | undefined): bigint {
+  const [, gas, fee] = /^(\d+) gas × (\d+) wei per gas$/u.exec(
+    text ?? '',
+  ) as RegExpExecArray;
+  return BigInt(gas) * BigInt(fee);
+}
+
 /** What one sendUserOperation call through its dialog gave. */
 type Sent = {
   /** The strings the dialog showed. */
@@ -315,7 +328,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     });
     expect(chainProxy.stats.httpRequests).toBe(1);
     expect(chainProxy.stats.batches).toBe(1);
-    // prepare's four reads and the block (gas cap), eth_maxPriorityFeePerGas, eth_feeHistory and eth_blockNumber
+    // prepare's four reads, the block (gas cap) and the balance, eth_maxPriorityFeePerGas, eth_feeHistory and eth_blockNumber
     expect(chainProxy.stats.methods).toEqual({
       eth_getCode: 1,
       eth_call: 1,
@@ -324,6 +337,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
       eth_maxPriorityFeePerGas: 1,
       eth_feeHistory: 1,
       eth_blockNumber: 1,
+      eth_getBalance: 1,
     });
     expect(bundlerProxy.stats.methods).toEqual({
       pimlico_getUserOperationGasPrice: 1,
@@ -354,8 +368,8 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     }
 
     // the dialog: account and chain, each intent, deployment, the prefund in ETH, the paymaster
-    expect(shown).toContain(`${devnet.scope}:${account.address}`);
-    expect(valueAfter(shown, 'Chain')).toBe(devnet.scope);
+    expect(shown).toContain(account.address);
+    expect(valueAfter(shown, 'Chain')).toBe('Local chain (31337)');
     expect(valueAfter(shown, 'Deploys the account')).toMatch(/^Yes/u);
     expect(valueAfter(shown, 'Intent 1 of 2: to')).toBe(
       getAddress(RECORDERS[0]),
@@ -378,15 +392,14 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     // the dialog shows the full nonce that was signed: key 0, the account's first sequence number
     expect(valueAfter(shown, 'Nonce')).toBe(BigInt(op.nonce).toString());
     expect(BigInt(op.nonce)).toBe(0n);
-    expect(shown.filter((text) => text === '0 ETH')).toHaveLength(2);
-    expect(valueAfter(shown, 'Maximum gas cost')).toBe(
-      `${formatEther(prefund(op))} ETH`,
-    );
+    // the two intents' values and the total (the paymaster pays the gas)
+    expect(shown.filter((text) => text === '0 ETH')).toHaveLength(3);
+    expect(gasTimesFee(valueAfter(shown, 'Gas × max fee'))).toBe(prefund(op));
     expect(op.paymasterAndData.slice(0, 42).toLowerCase()).toBe(
       devnet.contracts.verifyingPaymaster.toLowerCase(),
     );
-    expect(valueAfter(shown, 'Gas paid by paymaster')).toBe(
-      devnet.contracts.verifyingPaymaster,
+    expect(valueAfter(shown, 'Gas')).toBe(
+      `Paid by the paymaster ${devnet.contracts.verifyingPaymaster}, you pay nothing for gas`,
     );
     const intentData = new Set<string>(intents.map((intent) => intent.data));
     expect(
@@ -448,7 +461,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     );
     expect(response.error).toEqual(expect.objectContaining({ code: 4001 }));
     expect(valueAfter(shown, 'Requested by')).toBe(COMPANION);
-    expect(valueAfter(shown, 'Chain')).toBe(devnet.scope);
+    expect(valueAfter(shown, 'Chain')).toBe('Local chain (31337)');
     // one nonce key (0) per account: the shown nonce is the EntryPoint's next one, in full
     expect(BigInt(valueAfter(shown, 'Nonce') ?? 'x')).toBe(nonce);
     expect(valueAfter(shown, 'Intent 1 of 1: to')).toBe(token);
@@ -456,13 +469,16 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(valueAfter(shown, 'spender')).toBe(spender); // the Address component's full address
     expect(valueAfter(shown, 'Warning')).toContain('UNLIMITED APPROVAL');
     expect(valueAfter(shown, 'Warning')).toContain(spender);
-    expect(valueAfter(shown, 'Gas paid by paymaster')).toBe(
-      devnet.contracts.verifyingPaymaster,
+    expect(valueAfter(shown, 'Gas')).toBe(
+      `Paid by the paymaster ${devnet.contracts.verifyingPaymaster}, you pay nothing for gas`,
     );
     // the maximum cost from the fields the paymaster service signed (sponsored: verification × 3)
     const signed = devnet.paymaster.stats.signed.at(-1) as RpcUserOp;
-    expect(valueAfter(shown, 'Maximum gas cost')).toBe(
-      `${formatEther(prefund({ ...signed, paymasterAndData: devnet.contracts.verifyingPaymaster }))} ETH`,
+    expect(gasTimesFee(valueAfter(shown, 'Gas × max fee'))).toBe(
+      prefund({
+        ...signed,
+        paymasterAndData: devnet.contracts.verifyingPaymaster,
+      }),
     );
     expect(await nonceOf(account.address)).toBe(nonce); // declined: nothing sent
   });
@@ -500,9 +516,11 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(valueAfter(shown, 'Intent 1 of 1: to')).toBe(recipient);
     expect(valueAfter(shown, 'Value')).toBe('0.01 ETH');
     expect(valueAfter(shown, 'Call')).toBe('plain transfer');
-    expect(valueAfter(shown, 'Gas paid by')).toBe('this account');
-    expect(valueAfter(shown, 'Maximum gas cost')).toBe(
-      `${formatEther(prefund(op))} ETH`,
+    expect(valueAfter(shown, 'Gas')).toBe(
+      `Paid by this account: at most ${formatEther(prefund(op))} ETH`,
+    );
+    expect(valueAfter(shown, 'Total')).toBe(
+      `at most ${formatEther(value + prefund(op))} ETH (amount plus the most the gas can cost)`,
     );
 
     expect(altoSays.success).toBe(true);
@@ -556,51 +574,36 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 3)).toBe(0n);
   });
 
-  it('decodes a bundler refusal: a self-paid operation from an account with no ETH is AA21, with the bundler’s code', async () => {
+  it('refuses a self-paid operation from an account with no ETH before its dialog: -32003 with the amounts, nothing sent to the bundler', async () => {
     const poor = await harness.createAccount({
       type: 'eip155:erc4337',
       scopes: [devnet.scope],
     });
     expect(await client.getBalance({ address: poor.address })).toBe(0n);
     bundlerProxy.resetStats();
-    const { response } = await send(
-      {
+    const { response } = (await harness.snap.request({
+      origin: COMPANION,
+      method: 'sendUserOperation',
+      params: {
         account: poor.id,
         scope: devnet.scope,
         intents: [
           { to: RECORDERS[0], value: '0x0', data: recordCalldata(4, 444) },
         ],
       },
-      'ok',
-    );
-    // the same operation sent to Alto directly: the snap kept its code
-    const sent = bundlerProxy.stats.calls.find(
-      (call) => call.method === 'eth_sendUserOperation',
-    );
-    const direct = await fetch(devnet.bundlerUrl, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'eth_sendUserOperation',
-        params: sent?.params,
-      }),
-    }).then(
-      async (reply) =>
-        (await reply.json()) as Record<
-          'error',
-          Record<'code' | 'message', any>
-        >,
-    );
-    expect(direct.error.message).toMatch(/AA21/u);
-    expect(response.error.code).toBe(direct.error.code);
-    expect(response.error.code).toBe(-32500);
+    })) as any;
+    // before this check, Alto refused it with AA21 (the account cannot pay the prefund)
+    expect(response.error.code).toBe(-32003);
     expect(response.error.message).toMatch(
-      /^The bundler refused the user operation \(AA21\): the account cannot pay for gas and no paymaster sponsors it\. The signed operation may still be submitted until it is replaced \(a new send reuses its nonce\)\. Bundler: .*AA21/u,
+      /^Insufficient funds on eip155:31337: the account holds 0 wei; the value sent plus the most the gas can cost is [1-9]\d* wei$/u,
     );
+    expect(response.error.data).toMatchObject({
+      reason: 'insufficientFunds',
+      balance: '0',
+      value: '0',
+    });
     expect(response.error.message).not.toContain('bundler-key-0123');
-    expect(bundlerProxy.stats.methods.eth_sendUserOperation).toBe(1);
+    expect(bundlerProxy.stats.methods.eth_sendUserOperation).toBeUndefined();
   });
 
   it('finds the receipt of an operation it sent through the logs, from the block remembered at send time, when the bundler refuses eth_getUserOperationReceipt', async () => {

@@ -49,7 +49,8 @@ export const ChainConfigParamsStruct = object({
  *
  * @param params - Untrusted params.
  * @returns The config to store.
- * @throws JsonRpcError -32602 naming the bad field (never echoing its value).
+ * @throws JsonRpcError -32602 naming the bad field (never echoing its value); a URL holding a user
+ * name and password is refused (`data.problem: 'credentials'`).
  */
 export function parseChainConfig(params: unknown): ChainConfig {
   const input = validate(
@@ -57,6 +58,15 @@ export function parseChainConfig(params: unknown): ChainConfig {
     ChainConfigParamsStruct,
     'setChainConfig params',
   );
+  for (const field of ['rpcUrl', 'bundlerUrl', 'paymasterUrl'] as const) {
+    // fetch cannot send a URL's user name and password: refused here, not as an unreachable node
+    if (/^[a-z]+:\/\/[^/?#]*@/iu.test(input[field] ?? '')) {
+      throw invalidParams(
+        `Invalid setChainConfig params at ${field}: it holds a user name and password, which are never sent; use the URL your provider gives, its key in the path or query`,
+        { reason: 'invalidField', field, problem: 'credentials' },
+      );
+    }
+  }
   return {
     scope: input.scope,
     rpcUrl: input.rpcUrl,

@@ -54,9 +54,9 @@ const DELEGATION_PREFIX = '0xef0100';
 
 /**
  * Gas of the undo transaction when the chain's estimate is lower: EIP-7702's intrinsic cost of a
- * type-4 transaction with one authorization and no data (21,000 + PER_EMPTY_ACCOUNT_COST 25,000).
+ * type-4 transaction with one authorization and no data (21,000 + PER_EMPTY_ACCOUNT_COST 25,000); also the estimate of an undo's cost the upgrade's dialog gives.
  */
-const UNDO_MIN_GAS = 46_000n;
+export const UNDO_MIN_GAS = 46_000n;
 
 /** The largest gas estimate accepted for the undo transaction (it runs no code). */
 const UNDO_MAX_GAS = 200_000n;

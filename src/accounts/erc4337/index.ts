@@ -17,6 +17,7 @@ import { invalidParams, notFound, validate } from '../../utils/errors';
 
 export { signUserOperation } from './userop';
 export { newSmartAccount, resolveSmartAccount } from './create';
+export { assertFunds } from './funds';
 export { lookupUserOperationReceipt } from './receipt';
 export {
   DeployingSends,
@@ -41,6 +42,7 @@ export {
   signEip7702Authorization,
   SIMPLE_7702_ACCOUNT,
   stubAuthorization,
+  UNDO_MIN_GAS,
 } from './eip7702';
 export type { ResolvedSmartAccount } from './create';
 export {

@@ -17,6 +17,7 @@ import {
   factoryAbi,
 } from './constants';
 import { bundlerFees, CHAIN_FEE_READS, chainFees } from './fees';
+import { balanceRead, checkedBalance } from './funds';
 import { readNonceOfKey } from './nonce';
 import { ABSOLUTE_GAS_CAPS } from './opBounds';
 import { finishSponsorship, sponsorDraft } from './paymasterModern';
@@ -170,16 +171,19 @@ export async function draftModernUserOperation(
       },
       ...CHAIN_FEE_READS,
       { method: 'eth_blockNumber', params: [] },
+      balanceRead(sender),
     ]),
     bundlerFees(bundlerUrl),
   ]);
-  const [code, nonceWord, priority, history, block] = reads as [
+  const [code, nonceWord, priority, history, block, held] = reads as [
+    Settled,
     Settled,
     Settled,
     Settled,
     Settled,
     Settled,
   ];
+  const balance = checkedBalance(held, intents, chain.chainId, client.origin);
   const deployed =
     readHexData(settledResult(code), 'eth_getCode', client.origin) !== '0x';
   const read = readNonceOfKey(
@@ -255,6 +259,7 @@ export async function draftModernUserOperation(
       paymaster: userOp.paymaster ? getAddress(userOp.paymaster) : null,
       feeSource: fees.source,
       entryPointVersion: version,
+      balance,
     },
   };
 }

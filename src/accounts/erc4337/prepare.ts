@@ -22,6 +22,7 @@ import {
   simpleAccountAbi,
   VERIFICATION_GAS_BASE,
 } from './constants';
+import { checkedBalance, balanceRead } from './funds';
 import { assertPinnedImplementation } from './knownFactories';
 import { assertNonceKey, readNonceOfKey } from './nonce';
 import { getPaymasterStubData } from './paymaster';
@@ -257,17 +258,23 @@ export async function prepareUserOperation(
  * @param extra - Further read-only calls for the same batch.
  * @param nonceKey - ERC-4337 nonce key (192 bits; default 0): the nonce is EntryPoint v0.6
  * `getNonce(sender, nonceKey)`, i.e. `nonceKey << 64 | sequence`.
- * @returns `{ prepared, extra }`: the prepared operation and each extra call settled, in order.
+ * @returns `{ prepared, extra, balance }`: the prepared operation, each extra call settled, in
+ * order, and the sender's balance (wei, read in the same batch).
  * @throws As prepareUserOperation; TransportError (malformed) when the EntryPoint's nonce is not
  * one of `nonceKey` (other high 192 bits, or a sequence of 2^64 or more); RangeError for a key
- * above 192 bits. The extra calls' errors are settled, never thrown.
+ * above 192 bits; JsonRpcError -32003 (`insufficientFunds`, see checkedBalance) when the sender
+ * holds less than the intents' values, before any estimate is read. The extra calls' errors are settled, never thrown.
  */
 export async function prepareUserOperationWith(
   chain: SmartAccountChain,
   intents: Intent[],
   extra: readonly RpcCall[],
   nonceKey = 0n,
-): Promise<{ prepared: EthBaseUserOperation; extra: Settled[] }> {
+): Promise<{
+  prepared: EthBaseUserOperation;
+  extra: Settled[];
+  balance: bigint;
+}> {
   assertNonceKey(nonceKey);
   const { client, entryPoint, accountFactory, owner, sender, bundlerUrl } =
     chain;
@@ -299,6 +306,7 @@ export async function prepareUserOperationWith(
     callEstimate,
     deployEstimate,
     latest,
+    held,
     ...extraSettled
   ] = (await client.batchSettled([
     { method: 'eth_getCode', params: [sender, 'latest'] },
@@ -329,8 +337,10 @@ export async function prepareUserOperationWith(
       params: [{ to: accountFactory, data: createAccount }, 'latest'],
     },
     { method: 'eth_getBlockByNumber', params: ['latest', false] },
+    balanceRead(sender),
     ...extra,
-  ])) as [Settled, Settled, Settled, Settled, Settled, ...Settled[]];
+  ])) as [Settled, Settled, Settled, Settled, Settled, Settled, ...Settled[]];
+  const balance = checkedBalance(held, intents, chain.chainId, client.origin);
   // Provider numbers are untrusted: hex checked, gas within [21,000, 10x the block gas limit], the
   // nonce of `nonceKey` with a sequence below 2^64.
   const gasCap = gasCapOf(
@@ -409,7 +419,7 @@ export async function prepareUserOperationWith(
     dummyPaymasterAndData,
     bundlerUrl,
   };
-  return { prepared, extra: extraSettled };
+  return { prepared, extra: extraSettled, balance };
 }
 
 /** Measured: `execute`/`executeBatch` through the proxy costs at most this much above the inner calls (gas). */

@@ -55,8 +55,11 @@ export type SendSummary = {
   /**
    * EIP-7702: the sender is an EOA that this operation upgrades: from it on, the account runs the
    * code of `delegate` (Simple7702Account) on this chain; its authorization carries `nonce`.
+   * `undoCost`: about what undoing it costs the account (wei): the undo's gas at this fee.
    */
-  upgrade?: { delegate: Hex; nonce: bigint };
+  upgrade?: { delegate: Hex; nonce: bigint; undoCost?: bigint };
+  /** The sender's balance when drafted, in wei (read in the draft's batch). */
+  balance?: bigint;
 };
 
 /** An operation ready to be confirmed and signed. */
@@ -189,7 +192,7 @@ export async function draftUserOperation(
   intents: Intent[],
   floor = 0n,
 ): Promise<UserOperationDraft> {
-  const [{ prepared, extra }, fromBundler] = await Promise.all([
+  const [{ prepared, extra, balance }, fromBundler] = await Promise.all([
     prepareUserOperationWith(
       chain,
       intents,
@@ -230,7 +233,7 @@ export async function draftUserOperation(
   return {
     userOp,
     fromBlock: blockNumberOf(block),
-    summary: summarize(userOp, scope, intents, fees.source),
+    summary: { ...summarize(userOp, scope, intents, fees.source), balance },
   };
 }
 

@@ -64,8 +64,27 @@ export async function createEoa(
   return attempt(
     UI.createEoa,
     async () =>
-      `Created ${(await keyring.createAccount(chosenSource(value, UI.createEoaSource))).address}`,
+      `Created ${named(keyring, await keyring.createAccount(chosenSource(value, UI.createEoaSource)))}`,
   );
+}
+
+/**
+ * A new account as a notice names it: its name (or short address) and its address.
+ *
+ * @param keyring - The keyring (its accounts' names).
+ * @param account - The account created.
+ * @param account.id - Its id.
+ * @param account.address - Its address.
+ * @returns `Savings (0x…)`.
+ */
+function named(
+  keyring: Domain['keyring'],
+  { id, address }: { id: string; address: string },
+): string {
+  const name = keyring
+    .describeAccounts()
+    .find((summary) => summary.account.id === id)?.name;
+  return `${accountLabel(name, address)} (${address})`;
 }
 
 /**
@@ -101,7 +120,7 @@ export async function createSmartAccount(
         ...(scopes.length > 0 ? { scopes } : {}),
         ...(cid ? { metadataCid: cid } : {}),
       };
-      return `Created smart account ${(await keyring.createAccount(options)).address} on EntryPoint v${version}`;
+      return `Created smart account ${named(keyring, await keyring.createAccount(options))} on EntryPoint v${version}`;
     },
     { metadataCid: UI.smartMetadataCid, entryPointVersion: UI.smartVersion },
     accountNames(keyring),

@@ -1,4 +1,4 @@
-import { formatEther, numberToHex, parseEther } from 'viem';
+import { formatEther, isAddress, numberToHex, parseEther } from 'viem';
 
 import type { Domain } from '../../domain';
 import { UI } from '../homeModel';
@@ -13,7 +13,9 @@ import type { FormValues, Outcome } from '../outcome';
  * @param id - The account's id (the form's name is `send:<id>`).
  * @param value - The form's values by input name (`<field>:<id>`).
  * @returns The outcome: on success the sent operation (`lastSent`) and cleared inputs; else the
- * error next to the field it names, or next to the form.
+ * error next to the field it names, or next to the form. Nothing is sent when the address is not
+ * one (or its mixed case fails its EIP-55 checksum), or the value is empty, not a decimal amount
+ * or has more than 18 decimals: each is said under its field.
  */
 export async function sendFromForm(
   domain: Domain,
@@ -28,22 +30,30 @@ export async function sendFromForm(
    */
   const field = (name: string): string => `${name}:${id}`;
   const to = text(value[field(UI.sendTo)]) ?? '';
-  const amount = text(value[field(UI.sendValue)]) ?? '0';
+  const amount = text(value[field(UI.sendValue)]) ?? '';
   const data = text(value[field(UI.sendData)]) ?? '0x';
   const scope = text(value[field(UI.sendScope)]) ?? '';
-  let wei: bigint;
-  try {
-    wei = parseEther(amount);
-    if (wei < 0n) {
-      throw new Error('negative');
-    }
-  } catch {
-    const message = 'Invalid value: expected an amount of ETH such as 0.01';
-    return {
-      notice: { severity: 'danger', text: message },
-      errors: { [field(UI.sendValue)]: message },
-    };
+  const errors: Record<string, string> = {};
+  if (!isAddress(to, { strict: false })) {
+    errors[field(UI.sendTo)] =
+      'Enter the address to send to: 0x and 40 hex characters';
+  } else if (!isAddress(to)) {
+    errors[field(UI.sendTo)] =
+      "This address's capital letters don't match its checksum (EIP-55): a character may be mistyped. Copy the address again";
   }
+  const decimals = /^[0-9]+(?:\.([0-9]+))?$/u.exec(amount);
+  if (!decimals) {
+    errors[field(UI.sendValue)] =
+      'Enter an amount of ETH, such as 0.01 (0 to send none)';
+  } else if ((decimals[1] ?? '').length > 18) {
+    errors[field(UI.sendValue)] =
+      'At most 18 decimals: the smallest amount is 0.000000000000000001 ETH';
+  }
+  const [first] = Object.values(errors);
+  if (first !== undefined) {
+    return { notice: { severity: 'danger', text: first }, errors };
+  }
+  const wei = parseEther(amount);
   let sent: { scope: string; userOpHash: string } | undefined;
   const outcome = await attempt(
     field(UI.send),

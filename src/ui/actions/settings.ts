@@ -4,6 +4,7 @@ import type { Domain } from '../../domain';
 import { showConfirmation } from '../../platform';
 import { isKeyedUrl } from '../../settings';
 import { userRejected } from '../../utils/errors';
+import { chainName } from '../chainNames';
 import { removeChainDialog } from '../dialogs/chain';
 import { CHAIN_FIELDS, CHAIN_URL_FIELDS, IPFS_FIELDS, UI } from '../homeModel';
 import { attempt, fieldMap, onSuccess, text } from '../outcome';
@@ -60,7 +61,8 @@ export async function saveChain(
   });
   const outcome = await attempt(
     UI.chainForm,
-    async () => `Saved ${(await settings.setChainConfig(params)).scope}`,
+    async () =>
+      `Saved ${chainName((await settings.setChainConfig(params)).scope)}`,
     fieldMap('chain', CHAIN_FIELDS),
     undefined,
     cleared,
@@ -101,7 +103,7 @@ export async function removeChain(
     if (!(await showConfirmation(removeChainDialog(scope, onChain)))) {
       throw userRejected('The chain was not removed'); // shown as CANCELLED_TEXT
     }
-    return `Removed ${(await settings.removeChainConfig(scope)).scope}`;
+    return `Removed ${chainName((await settings.removeChainConfig(scope)).scope)}`;
   });
 }
 

@@ -13,6 +13,7 @@ import {
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
 import { Activity } from './Activity';
+import { balanceRows } from './Balances';
 import { SendForm } from './SendForm';
 import { UpgradeControls } from './Upgrade';
 import type { AccountSummary } from '../../keyring/keyring';
@@ -46,11 +47,25 @@ function phraseOf(source: string | undefined, model: HomeModel): string {
 }
 
 /**
+ * What an EOA's Type row says.
+ *
+ * @param upgradedOn - The chains where it runs Simple7702Account (EIP-7702).
+ * @returns `Account (EOA)`, or that it is upgraded and where.
+ */
+function eoaType(upgradedOn: string[]): string {
+  return upgradedOn.length === 0
+    ? 'Account (EOA)'
+    : `Upgraded to a smart account on ${upgradedOn.map(chainName).join(', ')} (EIP-7702: the same address runs Simple7702Account)`;
+}
+
+/**
  * One account's section: name, type (a smart account's names its EntryPoint version), address, chains, key source, metadata CID, its rename form
  * (`account-rename:<id>`, input `account-name:<id>`), the export and delete buttons, and for a
  * smart account its Send form. Buttons say which account they act on ("Delete Savings", or the
  * short address of an unnamed account), so a screen reader's list of buttons tells them apart;
- * names are shown through displayText (control and bidirectional characters replaced).
+ * names are shown through displayText (control and bidirectional characters replaced). Its
+ * balance on each chain (one row per chain, see balanceRows); an EOA upgraded with EIP-7702 says
+ * so in its Type row and gets the Send form too, on the chains where it is upgraded.
  *
  * @param props - The component's props.
  * @param props.summary - The account, its name, key source and (smart account) owner, shown as
@@ -71,6 +86,10 @@ export const AccountCard: SnapComponent<{
     'imported' in keySource
       ? IMPORTED_KEY_TEXT
       : `derived from ${phraseOf(keySource.entropySource, model)} (index ${keySource.derivationIndex})`;
+  const onChains = model.onChains?.[account.id] ?? [];
+  const upgradedOn = onChains
+    .filter((entry) => entry.code === 'simple7702')
+    .map((entry) => entry.scope);
   const metadataCid =
     typeof account.options.metadataCid === 'string'
       ? account.options.metadataCid
@@ -84,7 +103,7 @@ export const AccountCard: SnapComponent<{
         <Text>
           {smart
             ? `Smart account (ERC-4337, SimpleAccount v${version}, EntryPoint v${version})`
-            : 'Account (EOA)'}
+            : eoaType(upgradedOn)}
         </Text>
       </Row>
       <Copyable value={account.address} />
@@ -93,6 +112,7 @@ export const AccountCard: SnapComponent<{
           {smart ? account.scopes.map(chainName).join(', ') : 'every EVM chain'}
         </Text>
       </Row>
+      {balanceRows(model.onChains?.[account.id])}
       <Row label="Key">
         <Text>{key}</Text>
       </Row>
@@ -131,15 +151,21 @@ export const AccountCard: SnapComponent<{
           {`Delete ${label}`}
         </Button>
       </Box>
-      {smart ? (
+      {smart || upgradedOn.length > 0 ? (
         <SendForm
           id={account.id}
           label={label}
-          scopes={account.scopes}
+          scopes={smart ? account.scopes : upgradedOn}
           model={model}
         />
-      ) : (
-        <UpgradeControls id={account.id} label={label} model={model} />
+      ) : null}
+      {smart ? null : (
+        <UpgradeControls
+          id={account.id}
+          label={label}
+          model={model}
+          onChains={onChains}
+        />
       )}
       <Activity summary={summary} model={model} />
     </Section>

@@ -14,6 +14,8 @@ import {
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
 import { PhraseChoice } from './Recovery';
+import { nonCanonicalEntryPoints } from '../../consent';
+import { chainName } from '../chainNames';
 import { SMART_VERSIONS, UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
@@ -21,6 +23,8 @@ import type { HomeModel } from '../homeModel';
  * The account creation forms: an EOA, a smart account on chosen chains and a chosen EntryPoint
  * version (v0.8, the newest, preselected; `smart-entryPointVersion`), with an optional metadata CID, each from the chosen recovery phrase when MetaMask holds more than one (the
  * primary by default), and the import of a private key as an EOA or a smart account's owner.
+ * Every EntryPoint of a configured chain that is not the canonical one of its version is named
+ * there, with its address.
  *
  * @param props - The component's props.
  * @param props.model - The page's model (chains, values and errors).
@@ -54,11 +58,11 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
           <Checkbox
             key={chain.scope}
             name={`${UI.smartScope}:${chain.scope}`}
-            label={chain.scope}
+            label={chainName(chain.scope)}
           />
         ))}
         <Field
-          label="EntryPoint version (SimpleAccount of that release)"
+          label="Contract version: each gives the account a different address (SimpleAccount and its EntryPoint)"
           error={model.errors[UI.smartVersion]}
         >
           <Dropdown
@@ -72,6 +76,13 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
             ))}
           </Dropdown>
         </Field>
+        {model.chains.flatMap((chain) =>
+          nonCanonicalEntryPoints(chain).map(({ version, entryPoint }) => (
+            <Text color="warning">
+              {`On ${chainName(chain.scope)}, EntryPoint v${version} is ${entryPoint}: not the canonical EntryPoint v${version}. Create a v${version} account there only if you trust who set it.`}
+            </Text>
+          )),
+        )}
         <Field
           label="Metadata CID (optional)"
           error={model.errors[UI.smartMetadataCid]}

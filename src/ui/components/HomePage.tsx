@@ -29,7 +29,7 @@ const NOTICE_TITLE = {
 
 /**
  * The home page (snaps `endowment:page-home`), in this order: the heading (with how many requests
- * wait), the last action's notice, the waiting requests when any wait, accounts, finding and
+ * wait), the last action's notice (its title says when it came: two identical notices differ), the waiting requests when any wait, accounts, finding and
  * restoring accounts, account creation and import, chain and IPFS settings, and the approval mode. Pure: renders `model`, reads
  * nothing. No private key, API key or secret is ever in it (URLs are shown masked).
  *
@@ -47,7 +47,7 @@ export function renderHome(model: HomeModel): JSXElement {
       </Heading>
       {model.notice ? (
         <Banner
-          title={NOTICE_TITLE[model.notice.severity]}
+          title={`${NOTICE_TITLE[model.notice.severity]}${model.notice.at ? ` at ${model.notice.at}` : ''}`}
           severity={model.notice.severity}
         >
           <Text>{model.notice.text}</Text>

@@ -87,17 +87,23 @@ function walk(node: unknown): { strings: string[]; addresses: any[] } {
 }
 
 describe('sendUserOperation confirmation', () => {
-  it('names the site, account, chain and full nonce; decodes each intent; the paymaster, maximum cost and gas × fee', () => {
-    const { account, intents, cost, warnings } = sendConfirmationRows(SUMMARY);
+  it('names what happens, the site, account and chain; decodes each intent; who pays the gas in words, the total, and the full nonce under details', () => {
+    const { title, account, intents, cost, details, warnings } =
+      sendConfirmationRows(
+        { ...SUMMARY, name: 'Savings' },
+        'Local chain (31337)',
+      );
+    expect(title).toBe(
+      'Send 2 calls at once from Savings on Local chain (31337)',
+    );
     expect(account).toStrictEqual([
       { label: 'Requested by', text: 'https://dapp.example' },
       {
-        label: 'Smart account',
-        address: 'eip155:31337:0x1111111111111111111111111111111111111111',
+        label: 'From Savings',
+        address: '0x1111111111111111111111111111111111111111',
       },
-      { label: 'Chain', text: 'eip155:31337' },
+      { label: 'Chain', text: 'Local chain (31337)' },
       { label: 'EntryPoint', text: 'v0.6' },
-      { label: 'Nonce', text: '129127208515966861315' },
       {
         label: 'Deploys the account',
         text: 'Yes: this operation deploys the smart account',
@@ -122,32 +128,78 @@ describe('sendUserOperation confirmation', () => {
     expect(warnings).toBe(1);
     expect(cost).toStrictEqual([
       {
-        label: 'Gas paid by paymaster',
-        address: '0x4444444444444444444444444444444444444444',
+        label: 'Gas',
+        text: 'Paid by the paymaster 0x4444444444444444444444444444444444444444, you pay nothing for gas',
       },
-      { label: 'Maximum gas cost', text: '0.000123456789 ETH' },
+      { label: 'Total', text: '1.5 ETH' },
+    ]);
+    expect(details).toStrictEqual([
+      { label: 'Nonce', text: '129127208515966861315' },
       { label: 'Gas × max fee', text: '1000000 gas × 123456789 wei per gas' },
     ]);
   });
 
-  it('says "this account" when no paymaster pays, and cleans the site name of bidi overrides', () => {
-    const { account, cost } = sendConfirmationRows(
+  it('says "this account" pays at most the gas, totals value and gas, and cleans the site name of bidi overrides', () => {
+    const { title, account, cost } = sendConfirmationRows(
       confirmation({
         ...SUMMARY_FIELDS,
+        intents: [SUMMARY_FIELDS.intents[0]],
         origin: 'https://evil.example\u202e/moc.knab',
         paymaster: null,
         deploys: false,
       }),
     );
+    expect(title).toBe('Send 1.5 ETH from this account on eip155:31337');
     expect(account[0]).toStrictEqual({
       label: 'Requested by',
       text: 'https://evil.example\ufffd/moc.knab',
     });
-    expect(account[5].text).toMatch(/^No/u);
-    expect(cost[0]).toStrictEqual({
-      label: 'Gas paid by',
-      text: 'this account',
+    expect(account[4].text).toMatch(/^No/u);
+    expect(cost).toStrictEqual([
+      {
+        label: 'Gas',
+        text: 'Paid by this account: at most 0.000123456789 ETH',
+      },
+      {
+        label: 'Total',
+        text: 'at most 1.500123456789 ETH (amount plus the most the gas can cost)',
+      },
+    ]);
+  });
+
+  it('names a non-canonical EntryPoint by its address, as a warning', () => {
+    const { account } = sendConfirmationRows({
+      ...SUMMARY,
+      entryPointVersion: '0.8',
+      entryPoint: '0x00000000000000000000000000000000000e0008',
+      canonicalEntryPoint: false,
     });
+    expect(account[3]).toStrictEqual({
+      label: 'EntryPoint',
+      text: 'v0.8 at 0x00000000000000000000000000000000000e0008: not the canonical EntryPoint v0.8',
+      warning: true,
+    });
+  });
+
+  it('an upgrade: its title, and that the undo is paid by the account, never a paymaster, with its estimated cost', () => {
+    const { title, account } = sendConfirmationRows(
+      {
+        ...SUMMARY,
+        name: 'Spending',
+        upgrade: {
+          delegate: '0xe6Cae83BdE06E4c305530e199D7217f42808555B',
+          nonce: 0n,
+          undoCost: 46_000n * 2_000_000_000n,
+        },
+      },
+      'Local chain (31337)',
+    );
+    expect(title).toBe(
+      'Upgrade Spending to a smart account on Local chain (31337)',
+    );
+    expect(account.find((row) => row.label === 'Undoing it')?.text).toBe(
+      "A transaction this account pays itself, never a paymaster, even when this upgrade is sponsored: about 0.000092 ETH at today's fee. Keep that much on this account.",
+    );
   });
 
   it.each(['0.7', '0.8'] as const)(
@@ -158,10 +210,9 @@ describe('sendUserOperation confirmation', () => {
       );
       expect(account.map((row) => row.label)).toStrictEqual([
         'Requested by',
-        'Smart account',
+        'From',
         'Chain',
         'EntryPoint',
-        'Nonce',
         'Deploys the account',
       ]);
       expect(account[3]).toStrictEqual({
@@ -171,25 +222,25 @@ describe('sendUserOperation confirmation', () => {
     },
   );
 
-  it('shows an EIP-7702 authorization nonce only in the advanced row, last', () => {
-    expect(sendConfirmationRows(SUMMARY).advanced).toStrictEqual([]);
+  it('shows an EIP-7702 authorization nonce only under Details, last', () => {
+    expect(
+      sendConfirmationRows(SUMMARY).details.map((row) => row.label),
+    ).not.toContain('Authorization nonce');
     const upgrade = confirmation({
       ...SUMMARY_FIELDS,
       entryPointVersion: '0.8',
       upgrade: { delegate: TOKEN, nonce: 42n },
     });
     const rows = sendConfirmationRows(upgrade);
-    expect(rows.advanced).toStrictEqual([
-      { label: 'Advanced: authorization nonce', text: '42' },
-    ]);
+    expect(rows.details.at(-1)).toStrictEqual({
+      label: 'Authorization nonce',
+      text: '42',
+    });
     expect(
       [...rows.account, ...rows.cost].some((row) => row.text === '42'),
     ).toBe(false);
     const { strings } = walk(sendConfirmation(upgrade));
-    expect(strings.slice(-2)).toStrictEqual([
-      'Advanced: authorization nonce',
-      '42',
-    ]);
+    expect(strings.slice(-2)).toStrictEqual(['Authorization nonce', '42']);
   });
 
   it('renders a JSX Box: a danger banner first for an unlimited approval, every address untruncated', () => {
@@ -210,11 +261,17 @@ describe('sendUserOperation confirmation', () => {
       'Section',
       'Divider',
       'Section',
+      'Text',
+      'Section',
     ]);
     const { strings, addresses } = walk(element);
     expect(strings).toContain('Unlimited approval');
     expect(strings).toContain(SPENDER);
-    expect(addresses.length).toBeGreaterThanOrEqual(5);
+    expect(addresses.length).toBeGreaterThanOrEqual(4);
+    // the paymaster is named in words, its address in full
+    expect(strings.join(' ')).toContain(
+      '0x4444444444444444444444444444444444444444',
+    );
     for (const props of addresses) {
       expect(props).toMatchObject({ truncate: false, displayName: false });
     }

@@ -54,23 +54,25 @@ export const ConfirmationLine: SnapComponent<ConfirmationRow> = ({
  * sendConfirmationRows for what it shows.
  *
  * @param props - The rows, from sendConfirmationRows.
- * @param props.account - Who asked, the account, chain, nonce and deployment.
+ * @param props.account - Who asked, the account, chain, EntryPoint and deployment.
  * @param props.intents - One group per intent: recipient, value and decoded call.
- * @param props.cost - Who pays the gas and the most it costs.
- * @param props.advanced - Details for experts, last (an authorization's nonce).
+ * @param props.title - What happens.
+ * @param props.cost - Who pays the gas, the most it costs, and the total.
+ * @param props.details - The full nonce and gas × fee.
  * @param props.warnings - How many rows are warnings (a banner says so first).
  * @returns The dialog's content.
  */
 export const SendConfirmation: SnapComponent<SendConfirmationRows> = ({
+  title,
   account,
   intents,
   cost,
-  advanced,
+  details,
   warnings,
 }) => {
   return (
     <Box>
-      <Heading>Send a user operation</Heading>
+      <Heading>{title}</Heading>
       {warnings > 0 ? (
         <Banner title="Unlimited approval" severity="danger">
           <Text>
@@ -101,13 +103,12 @@ export const SendConfirmation: SnapComponent<SendConfirmationRows> = ({
           <ConfirmationLine {...row} />
         ))}
       </Section>
-      {advanced.length > 0 ? (
-        <Section>
-          {advanced.map((row) => (
-            <ConfirmationLine {...row} />
-          ))}
-        </Section>
-      ) : null}
+      <Text>Details</Text>
+      <Section>
+        {details.map((row) => (
+          <ConfirmationLine {...row} />
+        ))}
+      </Section>
     </Box>
   );
 };
@@ -117,11 +118,15 @@ export const SendConfirmation: SnapComponent<SendConfirmationRows> = ({
  *
  * @param summary - From sendUserOperation's draft, with the requesting origin and each intent's
  * decoded call data (`calls`, from the domain).
+ * @param chain - The chain as a person knows it (`Local chain (31337)`); default its CAIP-2 scope.
  * @returns The SendConfirmation element.
  */
-export function sendConfirmation(summary: SendReview): JSXElement {
+export function sendConfirmation(
+  summary: SendReview,
+  chain?: string,
+): JSXElement {
   // snaps-sdk's JSX runtime calls the component: the element is its Box
   return (
-    <SendConfirmation {...sendConfirmationRows(summary)} />
+    <SendConfirmation {...sendConfirmationRows(summary, chain)} />
   ) as JSXElement;
 }

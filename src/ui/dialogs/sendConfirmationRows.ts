@@ -6,11 +6,13 @@ import { displayText } from '../../utils/safeText';
 /**
  * What the sendUserOperation confirmation shows, as rows (pure; rendered by
  * src/ui/dialogs/sendConfirmation.tsx). It shows what the signature commits to and nothing secret: who
- * asked (the requesting site), the smart account, chain, EntryPoint version (v0.6, v0.7, v0.8) and
- * nonce, each intent (recipient, value
- * in ETH, its call data decoded by src/accounts/callData.ts or shown in full), unlimited approvals
- * flagged, whether the operation deploys the account, and the gas: who pays it (the paymaster's
- * address, or this account) and the most it can cost in ETH. Addresses are always in full.
+ * asked (the requesting site), a title saying what happens, the account (its name and address),
+ * the chain by name, the EntryPoint version (v0.6, v0.7, v0.8; its address and a warning when it is
+ * not the canonical one of its version), each intent (recipient, value in ETH, its call data
+ * decoded by src/accounts/callData.ts or shown in full), unlimited approvals flagged, whether the
+ * operation deploys the account, the gas in words (paid by the paymaster, or by this account, at
+ * most so much ETH) and the total; the full nonce and gas × fee under Details. Addresses are always
+ * in full.
  */
 
 /**
@@ -29,50 +31,77 @@ export type ConfirmationRow = {
 
 /** The dialog's rows, grouped. */
 export type SendConfirmationRows = {
-  /** Who asked, the account, chain, nonce and deployment. */
+  /** What happens, as the dialog's title (`Send 1.5 ETH from Savings`, `Upgrade Savings to a smart account`). */
+  title: string;
+  /** Who asked, the account, chain, EntryPoint and deployment. */
   account: ConfirmationRow[];
   /** One group per intent: recipient, value, decoded call. */
   intents: ConfirmationRow[][];
-  /** Who pays the gas and the most it can cost. */
+  /** Who pays the gas, the most it can cost, and the total. */
   cost: ConfirmationRow[];
-  /** Details for experts, last: an EIP-7702 authorization's account nonce (else empty). */
-  advanced: ConfirmationRow[];
+  /** Details for the curious (the full nonce, gas × fee): shown last, under *Details*. */
+  details: ConfirmationRow[];
   /** How many intent rows are warnings (unlimited approvals). */
   warnings: number;
 };
 
 /**
+ * An amount of ETH as the dialog shows it.
+ *
+ * @param wei - The amount, in wei.
+ * @returns `1.5 ETH`.
+ */
+const eth = (wei: bigint): string => `${formatEther(wei)} ETH`;
+
+/**
  * The dialog's rows, in display order (also what a text-only view would show).
  *
- * @param summary - From sendUserOperation's draft, with the requesting origin and each intent's
- * decoded call data (`calls`, from the domain).
- * @returns Row groups: the request's and account's, one per intent, and the cost's; `warnings`
- * counts the flagged rows (unlimited approvals) of all intents.
+ * @param summary - From sendUserOperation's draft, with the requesting origin, each intent's
+ * decoded call data (`calls`, from the domain), the account's name and its EntryPoint.
+ * @param chain - The chain as a person knows it (`Local chain (31337)`); default the CAIP-2 scope.
+ * @returns The title; row groups: the request's and account's, one per intent, the cost's and the
+ * details; `warnings` counts the flagged rows (unlimited approvals) of all intents.
  */
 export function sendConfirmationRows(
   summary: SendReview,
+  chain: string = summary.scope,
 ): SendConfirmationRows {
   const intents = summary.intents.map((intent, index): ConfirmationRow[] => [
     {
       label: `Intent ${index + 1} of ${summary.intents.length}: to`,
       address: intent.to,
     },
-    { label: 'Value', text: `${formatEther(intent.value)} ETH` },
+    { label: 'Value', text: eth(intent.value) },
     ...(summary.calls[index] ?? []).map(callRow),
   ]);
+  const value = summary.intents.reduce((sum, intent) => sum + intent.value, 0n);
+  const selfPaid = summary.paymaster === null;
+  const who = summary.name ? displayText(summary.name) : 'this account';
+  const version = summary.entryPointVersion ?? '0.6';
+  let title = `Send ${eth(value)} from ${who}`;
+  if (summary.upgrade) {
+    title = `Upgrade ${who} to a smart account`;
+  } else if (summary.intents.length > 1) {
+    title = `Send ${summary.intents.length} calls at once from ${who}`;
+  }
   return {
+    title: `${title} on ${chain}`,
     account: [
       { label: 'Requested by', text: displayText(summary.origin) },
       {
-        label: 'Smart account',
-        address:
-          `${summary.scope}:${summary.account}` as `${string}:${string}:${string}`,
+        label: summary.name ? `From ${displayText(summary.name)}` : 'From',
+        address: summary.account,
       },
-      { label: 'Chain', text: summary.scope },
+      { label: 'Chain', text: chain },
       // every version is named: the signature, the call data and the bundler's form differ by it
-      { label: 'EntryPoint', text: `v${summary.entryPointVersion ?? '0.6'}` },
-      { label: 'Nonce', text: summary.nonce.toString() },
-      ...(summary.upgrade ? upgradeRows(summary.upgrade, summary.scope) : []),
+      summary.canonicalEntryPoint === false && summary.entryPoint
+        ? {
+            label: 'EntryPoint',
+            text: `v${version} at ${summary.entryPoint}: not the canonical EntryPoint v${version}`,
+            warning: true,
+          }
+        : { label: 'EntryPoint', text: `v${version}` },
+      ...(summary.upgrade ? upgradeRows(summary.upgrade, chain) : []),
       {
         label: 'Deploys the account',
         text: summary.deploys
@@ -82,26 +111,37 @@ export function sendConfirmationRows(
     ],
     intents,
     cost: [
-      summary.paymaster === null
-        ? { label: 'Gas paid by', text: 'this account' }
-        : { label: 'Gas paid by paymaster', address: summary.paymaster },
+      selfPaid
+        ? {
+            label: 'Gas',
+            text: `Paid by this account: at most ${eth(summary.maxGasCost)}`,
+          }
+        : {
+            label: 'Gas',
+            text: `Paid by the paymaster ${summary.paymaster}, you pay nothing for gas`,
+          },
       {
-        label: 'Maximum gas cost',
-        text: `${formatEther(summary.maxGasCost)} ETH`,
+        label: 'Total',
+        text: selfPaid
+          ? `at most ${eth(value + summary.maxGasCost)} (amount plus the most the gas can cost)`
+          : eth(value),
       },
+    ],
+    details: [
+      { label: 'Nonce', text: summary.nonce.toString() },
       {
         label: 'Gas × max fee',
         text: `${summary.gas} gas × ${summary.maxFeePerGas} wei per gas`,
       },
+      ...(summary.upgrade
+        ? [
+            {
+              label: 'Authorization nonce',
+              text: summary.upgrade.nonce.toString(),
+            },
+          ]
+        : []),
     ],
-    advanced: summary.upgrade
-      ? [
-          {
-            label: 'Advanced: authorization nonce',
-            text: summary.upgrade.nonce.toString(),
-          },
-        ]
-      : [],
     warnings: intents.flat().filter((row) => row.warning).length,
   };
 }
@@ -122,24 +162,28 @@ function callRow(line: CallLine): ConfirmationRow {
 
 /**
  * What an EIP-7702 upgrade's confirmation says, in plain words: the account keeps its address and
- * key, and from this operation on runs the delegate's code on this chain; how to undo it.
+ * key, and from this operation on runs the delegate's code on this chain; how to undo it, that the
+ * undo is a transaction the account pays itself (never a paymaster) and about what it costs.
  *
- * The authorization's nonce is shown apart, in the advanced rows.
- *
- * @param upgrade - The delegate.
+ * @param upgrade - The delegate, the authorization's nonce and the undo's estimated cost (wei).
  * @param upgrade.delegate - Simple7702Account's address.
- * @param scope - The chain.
+ * @param upgrade.undoCost - About what undoing it costs at today's fee, in wei.
+ * @param chain - The chain, named.
  * @returns The rows.
  */
 function upgradeRows(
-  upgrade: { delegate: `0x${string}` },
-  scope: string,
+  upgrade: { delegate: `0x${string}`; undoCost?: bigint },
+  chain: string,
 ): ConfirmationRow[] {
   return [
     {
       label: 'Upgrades this account (EIP-7702)',
-      text: `Yes: with this operation your account, at the same address, will run the code of the contract below on ${scope} (Simple7702Account v0.8). Your key still controls it and signs as before; it can then send several calls at once. To undo it, use Undo upgrade on this snap's home page: it signs an authorization to the zero address, which removes the code.`,
+      text: `Yes: with this operation your account, at the same address, will run the code of the contract below on ${chain} (Simple7702Account v0.8). Your key still controls it and signs as before; it can then send several calls at once. To undo it, use Undo upgrade on this snap's home page: it signs an authorization to the zero address, which removes the code.`,
     },
     { label: 'Code it will run', address: upgrade.delegate },
+    {
+      label: 'Undoing it',
+      text: `A transaction this account pays itself, never a paymaster, even when this upgrade is sponsored${upgrade.undoCost === undefined ? '' : `: about ${eth(upgrade.undoCost)} at today's fee`}. Keep that much on this account.`,
+    },
   ];
 }
