@@ -55,6 +55,22 @@ export type SendSummary = {
    * code of `delegate` (Simple7702Account) on this chain; its authorization carries `nonce`.
    */
   upgrade?: { delegate: Hex; nonce: bigint };
+  /** Gas paid in an ERC-20 token (`paymaster` is then the token's paymaster; paymasterToken.ts). */
+  tokenPayment?: TokenPaymentSummary;
+};
+
+/** What a send paid in an ERC-20 token shows: the token, its paymaster and the approve's bound. */
+export type TokenPaymentSummary = {
+  /** The token (checksummed). */
+  token: Hex;
+  /** Its `symbol()`, printable (empty when it has none). */
+  symbol: string;
+  /** Its `decimals()`. */
+  decimals: number;
+  /** The paymaster the operation approves (the spender) and that pays the gas in ETH. */
+  paymaster: Hex;
+  /** The approve's amount: the most the operation can cost in the token, in its base units. */
+  maxCost: bigint;
 };
 
 /** An operation ready to be confirmed and signed. */

@@ -1,4 +1,4 @@
-import { formatEther } from 'viem';
+import { formatEther, formatUnits } from 'viem';
 
 import type { CallLine, SendReview } from '../../keyring/types';
 import { displayText } from '../../utils/safeText';
@@ -80,6 +80,7 @@ export function sendConfirmationRows(
     ],
     intents,
     cost: [
+      ...(summary.tokenPayment ? tokenPaymentRows(summary.tokenPayment) : []),
       summary.paymaster === null
         ? { label: 'Gas paid by', text: 'this account' }
         : { label: 'Gas paid by paymaster', address: summary.paymaster },
@@ -131,5 +132,35 @@ function upgradeRows(
     },
     { label: 'Code it will run', address: upgrade.delegate },
     { label: 'Authorization nonce', text: upgrade.nonce.toString() },
+  ];
+}
+
+/**
+ * The send confirmation's rows for gas paid in an ERC-20 token (sendUserOperation's `gasToken`):
+ * who pays what. The account pays the token to the paymaster, at most the approve's amount, which
+ * is the first call of the operation; the paymaster pays the gas in ETH. The token is named by its
+ * symbol (read from the token, made printable) and its address in full; amounts are decimal amounts
+ * of the token (its `decimals()`), with the base units beside them.
+ *
+ * @param payment - The summary's `tokenPayment`.
+ * @returns The rows, shown before the cost's.
+ */
+export function tokenPaymentRows(
+  payment: NonNullable<SendReview['tokenPayment']>,
+): ConfirmationRow[] {
+  const symbol = payment.symbol === '' ? 'tokens' : payment.symbol;
+  const amount = `${formatUnits(payment.maxCost, payment.decimals)} ${symbol}`;
+  return [
+    {
+      label: 'Gas paid in',
+      text: `${symbol}, an ERC-20 token, from this account (not ETH)`,
+    },
+    { label: 'Token', address: payment.token },
+    { label: `Maximum gas cost in ${symbol}`, text: amount },
+    {
+      label: 'First call: approve',
+      text: `Lets the paymaster below take at most ${amount} (${payment.maxCost} base units) from this account, for this operation's gas`,
+    },
+    { label: 'Paymaster (spender)', address: payment.paymaster },
   ];
 }
