@@ -16,6 +16,7 @@ import {
   object,
   record,
   refine,
+  size,
   string,
 } from '@metamask/superstruct';
 import type { Describe } from '@metamask/superstruct';
@@ -253,6 +254,7 @@ const ChainConfigStruct = object({
       '0.8': exactOptional(EntryPointContractsStruct),
     }),
   ),
+  gasTokens: exactOptional(size(array(AddressStruct), 0, 8)),
 });
 
 /**
