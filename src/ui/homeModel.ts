@@ -5,7 +5,7 @@ import { recoveryStatus } from './recoveryStatus';
 import type { RecoveryStatus } from './recoveryStatus';
 import type { AccountSummary } from '../keyring/keyring';
 import type { EntropySource } from '../keyring/recoveryTypes';
-import type { ChainConfig } from '../settings';
+import type { ChainConfig, GasTokenView } from '../settings';
 
 /**
  * The element names of the home page: the contract its tests and any automation use. Buttons that
@@ -41,6 +41,7 @@ export const UI = {
   sendValue: 'send-value',
   sendData: 'send-data',
   sendScope: 'send-scope',
+  sendGas: 'send-gas',
   sendStatus: 'userop-status',
   createEoaSource: 'create-eoa-source',
   smartSource: 'smart-source',
@@ -50,6 +51,9 @@ export const UI = {
   restoreType: 'restore-type',
   restoreSource: 'restore-source',
 } as const;
+
+/** The *Pay gas with* value that keeps the default: the chain's paymaster when it has one, else ETH. */
+export const PAY_GAS_DEFAULT = 'default';
 
 /**
  * The chain form's fields, in order, with their labels (plain words first, the standard term once
@@ -155,6 +159,8 @@ export type HomeModel = {
    * choice only when there are two or more. Absent or empty: MetaMask did not list them.
    */
   entropySources?: EntropySource[];
+  /** The chains' gas tokens: symbols for *Pay gas with*, balances for the cards (absent: none listed). */
+  gasTokens?: GasTokenView;
   /** Where *Find my accounts* stands: running (with its progress) or its last report; absent: none ran. */
   recovery?: RecoveryStatus;
 };
@@ -179,10 +185,21 @@ export async function buildHomeModel(
   outcome: Outcome = { errors: {} },
 ): Promise<HomeModel> {
   const recovery = recoveryStatus(keyring);
+  const accounts = keyring.describeAccounts();
+  const gasTokens = await settings
+    .gasTokens(
+      accounts.map(({ account }) => ({
+        id: account.id,
+        address: account.address,
+        scopes: account.scopes,
+      })),
+    )
+    .catch(() => undefined);
   return {
+    ...(gasTokens?.tokens.length ? { gasTokens } : {}),
     entropySources: await keyring.listEntropySources().catch(() => []),
     ...(recovery ? { recovery } : {}),
-    accounts: keyring.describeAccounts(),
+    accounts,
     chains: settings.chainConfigs(),
     ipfs: settings.ipfsSummary(),
     approvalMode: settings.approvalMode(),

@@ -12,6 +12,7 @@
 import {
   createPublicClient,
   decodeFunctionData,
+  formatUnits,
   getAddress,
   http,
   maxUint256,
@@ -22,6 +23,7 @@ import type { Address, Hex, PublicClient } from 'viem';
 
 import { COMPANION, dialogOf, installKeyringSnap } from './harness';
 import type { KeyringHarness } from './harness';
+import { nextPage, openHomePage, pageJson } from './homePage';
 import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import { devnetChain } from '../../devnet/erc4337';
@@ -345,5 +347,47 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
     expect(reply.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await fetch(`${service.url}/ping`)).ok).toBe(true);
+  });
+
+  it('the page: the card shows each listed token balance, the Send form pays gas with T20 and the dialog says so', async () => {
+    const config = (await harness.rpc('getChainConfigs', undefined)) as any[];
+    const { scope, entryPoint, accountFactory } = config[0];
+    await harness.rpcApproved('setChainConfig', {
+      scope,
+      rpcUrl: devnet.rpcUrl,
+      entryPoint,
+      accountFactory,
+      bundlerUrl: devnet.bundlerUrl,
+      paymasterUrl: service.url,
+      gasTokens: [TEST_TOKEN],
+    });
+    const account = accounts['0.8'];
+    const held = await readTestToken(devnet.rpcUrl, [
+      'balanceOf',
+      account.address,
+    ]);
+    let ui = await openHomePage(harness);
+    const page = pageJson(ui);
+    expect(page).toContain(`send-gas:${account.id}`);
+    expect(page).toContain(`T20 ${TEST_TOKEN}`);
+    expect(page).toContain(`${formatUnits(held, 18)} T20 on`);
+    await ui.typeInField(`send-to:${account.id}`, DEAD);
+    await ui.selectInDropdown(`send-gas:${account.id}`, TEST_TOKEN);
+    harness.answerDialogs(true);
+    ui = await nextPage(ui, async (current) =>
+      current.clickElement(`send:${account.id}-submit`),
+    );
+    const dialog = JSON.stringify(harness.dialogs.at(-1));
+    expect(dialog).toContain(
+      'T20, an ERC-20 token, from this account (not ETH)',
+    );
+    const userOpHash = /Sent user operation (0x[0-9a-f]{64})/u.exec(
+      pageJson(ui),
+    )?.[1] as Hex;
+    expect((await receiptOf(userOpHash)).success).toBe(true);
+    expect(await client.getBalance({ address: account.address })).toBe(0n);
+    expect(
+      await readTestToken(devnet.rpcUrl, ['balanceOf', account.address]),
+    ).toBeLessThan(held);
   });
 });

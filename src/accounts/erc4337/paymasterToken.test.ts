@@ -364,7 +364,7 @@ describe('payInToken', () => {
     expect(parts.settlement.context).toStrictEqual({ token: TOKEN });
     const bound = parts.settlement.bind(OP);
     expect(approves[1]).toBe(maxCostInToken(OP, PAYMENT));
-    expect(approves[1]).toBeLessThan(approves[0] as bigint);
+    expect(approves[1]).toBeLessThan(approves[0]);
     expect(bound.callData).not.toBe(OP.callData);
     expect(() => parts.settlement.check(bound)).not.toThrow();
     expect(parts.summary()).toStrictEqual({

@@ -37,6 +37,7 @@ const MAX_SYMBOL_LENGTH = 16;
 const QUOTE = 'paymaster service reply (pimlico_getTokenQuotes) at';
 
 const erc20Abi = parseAbi([
+  'function balanceOf(address owner) view returns (uint256)',
   'function decimals() view returns (uint8)',
   'function symbol() view returns (string)',
 ]);
@@ -158,21 +159,6 @@ export async function prepareTokenPayment(
       `No paymasterUrl for eip155:${chain.chainId}: paying gas in a token needs the chain's paymaster service (setChainConfig)`,
     );
   }
-  /**
-   * One read of the token.
-   *
-   * @param functionName - `decimals` or `symbol`.
-   * @returns The eth_call.
-   */
-  const tokenCall = (
-    functionName: 'decimals' | 'symbol',
-  ): { method: string; params: unknown[] } => ({
-    method: 'eth_call',
-    params: [
-      { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName }) },
-      'latest',
-    ],
-  });
   const [reply, [decimals, symbol]] = await Promise.all([
     serviceClient(chain.paymasterUrl, 'paymaster service').request(
       'pimlico_getTokenQuotes',
@@ -182,7 +168,10 @@ export async function prepareTokenPayment(
         numberToHex(chain.chainId),
       ],
     ),
-    chain.client.batchSettled([tokenCall('decimals'), tokenCall('symbol')]),
+    chain.client.batchSettled([
+      tokenRead(token, 'decimals'),
+      tokenRead(token, 'symbol'),
+    ]),
   ]);
   return {
     ...readTokenQuote(reply, token),
@@ -198,7 +187,7 @@ export async function prepareTokenPayment(
  * @returns 0 to 255.
  * @throws JsonRpcError -32602 when the call failed or returned something else.
  */
-function readDecimals(settled: Settled): number {
+export function readDecimals(settled: Settled): number {
   try {
     const data = readHexData(
       settledResult(settled),
@@ -224,7 +213,7 @@ function readDecimals(settled: Settled): number {
  * @param settled - The eth_call's outcome.
  * @returns The printable symbol, at most 16 characters; empty when the call failed or returned no string.
  */
-function readSymbol(settled: Settled): string {
+export function readSymbol(settled: Settled): string {
   try {
     const data = readHexData(settledResult(settled), 'symbol()');
     if (data.length > 2 + 2 * 4096) {
@@ -239,4 +228,28 @@ function readSymbol(settled: Settled): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * One `eth_call` of an ERC-20 read at the latest block.
+ *
+ * @param token - The token.
+ * @param functionName - `decimals`, `symbol` or `balanceOf`.
+ * @param holder - The holder, for `balanceOf`.
+ * @returns The call.
+ */
+export function tokenRead(
+  token: Hex,
+  functionName: 'decimals' | 'symbol' | 'balanceOf',
+  holder?: Hex,
+): { method: string; params: unknown[] } {
+  const data =
+    functionName === 'balanceOf'
+      ? encodeFunctionData({
+          abi: erc20Abi,
+          functionName,
+          args: [holder ?? token],
+        })
+      : encodeFunctionData({ abi: erc20Abi, functionName });
+  return { method: 'eth_call', params: [{ to: token, data }, 'latest'] };
 }

@@ -12,6 +12,7 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
+import { TokenBalances } from './PayGasWith';
 import { SendForm } from './SendForm';
 import { UpgradeControls } from './Upgrade';
 import type { AccountSummary } from '../../keyring/keyring';
@@ -130,6 +131,7 @@ export const AccountCard: SnapComponent<{
           {`Delete ${label}`}
         </Button>
       </Box>
+      <TokenBalances id={account.id} model={model} />
       {smart ? (
         <SendForm
           id={account.id}
