@@ -8,6 +8,7 @@ import { benchColdStart } from './bench/coldstart';
 import type { BenchTarget } from './bench/coldstart';
 import { benchErc4337 } from './bench/erc4337';
 import { benchEvaluate } from './bench/evaluate';
+import { benchGasToken } from './bench/gasToken';
 import { benchLatency } from './bench/latency';
 import { benchRecovery } from './bench/recovery';
 import { benchSend } from './bench/send';
@@ -27,14 +28,19 @@ const RESULTS = path.join(ROOT, 'bench/results.json');
  */
 function parseArgs(argv: string[]): {
   anchor?: string;
-  only?: 'logs' | 'recovery' | 'send';
+  only?: 'logs' | 'recovery' | 'send' | 'gasToken';
 } {
   const only = argv.indexOf('--only');
   if (only !== -1) {
     const section = argv[only + 1];
-    if (section !== 'logs' && section !== 'recovery' && section !== 'send') {
+    if (
+      section !== 'logs' &&
+      section !== 'recovery' &&
+      section !== 'send' &&
+      section !== 'gasToken'
+    ) {
       throw new Error(
-        '--only takes `logs` (the getLogs section alone), `recovery` (Find my accounts, on the built bundle) or `send` (sendUserOperation per EntryPoint version, on the built bundle)',
+        '--only takes `logs` (the getLogs section alone), `recovery` (Find my accounts, on the built bundle) `send` (sendUserOperation per EntryPoint version, on the built bundle) or `gasToken` (a token-paid send beside a self-paid one, on the built bundle)',
       );
     }
     return { only: section };
@@ -132,6 +138,22 @@ async function main(): Promise<void> {
     console.log(`\nchain section written to ${path.relative(ROOT, RESULTS)}`);
     return;
   }
+  if (only === 'gasToken') {
+    // `npm run bench -- --only gasToken`: a token-paid send beside a self-paid one, on the bundle as built.
+    const gasToken = await benchGasToken();
+    const previous = JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ ...previous, gasToken }, null, 2)}\n`,
+    );
+    console.log(
+      `\ngasToken section written to ${path.relative(ROOT, RESULTS)}`,
+    );
+    return;
+  }
   if (only === 'send') {
     // `npm run bench -- --only send`: sendUserOperation per EntryPoint version, on the bundle as built.
     const send = await benchSend();
@@ -213,6 +235,7 @@ async function main(): Promise<void> {
   results.chain = await benchChain();
   results.erc4337 = await benchErc4337();
   results.send = await benchSend();
+  results.gasToken = await benchGasToken();
   results.recovery = await benchRecovery();
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
