@@ -32,6 +32,7 @@ import {
   mintTestToken,
   readTestToken,
   TEST_TOKEN,
+  TEST_TOKEN_QUOTE,
   TOKEN_PAYMASTERS,
   TOKEN_TREASURY,
 } from '../../devnet/token-paymaster';
@@ -247,6 +248,14 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
       });
       expect(approve.functionName).toBe('approve');
       expect(approve.args).toStrictEqual([paymaster, maxCost]);
+      // the devnet's service signs what it quoted: post-op gas and exchange rate in its ERC-20 data
+      const signed = held.userOperation.paymasterData as Hex;
+      expect(BigInt(`0x${signed.slice(2 + 68, 2 + 100)}`)).toBe(
+        TEST_TOKEN_QUOTE.postOpGas,
+      );
+      expect(BigInt(`0x${signed.slice(2 + 100, 2 + 164)}`)).toBe(
+        TEST_TOKEN_QUOTE.exchangeRate,
+      );
     },
   );
 
