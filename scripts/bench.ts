@@ -9,6 +9,7 @@ import { benchColdStart } from './bench/coldstart';
 import type { BenchTarget } from './bench/coldstart';
 import { benchErc4337 } from './bench/erc4337';
 import { benchEvaluate } from './bench/evaluate';
+import { benchGasToken } from './bench/gasToken';
 import { benchLatency } from './bench/latency';
 import { benchRecovery } from './bench/recovery';
 import { benchSend } from './bench/send';
@@ -28,7 +29,7 @@ const RESULTS = path.join(ROOT, 'bench/results.json');
  */
 function parseArgs(argv: string[]): {
   anchor?: string;
-  only?: 'logs' | 'recovery' | 'send' | 'activity';
+  only?: 'logs' | 'recovery' | 'send' | 'activity' | 'gasToken';
 } {
   const only = argv.indexOf('--only');
   if (only !== -1) {
@@ -37,10 +38,11 @@ function parseArgs(argv: string[]): {
       section !== 'logs' &&
       section !== 'recovery' &&
       section !== 'send' &&
-      section !== 'activity'
+      section !== 'activity' &&
+      section !== 'gasToken'
     ) {
       throw new Error(
-        '--only takes `logs` (the getLogs section alone), `recovery` (Find my accounts, on the built bundle), `send` (sendUserOperation per EntryPoint version, on the built bundle) or `activity` (the Activity list, on the built bundle)',
+        '--only takes `logs` (the getLogs section alone), `recovery` (Find my accounts, on the built bundle), `send` (sendUserOperation per EntryPoint version, on the built bundle), `activity` (the Activity list, on the built bundle) or `gasToken` (a token-paid send beside a self-paid one, on the built bundle)',
       );
     }
     return { only: section };
@@ -136,6 +138,22 @@ async function main(): Promise<void> {
       `${JSON.stringify({ ...previous, chain }, null, 2)}\n`,
     );
     console.log(`\nchain section written to ${path.relative(ROOT, RESULTS)}`);
+    return;
+  }
+  if (only === 'gasToken') {
+    // `npm run bench -- --only gasToken`: a token-paid send beside a self-paid one, on the bundle as built.
+    const gasToken = await benchGasToken();
+    const previous = JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ ...previous, gasToken }, null, 2)}\n`,
+    );
+    console.log(
+      `\ngasToken section written to ${path.relative(ROOT, RESULTS)}`,
+    );
     return;
   }
   if (only === 'send') {
@@ -235,6 +253,7 @@ async function main(): Promise<void> {
   results.chain = await benchChain();
   results.erc4337 = await benchErc4337();
   results.send = await benchSend();
+  results.gasToken = await benchGasToken();
   results.recovery = await benchRecovery();
   results.activity = await benchActivity();
   mkdirSync(path.dirname(RESULTS), { recursive: true });

@@ -31,6 +31,7 @@ import {
 } from '../devnet/targets';
 import manifest from '../snap.manifest.json';
 import { entryPointsFlow, waitForReceipt } from './lib/demo-entrypoints';
+import { gasTokenFlow } from './lib/demo-gas-token';
 import { check, say } from './lib/demo-log';
 import { startSimulatedSnap } from './lib/snap-sim';
 import type { SimulatedSnap } from './lib/snap-sim';
@@ -511,7 +512,7 @@ async function main(): Promise<void> {
   console.log(
     'Keyring snap demo: the built snap in the snaps simulation; anvil, ERC-4337 EntryPoints v0.6, v0.7 and v0.8, Alto and an IPFS node, all on 127.0.0.1.',
   );
-  const devnet = await startDevnet({ entryPoints: true });
+  const devnet = await startDevnet({ tokenPaymaster: true });
   const ipfs = await startIpfsNode({
     apiKey: 'demo-key',
     apiKeySecret: 'demo-secret',
@@ -527,6 +528,7 @@ async function main(): Promise<void> {
     await eoaFlow(snap, devnet.anvil);
     await smartAccountFlow(snap, devnet, ipfs);
     await entryPointsFlow(snap, devnet);
+    await gasTokenFlow(snap, devnet);
     await homePageFlow(snap);
     await restoreFlow(snap, devnet);
     console.log('\nAll checks passed.');

@@ -39,6 +39,26 @@ describe('describeConsent', () => {
     expect(text).toContain(`${OTHER} (NOT the canonical`);
   });
 
+  it('lists the tokens a chain config offers to pay gas with, in full', () => {
+    const change = {
+      kind: 'chainConfig' as const,
+      replaces: true,
+      config: {
+        scope: 'eip155:1',
+        rpcUrl: 'https://rpc.example.com',
+        entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+        accountFactory: OTHER,
+      },
+    };
+    expect(dialogText(change)).not.toContain('Tokens offered to pay gas');
+    expect(
+      dialogText({
+        ...change,
+        config: { ...change.config, gasTokens: [OTHER] },
+      }),
+    ).toContain(`"label":"Tokens offered to pay gas","value":"${OTHER}"`);
+  });
+
   it('never shows IPFS credentials; names the account of a deletion and of an export', () => {
     const ipfs = dialogText({
       kind: 'ipfsConfig',

@@ -287,6 +287,14 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
           ...(['0.6', '0.7', '0.8'] as const).flatMap((version) =>
             contractRows(config, version, warnings),
           ),
+          ...(config.gasTokens?.length
+            ? [
+                {
+                  label: 'Tokens offered to pay gas',
+                  value: config.gasTokens.join(', '),
+                },
+              ]
+            : []),
         ],
         warnings: [
           ...warnings,

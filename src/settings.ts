@@ -3,9 +3,10 @@ import { enums, object } from '@metamask/superstruct';
 import {
   maskChainConfig,
   parseChainConfig,
+  readGasTokens,
   verifyChainConfig,
 } from './accounts/erc4337';
-import type { ChainConfig } from './accounts/erc4337';
+import type { ChainConfig, GasTokenView } from './accounts/erc4337';
 import { isMaskedUrl, maskKeyed, maskUrl } from './chain';
 import { requireConsent } from './consent';
 import type { ConsentAsker, Requester } from './consent';
@@ -17,7 +18,7 @@ import { invalidParams, validate } from './utils/errors';
 import { rememberCredentials } from './utils/secrets';
 import { ChainScopeStruct } from './utils/structs';
 
-export type { ChainConfig };
+export type { ChainConfig, GasTokenView };
 
 /** How signing requests are approved: at once (`sync`) or parked until approved (`async`). */
 export type ApprovalMode = 'sync' | 'async';
@@ -123,6 +124,19 @@ export class Settings {
    */
   chainConfig(scope: string): ChainConfig | undefined {
     return this.#store.current.chains[scope];
+  }
+
+  /**
+   * The home page's view of the chains' `gasTokens`: each token's symbol and each account's
+   * balance (tokenHoldings.ts; one batched round trip per chain that lists tokens).
+   *
+   * @param holders - The accounts: id, address and chains.
+   * @returns The symbols and balances; a chain that fails is left out.
+   */
+  async gasTokens(
+    holders: { id: string; address: string; scopes: string[] }[],
+  ): Promise<GasTokenView> {
+    return readGasTokens(Object.values(this.#store.current.chains), holders);
   }
 
   /** @returns Every stored chain config by scope, unmasked (for the snap's own calls). */

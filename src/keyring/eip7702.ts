@@ -94,6 +94,8 @@ export class AccountUpgrades {
    * @param scope - `eip155:<decimal chain id>` of a configured chain with a bundlerUrl.
    * @param rawIntents - 1 to 32 intents `{ to, value?, data? }`, as received.
    * @param origin - Who asked, shown in the dialog.
+   * @param gasToken - The ERC-20 token to pay the gas in (an upgraded EOA only: the upgrading
+   * operation is refused with it, before anything is signed).
    * @returns `{ userOpHash, entryPoint, sender }` (sender: the EOA).
    * @throws JsonRpcError 4001 when the user declines (nothing signed); -32602 for bad intents, an
    * RPC serving another chain, Simple7702Account's code not the canonical one, or other code on the
@@ -104,6 +106,7 @@ export class AccountUpgrades {
     scope: string,
     rawIntents: Json[],
     origin: string,
+    gasToken?: Hex,
   ): Promise<Sent> {
     const intents = parseIntents(rawIntents);
     const chain = this.#chain(id, scope);
@@ -117,6 +120,7 @@ export class AccountUpgrades {
         intents,
         floor,
         upgrading ? stubAuthorization(chain.chainId, state.nonce) : undefined,
+        gasToken,
       );
       if (!this.#platform.confirmSend) {
         throw internalError(

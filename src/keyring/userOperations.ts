@@ -1,5 +1,5 @@
 import { EthMethod } from '@metamask/keyring-api';
-import { array, object, size, string } from '@metamask/superstruct';
+import { array, object, optional, size, string } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
@@ -38,7 +38,11 @@ import {
   userRejected,
   validate,
 } from '../utils/errors';
-import { Bytes32Struct, ChainScopeStruct } from '../utils/structs';
+import {
+  AddressStruct,
+  Bytes32Struct,
+  ChainScopeStruct,
+} from '../utils/structs';
 
 /** The origin sendUserOperation's dialog names when the snap's home page Send form asked. */
 export const HOME_PAGE_ORIGIN = 'this snap’s home page (Send form)';
@@ -52,6 +56,7 @@ const SendParamsStruct = object({
   account: string(),
   scope: ChainScopeStruct,
   intents: size(array(), 1, 32),
+  gasToken: optional(AddressStruct),
 });
 
 /**
@@ -146,8 +151,10 @@ export class UserOperations {
    * time (SendNonces): the next is drafted once the bundler answered the previous one, with its
    * nonce when it was refused (so at most one of them can run), else the following one.
    *
-   * @param params - `{ account: <account id>, scope: "eip155:<decimal>", intents: [{ to, value?, data? }, ...] }`
-   * (1 to 32 intents; value in wei, hex or decimal; data hex bytes).
+   * @param params - `{ account: <account id>, scope: "eip155:<decimal>", intents: [{ to, value?, data? }, ...],
+   * gasToken? }` (1 to 32 intents; value in wei, hex or decimal; data hex bytes; gasToken: an ERC-20
+   * address to pay the gas in, through the chain's paymaster service in ERC-20 mode, for EntryPoint
+   * v0.7 / v0.8 accounts and EOAs already upgraded).
    * @param origin - Who asked, shown in the dialog: the site's origin as MetaMask reported it to
    * onRpcRequest; the default names the snap's own home page (its Send form).
    * @returns `{ userOpHash, entryPoint, sender }`.
@@ -165,13 +172,20 @@ export class UserOperations {
       account: id,
       scope,
       intents,
+      gasToken,
     } = validate(params, SendParamsStruct, 'sendUserOperation params');
+    const token = gasToken as Hex | undefined;
     const { smartAccount } = this.#record(id);
     if (!smartAccount) {
-      return this.#upgrades.send(id, scope, intents as Json[], origin);
+      return this.#upgrades.send(id, scope, intents as Json[], origin, token);
     }
     if (smartAccount.entryPointVersion) {
-      return this.#sendModern(id, scope, intents as Json[], origin);
+      return this.#sendModern(id, scope, intents as Json[], origin, token);
+    }
+    if (token) {
+      throw invalidParams(
+        'Invalid sendUserOperation params at gasToken: paying gas in a token needs an EntryPoint v0.7 or v0.8 account (this one runs on v0.6)',
+      );
     }
     const prepare = parseAccountRequest(
       this.#record(id),
@@ -217,6 +231,7 @@ export class UserOperations {
    * @param scope - The request's scope.
    * @param rawIntents - The intents as received.
    * @param origin - Who asked, shown in the dialog.
+   * @param gasToken - The ERC-20 token to pay the gas in, if any.
    * @returns `{ userOpHash, entryPoint, sender }`.
    * @throws As {@link UserOperations.send}.
    */
@@ -225,6 +240,7 @@ export class UserOperations {
     scope: string,
     rawIntents: Json[],
     origin: string,
+    gasToken?: Hex,
   ): Promise<{ userOpHash: string; entryPoint: string; sender: string }> {
     const record = this.#record(id);
     const data = record.smartAccount as SmartAccountData;
@@ -250,6 +266,8 @@ export class UserOperations {
         scope,
         intents,
         floor,
+        undefined,
+        gasToken,
       );
       return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
         const { privateKey } = this.#record(id); // still there after the dialog

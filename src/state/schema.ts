@@ -322,6 +322,7 @@ const ChainConfigStruct = object({
       '0.8': exactOptional(EntryPointContractsStruct),
     }),
   ),
+  gasTokens: exactOptional(size(array(AddressStruct), 0, 8)),
 });
 
 /**

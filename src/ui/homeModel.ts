@@ -8,7 +8,7 @@ import { readAccountsOnChains } from '../keyring/chainView';
 import type { AccountOnChain } from '../keyring/chainView';
 import type { AccountSummary } from '../keyring/keyring';
 import type { EntropySource } from '../keyring/recoveryTypes';
-import type { ChainConfig } from '../settings';
+import type { ChainConfig, GasTokenView } from '../settings';
 
 /**
  * The element names of the home page: the contract its tests and any automation use. Buttons that
@@ -44,6 +44,7 @@ export const UI = {
   sendValue: 'send-value',
   sendData: 'send-data',
   sendScope: 'send-scope',
+  sendGas: 'send-gas',
   sendStatus: 'userop-status',
   createEoaSource: 'create-eoa-source',
   smartSource: 'smart-source',
@@ -54,6 +55,9 @@ export const UI = {
   restoreSource: 'restore-source',
   activityRefresh: 'activity-refresh',
 } as const;
+
+/** The *Pay gas with* value that keeps the default: the chain's paymaster when it has one, else ETH. */
+export const PAY_GAS_DEFAULT = 'default';
 
 /**
  * The chain form's fields, in order, with their labels (plain words first, the standard term once
@@ -171,6 +175,8 @@ export type HomeModel = {
    * choice only when there are two or more. Absent or empty: MetaMask did not list them.
    */
   entropySources?: EntropySource[];
+  /** The chains' gas tokens: symbols for *Pay gas with*, balances for the cards (absent: none listed). */
+  gasTokens?: GasTokenView;
   /** Where *Find my accounts* stands: running (with its progress) or its last report; absent: none ran. */
   recovery?: RecoveryStatus;
   /** Each account's Activity list by account id: per chain, what was read from it. */
@@ -202,15 +208,29 @@ export async function buildHomeModel(
 ): Promise<HomeModel> {
   const recovery = recoveryStatus(keyring);
   const accounts = keyring.describeAccounts();
+  // The chains' reads for the cards (balances and code; gas-token balances) go out together.
+  const [onChains, gasTokens] = await Promise.all([
+    readChains
+      ? readAccountsOnChains(
+          accounts.map((summary) => summary.account),
+          Object.values(settings.allChainConfigs()),
+        )
+      : undefined,
+    readChains
+      ? settings
+          .gasTokens(
+            accounts.map(({ account }) => ({
+              id: account.id,
+              address: account.address,
+              scopes: account.scopes,
+            })),
+          )
+          .catch(() => undefined)
+      : undefined,
+  ]);
   return {
-    ...(readChains
-      ? {
-          onChains: await readAccountsOnChains(
-            accounts.map((summary) => summary.account),
-            Object.values(settings.allChainConfigs()),
-          ),
-        }
-      : {}),
+    ...(onChains ? { onChains } : {}),
+    ...(gasTokens?.tokens.length ? { gasTokens } : {}),
     entropySources: await keyring.listEntropySources().catch(() => []),
     ...(recovery ? { recovery } : {}),
     accounts,

@@ -1,4 +1,4 @@
-import { exactOptional, object } from '@metamask/superstruct';
+import { array, exactOptional, object, size } from '@metamask/superstruct';
 import { getAddress, isAddressEqual } from 'viem';
 import type { Hex } from 'viem';
 
@@ -24,9 +24,14 @@ const EntryPointContractsStruct = object({
   accountFactory: AddressStruct,
 });
 
+/** Most ERC-20 tokens a chain config lists for paying gas (`gasTokens`). */
+export const MAX_GAS_TOKENS = 8;
+
 /**
  * `setChainConfig` params: `{ scope, rpcUrl, entryPoint?, accountFactory?, bundlerUrl?,
- * paymasterUrl?, entryPoints?: { "0.7"?: { entryPoint, accountFactory }, "0.8"?: { ... } } }`.
+ * paymasterUrl?, entryPoints?: { "0.7"?: { entryPoint, accountFactory }, "0.8"?: { ... } },
+ * gasTokens?: [address, ...] }` (at most {@link MAX_GAS_TOKENS} ERC-20 tokens the home page offers
+ * to pay gas with through the paymaster service).
  */
 export const ChainConfigParamsStruct = object({
   scope: ChainScopeStruct,
@@ -41,6 +46,7 @@ export const ChainConfigParamsStruct = object({
       '0.8': exactOptional(EntryPointContractsStruct),
     }),
   ),
+  gasTokens: exactOptional(size(array(AddressStruct), 0, MAX_GAS_TOKENS)),
 });
 
 /**
@@ -75,6 +81,13 @@ export function parseChainConfig(params: unknown): ChainConfig {
     ...(input.bundlerUrl ? { bundlerUrl: input.bundlerUrl } : {}),
     ...(input.paymasterUrl ? { paymasterUrl: input.paymasterUrl } : {}),
     ...entryPointOverrides(input.entryPoints),
+    ...(input.gasTokens?.length
+      ? {
+          gasTokens: [
+            ...new Set(input.gasTokens.map((token) => getAddress(token))),
+          ],
+        }
+      : {}),
   };
 }
 

@@ -277,3 +277,5 @@ export {
   ownerAccountAddress,
   readAccountImplementations,
 } from './counterfactual';
+export { readGasTokens } from './tokenHoldings';
+export type { GasTokenView } from './tokenHoldings';

@@ -21,10 +21,12 @@ import { balanceRead, checkedBalance } from './funds';
 import { readNonceOfKey } from './nonce';
 import { ABSOLUTE_GAS_CAPS } from './opBounds';
 import { finishSponsorship, sponsorDraft } from './paymasterModern';
+import { payInToken } from './paymasterToken';
 import type { SmartAccountChain } from './prepare';
 import { blockNumberOf } from './send';
 import type { SendSummary } from './send';
 import { SEND_NONCE_KEY } from './sendNonces';
+import { prepareTokenPayment } from './tokenQuote';
 import type { Intent } from './userop';
 import type { Settled } from '../../chain';
 import { readHexData, settledResult } from '../../chain';
@@ -137,6 +139,9 @@ type ModernDraft = {
  * @param eip7702Auth - For an EOA not yet delegated (EIP-7702, v0.8 only): the authorization the
  * operation carries (a stub signature is enough here; the userOpHash hashes only its address); the
  * operation then has `factory: '0x7702'`, `factoryData: '0x'` instead of the SimpleAccountFactory's.
+ * @param gasToken - Pay the gas in this ERC-20 token through the chain's paymaster service in ERC-20
+ * mode (paymasterToken.ts: the quote, an approve batched first, bounded to the most the operation can
+ * cost in the token); not with `eip7702Auth`.
  * @returns The draft.
  * @throws JsonRpcError -32001 without a bundlerUrl; the bundler's refusal (with its code) of the
  * estimate; TransportError (malformed) for chain or bundler numbers out of bounds; the paymaster
@@ -148,11 +153,17 @@ export async function draftModernUserOperation(
   intents: Intent[],
   floor = 0n,
   eip7702Auth?: SignedAuthorization,
+  gasToken?: Hex,
 ): Promise<ModernDraft> {
   const version = modernVersion(chain);
   const bundlerUrl = requireBundler(chain);
+  if (gasToken && eip7702Auth) {
+    throw invalidParams(
+      'Invalid sendUserOperation params at gasToken: the operation that upgrades this account cannot pay its gas in a token; send it without gasToken first',
+    );
+  }
   const { client, sender } = chain;
-  const [reads, fromBundler] = await Promise.all([
+  const [reads, fromBundler, payment] = await Promise.all([
     client.batchSettled([
       { method: 'eth_getCode', params: [sender, 'latest'] },
       {
@@ -174,6 +185,7 @@ export async function draftModernUserOperation(
       balanceRead(sender),
     ]),
     bundlerFees(bundlerUrl),
+    gasToken ? prepareTokenPayment(chain, gasToken) : undefined,
   ]);
   const [code, nonceWord, priority, history, block, held] = reads as [
     Settled,
@@ -193,10 +205,15 @@ export async function draftModernUserOperation(
   );
   const nonce = read > floor ? read : floor;
   const fees = fromBundler ?? chainFees(priority, history);
+  const token = payment
+    ? payInToken(payment, fees.maxFeePerGas, (approve) =>
+        encodeModernCallData(version, [approve, ...intents]),
+      )
+    : undefined;
   const draft: ModernUserOperation = {
     sender,
     nonce,
-    callData: encodeModernCallData(version, intents),
+    callData: token?.callData ?? encodeModernCallData(version, intents),
     callGasLimit: 0n,
     verificationGasLimit: 0n,
     preVerificationGas: 0n,
@@ -217,8 +234,15 @@ export async function draftModernUserOperation(
   };
   const { paymasterUrl } = chain;
   const sponsored = paymasterUrl
-    ? await sponsorDraft(paymasterUrl, draft, chain.entryPoint, chain.chainId)
+    ? await sponsorDraft(
+        paymasterUrl,
+        draft,
+        chain.entryPoint,
+        chain.chainId,
+        token?.settlement.context,
+      )
     : undefined;
+  token?.checkStub(sponsored?.stub.paymaster);
   const toEstimate = sponsored?.draft ?? draft;
   const estimate = await serviceClient(bundlerUrl)
     .request('eth_estimateUserOperationGas', [
@@ -238,6 +262,7 @@ export async function draftModernUserOperation(
           estimate,
           chain.entryPoint,
           chain.chainId,
+          token?.settlement,
         )
       : estimated;
   return {
@@ -260,6 +285,7 @@ export async function draftModernUserOperation(
       feeSource: fees.source,
       entryPointVersion: version,
       balance,
+      ...(token ? { tokenPayment: token.summary() } : {}),
     },
   };
 }

@@ -47,6 +47,22 @@ export type PaymasterStub = {
   isFinal: boolean;
 };
 
+/** The ERC-7677 context: `{}`, or `{ token }` (ERC-20 mode, Pimlico style). */
+export type PaymasterContext = {
+  /** The ERC-20 token the paymaster is to take for the gas. */
+  token?: Hex;
+};
+
+/** How a token-paid operation is finished (see {@link finishSponsorship}). */
+export type TokenSettlement = {
+  /** `{ token }`. */
+  context: PaymasterContext;
+  /** The estimated operation with the approve's final amount in its call data. */
+  bind: (op: ModernUserOperation) => ModernUserOperation;
+  /** Throws when the final operation is out of the approve's bounds. */
+  check: (op: ModernUserOperation) => void;
+};
+
 const STUB = 'paymaster service reply (pm_getPaymasterStubData) at';
 const FINAL = 'paymaster service reply (pm_getPaymasterData) at';
 
@@ -188,6 +204,7 @@ export function assertModernGasCaps(
  * @param draft - The unsponsored draft (dummy signature; gas limits may be 0).
  * @param entryPoint - The EntryPoint (v0.7 or v0.8) address.
  * @param chainId - The chain id (sent as a hex quantity).
+ * @param context - The ERC-7677 context (`{}`; `{ token }` to pay in an ERC-20 token).
  * @returns The stub and the draft carrying it (`paymaster`, `paymasterData`, both gas limits; the
  * verification limit left out when the service gives none, so the bundler estimates it).
  * @throws JsonRpcError -32602 from {@link readPaymasterStub}; the service client's errors when it
@@ -198,6 +215,7 @@ export async function sponsorDraft(
   draft: ModernUserOperation,
   entryPoint: Hex,
   chainId: bigint,
+  context: PaymasterContext = {},
 ): Promise<{ stub: PaymasterStub; draft: ModernUserOperation }> {
   const stub = readPaymasterStub(
     await callPaymaster(
@@ -206,6 +224,7 @@ export async function sponsorDraft(
       draft,
       entryPoint,
       chainId,
+      context,
     ),
   );
   return {
@@ -235,6 +254,9 @@ export async function sponsorDraft(
  * @param estimate - The bundler's `eth_estimateUserOperationGas` reply (untrusted).
  * @param entryPoint - The EntryPoint (v0.7 or v0.8) address.
  * @param chainId - The chain id.
+ * @param settlement - For an operation paid in an ERC-20 token: its context, how the final
+ * approve goes into the call data (`bind`, before `pm_getPaymasterData`, whose data is always
+ * asked for) and the check of the final reply (`check`, paymasterToken.ts).
  * @returns The sponsored operation, every field final but the signature.
  * @throws JsonRpcError -32602 naming the field out of bounds (the bundler's verification estimate
  * as the service's reply); the service client's errors.
@@ -246,6 +268,7 @@ export async function finishSponsorship(
   estimate: unknown,
   entryPoint: Hex,
   chainId: bigint,
+  settlement?: TokenSettlement,
 ): Promise<ModernUserOperation> {
   const estimated: ModernUserOperation = {
     ...op,
@@ -257,19 +280,35 @@ export async function finishSponsorship(
       ),
   };
   assertModernGasCaps(estimated, "bundler's eth_estimateUserOperationGas at");
-  if (stub.isFinal) {
-    return estimated;
+  if (!settlement) {
+    return stub.isFinal
+      ? estimated
+      : applyPaymasterData(
+          await callPaymaster(
+            url,
+            'pm_getPaymasterData',
+            estimated,
+            entryPoint,
+            chainId,
+          ),
+          estimated,
+        );
   }
-  return applyPaymasterData(
+  // paid in a token: the approve's final amount goes into the call data the paymaster signs
+  const bound = settlement.bind(estimated);
+  const final = applyPaymasterData(
     await callPaymaster(
       url,
       'pm_getPaymasterData',
-      estimated,
+      bound,
       entryPoint,
       chainId,
+      settlement.context,
     ),
-    estimated,
+    bound,
   );
+  settlement.check(final);
+  return final;
 }
 
 /**
@@ -280,6 +319,7 @@ export async function finishSponsorship(
  * @param op - The operation (its dummy signature is sent as it is).
  * @param entryPoint - The EntryPoint address.
  * @param chainId - The chain id.
+ * @param context - The ERC-7677 context.
  * @returns The untrusted result.
  */
 async function callPaymaster(
@@ -288,12 +328,13 @@ async function callPaymaster(
   op: ModernUserOperation,
   entryPoint: Hex,
   chainId: bigint,
+  context: PaymasterContext = {},
 ): Promise<unknown> {
   return serviceClient(url, 'paymaster service').request(method, [
     formatUserOperationRequest(op),
     entryPoint,
     numberToHex(chainId),
-    {},
+    context,
   ]);
 }
 

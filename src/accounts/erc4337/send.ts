@@ -60,6 +60,22 @@ export type SendSummary = {
   upgrade?: { delegate: Hex; nonce: bigint; undoCost?: bigint };
   /** The sender's balance when drafted, in wei (read in the draft's batch). */
   balance?: bigint;
+  /** Gas paid in an ERC-20 token (`paymaster` is then the token's paymaster; paymasterToken.ts). */
+  tokenPayment?: TokenPaymentSummary;
+};
+
+/** What a send paid in an ERC-20 token shows: the token, its paymaster and the approve's bound. */
+export type TokenPaymentSummary = {
+  /** The token (checksummed). */
+  token: Hex;
+  /** Its `symbol()`, printable (empty when it has none). */
+  symbol: string;
+  /** Its `decimals()`. */
+  decimals: number;
+  /** The paymaster the operation approves (the spender) and that pays the gas in ETH. */
+  paymaster: Hex;
+  /** The approve's amount: the most the operation can cost in the token, in its base units. */
+  maxCost: bigint;
 };
 
 /** An operation ready to be confirmed and signed. */

@@ -31,6 +31,8 @@ export type ChainConfig = {
     '0.7'?: { entryPoint: string; accountFactory: string };
     '0.8'?: { entryPoint: string; accountFactory: string };
   };
+  /** ERC-20 tokens (checksummed, at most 8) the home page offers to pay gas with through `paymasterUrl`. */
+  gasTokens?: string[];
 };
 
 /** What an account may set for one chain on top of the chain config (from its IPFS metadata). */

@@ -1,7 +1,7 @@
 import { formatEther, isAddress, numberToHex, parseEther } from 'viem';
 
 import type { Domain } from '../../domain';
-import { UI } from '../homeModel';
+import { PAY_GAS_DEFAULT, UI } from '../homeModel';
 import { attempt, text } from '../outcome';
 import type { FormValues, Outcome } from '../outcome';
 
@@ -33,6 +33,8 @@ export async function sendFromForm(
   const amount = text(value[field(UI.sendValue)]) ?? '';
   const data = text(value[field(UI.sendData)]) ?? '0x';
   const scope = text(value[field(UI.sendScope)]) ?? '';
+  const gas = text(value[field(UI.sendGas)]);
+  const gasToken = gas && gas !== PAY_GAS_DEFAULT ? { gasToken: gas } : {};
   const errors: Record<string, string> = {};
   if (!isAddress(to, { strict: false })) {
     errors[field(UI.sendTo)] =
@@ -62,6 +64,7 @@ export async function sendFromForm(
         account: id,
         scope,
         intents: [{ to, value: numberToHex(wei), data }],
+        ...gasToken,
       });
       sent = { scope, userOpHash: result.userOpHash };
       return `Sent user operation ${result.userOpHash} from ${result.sender}`;

@@ -14,6 +14,7 @@ import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
 import { Activity } from './Activity';
 import { balanceRows } from './Balances';
+import { TokenBalances } from './PayGasWith';
 import { SendForm } from './SendForm';
 import { UpgradeControls } from './Upgrade';
 import type { AccountSummary } from '../../keyring/keyring';
@@ -151,6 +152,7 @@ export const AccountCard: SnapComponent<{
           {`Delete ${label}`}
         </Button>
       </Box>
+      <TokenBalances id={account.id} model={model} />
       {smart || upgradedOn.length > 0 ? (
         <SendForm
           id={account.id}

@@ -10,6 +10,7 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
+import { PayGasWith } from './PayGasWith';
 import { chainName } from '../chainNames';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
@@ -77,6 +78,7 @@ export const SendForm: SnapComponent<{
           ))}
         </Dropdown>
       </Field>
+      <PayGasWith id={id} scopes={scopes} model={model} />
       {model.errors[form] ? (
         <Text color="error">{model.errors[form]}</Text>
       ) : null}

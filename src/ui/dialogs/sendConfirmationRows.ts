@@ -1,4 +1,4 @@
-import { formatEther } from 'viem';
+import { formatEther, formatUnits } from 'viem';
 
 import type { CallLine, SendReview } from '../../keyring/types';
 import { displayText } from '../../utils/safeText';
@@ -111,20 +111,22 @@ export function sendConfirmationRows(
     ],
     intents,
     cost: [
-      selfPaid
-        ? {
-            label: 'Gas',
-            text: `Paid by this account: at most ${eth(summary.maxGasCost)}`,
-          }
-        : {
-            label: 'Gas',
-            text: `Paid by the paymaster ${summary.paymaster}, you pay nothing for gas`,
-          },
+      ...(summary.tokenPayment
+        ? tokenPaymentRows(summary.tokenPayment)
+        : [
+            selfPaid
+              ? {
+                  label: 'Gas',
+                  text: `Paid by this account: at most ${eth(summary.maxGasCost)}`,
+                }
+              : {
+                  label: 'Gas',
+                  text: `Paid by the paymaster ${summary.paymaster}, you pay nothing for gas`,
+                },
+          ]),
       {
         label: 'Total',
-        text: selfPaid
-          ? `at most ${eth(value + summary.maxGasCost)} (amount plus the most the gas can cost)`
-          : eth(value),
+        text: totalText(summary, value, selfPaid),
       },
     ],
     details: [
@@ -185,5 +187,58 @@ function upgradeRows(
       label: 'Undoing it',
       text: `A transaction this account pays itself, never a paymaster, even when this upgrade is sponsored${upgrade.undoCost === undefined ? '' : `: about ${eth(upgrade.undoCost)} at today's fee`}. Keep that much on this account.`,
     },
+  ];
+}
+
+/**
+ * The dialog's total: the values, plus what the gas can cost the account (in ETH when it pays
+ * itself, in the token when it pays the paymaster in one; nothing when a paymaster sponsors it).
+ *
+ * @param summary - The send's summary.
+ * @param value - The intents' values added up, in wei.
+ * @param selfPaid - Whether the account pays the gas in ETH.
+ * @returns The total's text.
+ */
+function totalText(
+  summary: SendReview,
+  value: bigint,
+  selfPaid: boolean,
+): string {
+  if (summary.tokenPayment) {
+    const { maxCost, decimals, symbol } = summary.tokenPayment;
+    return `${eth(value)} plus at most ${formatUnits(maxCost, decimals)} ${symbol === '' ? 'tokens' : symbol} for gas`;
+  }
+  return selfPaid
+    ? `at most ${eth(value + summary.maxGasCost)} (amount plus the most the gas can cost)`
+    : eth(value);
+}
+
+/**
+ * The send confirmation's rows for gas paid in an ERC-20 token (sendUserOperation's `gasToken`):
+ * who pays what. The account pays the token to the paymaster, at most the approve's amount, which
+ * is the first call of the operation; the paymaster pays the gas in ETH. The token is named by its
+ * symbol (read from the token, made printable) and its address in full; amounts are decimal amounts
+ * of the token (its `decimals()`), with the base units beside them.
+ *
+ * @param payment - The summary's `tokenPayment`.
+ * @returns The rows, shown before the cost's.
+ */
+export function tokenPaymentRows(
+  payment: NonNullable<SendReview['tokenPayment']>,
+): ConfirmationRow[] {
+  const symbol = payment.symbol === '' ? 'tokens' : payment.symbol;
+  const amount = `${formatUnits(payment.maxCost, payment.decimals)} ${symbol}`;
+  return [
+    {
+      label: 'Gas paid in',
+      text: `${symbol}, an ERC-20 token, from this account (not ETH)`,
+    },
+    { label: 'Token', address: payment.token },
+    { label: `Maximum gas cost in ${symbol}`, text: amount },
+    {
+      label: 'First call: approve',
+      text: `Lets the paymaster below take at most ${amount} (${payment.maxCost} base units) from this account, for this operation's gas`,
+    },
+    { label: 'Paymaster (spender)', address: payment.paymaster },
   ];
 }
