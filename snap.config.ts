@@ -83,6 +83,12 @@ const ETHEREUM_CRYPTOGRAPHY_UTILS = path.join(
   'ethereum-cryptography-utils.mjs',
 );
 
+/** The `@ethereumjs/rlp` 10 of @ethereumjs/tx (ES build), for util 8's `RLP.encode`/`RLP.decode` (same functions as its 4.0). */
+const RLP_ESM = path.join(
+  packageDir('@ethereumjs/rlp', '.'),
+  'dist/esm/index.js',
+);
+
 /** `@noble/hashes`' Keccak module (1.x: `sha3`, 2.x: `sha3.js`) → the js-sha3 adapter (build/stubs/keccak.js). */
 const KECCAK = {
   '@noble/hashes/sha3$': path.join(STUBS, 'keccak.js'),
@@ -108,6 +114,9 @@ const KECCAK = {
  *   for its `keccak` module and eth-sig-util's @ethereumjs/util 8, to
  *   build/stubs/ethereum-cryptography-utils.mjs: the two functions they read (`wrapHash`,
  *   `bytesToHex`) from viem's @noble/hashes 1.8 ES build. Called once per hash, not inside it.
+ * - eth-sig-util's @ethereumjs/util 8 takes @ethereumjs/tx's @ethereumjs/rlp 10 (ES build, the same
+ *   `RLP.encode`/`RLP.decode`) instead of its own 4.0 copy, for its `account` module's RLP helpers,
+ *   which eth-sig-util never calls (one RLP copy instead of two).
  * - eth-sig-util's @ethereumjs/util 8 gets a throwing `micro-ftch` (build/stubs/micro-ftch.js):
  *   that drops Node's `url`/`util` polyfills, `qs`, `object-inspect` and `get-intrinsic`.
  * - @metamask/utils' ES build imports viem's copy of @noble/hashes 1.8 instead of its own copy
@@ -217,6 +226,7 @@ const RULES: Rule[] = [
       alias: {
         'micro-ftch$': path.join(STUBS, 'micro-ftch.js'),
         'ethereum-cryptography/utils$': ETHEREUM_CRYPTOGRAPHY_UTILS,
+        '@ethereumjs/rlp$': RLP_ESM,
       },
     },
   },

@@ -378,6 +378,50 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     expect(noble.bytesToHex(bytes)).toBe(own.bytesToHex(bytes));
   });
 
+  it("@ethereumjs/rlp: util 8 reads RLP.encode and RLP.decode alone, which rlp 10 (the bundle's copy) answers as its own 4.0", () => {
+    const sigUtil = packageDir('@metamask/eth-sig-util');
+    const util8 = path.join(packageDir('@ethereumjs/util', sigUtil), 'dist');
+    expect([...membersUsed(util8, '@ethereumjs/rlp')]).toStrictEqual(['RLP']);
+    const account = readFileSync(path.join(util8, 'account.js'), 'utf8');
+    expect(
+      new Set(
+        [...account.matchAll(/rlp_1\.RLP\.(\w+)/gu)].map(([, name]) => name),
+      ),
+    ).toStrictEqual(new Set(['encode', 'decode']));
+    /** The members compared. */
+    type Rlp = {
+      /** RLP's own object. */
+      // eslint-disable-next-line @typescript-eslint/naming-convention -- the library's export name
+      RLP: {
+        /** Encode. */ encode: (input: unknown) => Uint8Array;
+        /** Decode. */ decode: (input: Uint8Array) => unknown;
+      };
+    };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- util 8's own copy, by its folder
+    const own = require(packageDir('@ethereumjs/rlp', sigUtil)) as Rlp;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- the bundle's copy, by its folder
+    const bundled = require(packageDir('@ethereumjs/rlp')) as Rlp;
+    expect(bundled).not.toBe(own);
+    const inputs: unknown[] = [
+      new Uint8Array(0),
+      Uint8Array.of(0x7f),
+      Uint8Array.of(0x80),
+      new Uint8Array(56).fill(1),
+      [],
+      [Uint8Array.of(1), [Uint8Array.of(2), []], new Uint8Array(60).fill(3)],
+      Array.from({ length: 20 }, (_, index) => Uint8Array.of(index)),
+    ];
+    for (const input of inputs) {
+      const encoded = own.RLP.encode(input);
+      expect(Buffer.from(bundled.RLP.encode(input)).toString('hex')).toBe(
+        Buffer.from(encoded).toString('hex'),
+      );
+      expect(bundled.RLP.decode(encoded)).toStrictEqual(
+        own.RLP.decode(encoded),
+      );
+    }
+  });
+
   it('@metamask/superstruct facade: exports exactly the members abi-utils reads, each a real export', () => {
     const used = membersUsed(
       path.join(packageDir('@metamask/abi-utils'), 'dist'),
