@@ -77,6 +77,18 @@ const NOBLE_HASHES_V2 = {
   '@noble/hashes/utils.js$': path.join(NOBLE_HASHES_ESM, 'utils.js'),
 };
 
+/** ethereum-cryptography's `utils` for its readers: the two functions they use, from viem's @noble/hashes 1.8. */
+const ETHEREUM_CRYPTOGRAPHY_UTILS = path.join(
+  STUBS,
+  'ethereum-cryptography-utils.mjs',
+);
+
+/** The `@ethereumjs/rlp` 10 of @ethereumjs/tx (ES build), for util 8's `RLP.encode`/`RLP.decode` (same functions as its 4.0). */
+const RLP_ESM = path.join(
+  packageDir('@ethereumjs/rlp', '.'),
+  'dist/esm/index.js',
+);
+
 /** `@noble/hashes`' Keccak module (1.x: `sha3`, 2.x: `sha3.js`) → the js-sha3 adapter (build/stubs/keccak.js). */
 const KECCAK = {
   '@noble/hashes/sha3$': path.join(STUBS, 'keccak.js'),
@@ -98,6 +110,13 @@ const KECCAK = {
  * - eth-sig-util's `require('@ethereumjs/util')` (8.1: its index loads every module, with
  *   `AsyncEventEmitter` and Node's `events` polyfill) goes to build/stubs/ethereumjs-util-8.js,
  *   the twelve functions it reads taken from the files that hold them (about 6 kB gzip less).
+ * - ethereum-cryptography's `utils` (with its own @noble/hashes 1.4 `utils` and `_assert`) goes,
+ *   for its `keccak` module and eth-sig-util's @ethereumjs/util 8, to
+ *   build/stubs/ethereum-cryptography-utils.mjs: the two functions they read (`wrapHash`,
+ *   `bytesToHex`) from viem's @noble/hashes 1.8 ES build. Called once per hash, not inside it.
+ * - eth-sig-util's @ethereumjs/util 8 takes @ethereumjs/tx's @ethereumjs/rlp 10 (ES build, the same
+ *   `RLP.encode`/`RLP.decode`) instead of its own 4.0 copy, for its `account` module's RLP helpers,
+ *   which eth-sig-util never calls (one RLP copy instead of two).
  * - eth-sig-util's @ethereumjs/util 8 gets a throwing `micro-ftch` (build/stubs/micro-ftch.js):
  *   that drops Node's `url`/`util` polyfills, `qs`, `object-inspect` and `get-intrinsic`.
  * - @metamask/utils' ES build imports viem's copy of @noble/hashes 1.8 instead of its own copy
@@ -165,7 +184,21 @@ const RULES: Rule[] = [
   },
   {
     test: filesOf('ethereum-cryptography'),
-    resolve: { alias: { '@noble/curves/secp256k1$': NOBLE_CURVES_SECP256K1 } },
+    resolve: {
+      alias: {
+        '@noble/curves/secp256k1$': NOBLE_CURVES_SECP256K1,
+        [`${path.join(packageDir('ethereum-cryptography', '.'), 'utils.js')}$`]:
+          ETHEREUM_CRYPTOGRAPHY_UTILS,
+      },
+    },
+  },
+  {
+    test: /[\\/]build[\\/]stubs[\\/]ethereum-cryptography-utils\.mjs$/u,
+    resolve: {
+      alias: {
+        '@noble/hashes/utils.js$': path.join(NOBLE_HASHES_ESM, 'utils.js'),
+      },
+    },
   },
   {
     test: /[\\/]build[\\/]stubs[\\/]secp256k1\.mjs$/u,
@@ -189,7 +222,13 @@ const RULES: Rule[] = [
   })),
   {
     test: filesOf('@metamask/eth-sig-util/node_modules/@ethereumjs/util'),
-    resolve: { alias: { 'micro-ftch$': path.join(STUBS, 'micro-ftch.js') } },
+    resolve: {
+      alias: {
+        'micro-ftch$': path.join(STUBS, 'micro-ftch.js'),
+        'ethereum-cryptography/utils$': ETHEREUM_CRYPTOGRAPHY_UTILS,
+        '@ethereumjs/rlp$': RLP_ESM,
+      },
+    },
   },
   {
     test: filesOf('@metamask/eth-sig-util'),

@@ -291,6 +291,137 @@ describe('modules snap.config.ts swaps in (build/stubs)', () => {
     }
   });
 
+  it("ethereum-cryptography utils facade: its readers use wrapHash and bytesToHex alone; both answer as the package's own", () => {
+    const cryptography = packageDir('ethereum-cryptography');
+    const keccak = readFileSync(path.join(cryptography, 'keccak.js'), 'utf8');
+    expect(
+      new Set(
+        [...keccak.matchAll(/utils_js_1\.(\w+)/gu)].map(([, name]) => name),
+      ),
+    ).toStrictEqual(new Set(['wrapHash']));
+    const util8 = packageDir(
+      '@ethereumjs/util',
+      packageDir('@metamask/eth-sig-util'),
+    );
+    expect([
+      ...membersUsed(path.join(util8, 'dist'), 'ethereum-cryptography/utils'),
+    ]).toStrictEqual(['bytesToHex']);
+    const facade = readFileSync(
+      path.join(STUBS, 'ethereum-cryptography-utils.mjs'),
+      'utf8',
+    );
+    expect(facade).toContain(
+      "export { bytesToHex } from '@noble/hashes/utils.js';",
+    );
+    const source = /^export function wrapHash\(hash\) \{\n[\s\S]*?\n\}$/mu.exec(
+      facade,
+    )?.[0];
+    /** viem's copy of @noble/hashes 1.8, which the facade imports from. */
+    type NobleUtils = {
+      /** Throws unless a Uint8Array. */ abytes: (value: unknown) => void;
+      /** Lower-case hex without 0x. */ bytesToHex: (
+        bytes: Uint8Array,
+      ) => string;
+    };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- viem's copy, by its folder
+    const noble = require(
+      path.join(packageDir('@noble/hashes', packageDir('viem')), 'utils.js'),
+    ) as NobleUtils;
+    /** The package's own module, which the facade replaces. */
+    type Own = {
+      /** Its wrapper. */ wrapHash: (
+        hash: (bytes: Uint8Array) => Uint8Array,
+      ) => (message: unknown) => Uint8Array;
+      /** Its hex. */ bytesToHex: (bytes: Uint8Array) => string;
+    };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- the replaced module, by its path
+    const own = require(path.join(cryptography, 'utils.js')) as Own;
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval, no-new-func -- the stub's own text, bound to the function it imports
+    const wrapHash = new Function(
+      'abytes',
+      `${source?.replace(/^export /u, '') ?? ''}\nreturn wrapHash;`,
+    )(noble.abytes) as Own['wrapHash'];
+    /**
+     * A stand-in hash: the bytes reversed, in a copy.
+     *
+     * @param bytes - The message.
+     * @returns Its bytes in reverse order.
+     */
+    const reverse = (bytes: Uint8Array): Uint8Array =>
+      Uint8Array.from(bytes).reverse();
+    /**
+     * What a wrapped hash gives for a message.
+     *
+     * @param wrapper - A `wrapHash`.
+     * @param message - The message.
+     * @returns The digest's hex, or the error's message.
+     */
+    const answer = (wrapper: Own['wrapHash'], message: unknown): string => {
+      try {
+        return own.bytesToHex(wrapper(reverse)(message));
+      } catch (error) {
+        return `threw ${(error as Error).message}`;
+      }
+    };
+    for (const message of [
+      Uint8Array.of(1, 2, 3),
+      Buffer.from('abcd', 'hex'),
+      new Uint8Array(0),
+      'abc',
+      [1, 2],
+      new Uint16Array(2),
+      undefined,
+    ]) {
+      expect(answer(wrapHash, message)).toBe(answer(own.wrapHash, message));
+    }
+    const bytes = Uint8Array.from({ length: 256 }, (_, index) => index);
+    expect(noble.bytesToHex(bytes)).toBe(own.bytesToHex(bytes));
+  });
+
+  it("@ethereumjs/rlp: util 8 reads RLP.encode and RLP.decode alone, which rlp 10 (the bundle's copy) answers as its own 4.0", () => {
+    const sigUtil = packageDir('@metamask/eth-sig-util');
+    const util8 = path.join(packageDir('@ethereumjs/util', sigUtil), 'dist');
+    expect([...membersUsed(util8, '@ethereumjs/rlp')]).toStrictEqual(['RLP']);
+    const account = readFileSync(path.join(util8, 'account.js'), 'utf8');
+    expect(
+      new Set(
+        [...account.matchAll(/rlp_1\.RLP\.(\w+)/gu)].map(([, name]) => name),
+      ),
+    ).toStrictEqual(new Set(['encode', 'decode']));
+    /** The members compared. */
+    type Rlp = {
+      /** RLP's own object. */
+      // eslint-disable-next-line @typescript-eslint/naming-convention -- the library's export name
+      RLP: {
+        /** Encode. */ encode: (input: unknown) => Uint8Array;
+        /** Decode. */ decode: (input: Uint8Array) => unknown;
+      };
+    };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- util 8's own copy, by its folder
+    const own = require(packageDir('@ethereumjs/rlp', sigUtil)) as Rlp;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports, import-x/no-dynamic-require, n/global-require -- the bundle's copy, by its folder
+    const bundled = require(packageDir('@ethereumjs/rlp')) as Rlp;
+    expect(bundled).not.toBe(own);
+    const inputs: unknown[] = [
+      new Uint8Array(0),
+      Uint8Array.of(0x7f),
+      Uint8Array.of(0x80),
+      new Uint8Array(56).fill(1),
+      [],
+      [Uint8Array.of(1), [Uint8Array.of(2), []], new Uint8Array(60).fill(3)],
+      Array.from({ length: 20 }, (_, index) => Uint8Array.of(index)),
+    ];
+    for (const input of inputs) {
+      const encoded = own.RLP.encode(input);
+      expect(Buffer.from(bundled.RLP.encode(input)).toString('hex')).toBe(
+        Buffer.from(encoded).toString('hex'),
+      );
+      expect(bundled.RLP.decode(encoded)).toStrictEqual(
+        own.RLP.decode(encoded),
+      );
+    }
+  });
+
   it('@metamask/superstruct facade: exports exactly the members abi-utils reads, each a real export', () => {
     const used = membersUsed(
       path.join(packageDir('@metamask/abi-utils'), 'dist'),
