@@ -11,7 +11,7 @@ import {
 } from './accountNames';
 import { takeIndex } from './derivedKeys';
 import type { DerivedKeys, Key } from './derivedKeys';
-import type { EntropySources } from './entropySources';
+import type { EntropySources } from './recovery/entropySources';
 import { importedKeyPair } from './keys';
 import type { DerivationScheme } from './keys';
 import { CreateAccountOptionsStruct } from './options';

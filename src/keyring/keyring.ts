@@ -23,15 +23,15 @@ import {
 import { AccountCreation } from './createAccount';
 import { DerivedKeys } from './derivedKeys';
 import type { Key } from './derivedKeys';
-import { EntropySources } from './entropySources';
+import { EntropySources } from './recovery/entropySources';
 import { exportQuestion } from './exportQuestion';
 import type { DerivationScheme } from './keys';
-import { Recovery } from './recovery';
+import { Recovery } from './recovery/recovery';
 import type {
   EntropySource,
   FindAccountsOptions,
   RecoveryReport,
-} from './recoveryTypes';
+} from './recovery/recoveryTypes';
 import { PendingRequests } from './requests';
 import type {
   AccountSummary,

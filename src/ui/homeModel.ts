@@ -4,7 +4,7 @@ import type { Domain } from '../domain';
 import { recoveryStatus } from './recoveryStatus';
 import type { RecoveryStatus } from './recoveryStatus';
 import type { AccountSummary } from '../keyring/keyring';
-import type { EntropySource } from '../keyring/recoveryTypes';
+import type { EntropySource } from '../keyring/recovery/recoveryTypes';
 import type { ChainConfig } from '../settings';
 
 /**

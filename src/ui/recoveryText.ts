@@ -7,7 +7,7 @@ import type {
   RecoveryReport,
   SkippedAccount,
   SkipReason,
-} from '../keyring/recoveryTypes';
+} from '../keyring/recovery/recoveryTypes';
 import { displayText } from '../utils/safeText';
 
 /**

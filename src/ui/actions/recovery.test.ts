@@ -3,7 +3,7 @@ import type { Domain } from '../../domain';
 import type {
   FindAccountsOptions,
   RecoveryReport,
-} from '../../keyring/recoveryTypes';
+} from '../../keyring/recovery/recoveryTypes';
 import { recoveryStatus } from '../recoveryStatus';
 import { NO_CHAIN_TEXT } from '../recoveryText';
 

@@ -1,5 +1,5 @@
 import type { Domain } from '../../domain';
-import type { RecoverableType } from '../../keyring/recoveryTypes';
+import type { RecoverableType } from '../../keyring/recovery/recoveryTypes';
 import { displayText } from '../../utils/safeText';
 import { UI } from '../homeModel';
 import { attempt, onSuccess, text } from '../outcome';

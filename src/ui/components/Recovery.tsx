@@ -12,7 +12,7 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
-import type { EntropySource } from '../../keyring/recoveryTypes';
+import type { EntropySource } from '../../keyring/recovery/recoveryTypes';
 import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 import {

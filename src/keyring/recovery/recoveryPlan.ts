@@ -1,8 +1,8 @@
 import type { Hex } from 'viem';
 
 import type { LaneEnd } from './recoveryTypes';
-import type { EntryPointVersion } from '../accounts/erc4337';
-import type { DerivationScheme } from '../state/schema';
+import type { EntryPointVersion } from '../../accounts/erc4337';
+import type { DerivationScheme } from '../../state/schema';
 
 /**
  * The planning side of *Find my accounts*, pure: the bounds, the gap rule of one search lane (one

@@ -1,5 +1,5 @@
 import type { EntropySource } from './recoveryTypes';
-import { invalidParams } from '../utils/errors';
+import { invalidParams } from '../../utils/errors';
 
 /**
  * The id that stands for the primary Secret Recovery Phrase when MetaMask cannot list its

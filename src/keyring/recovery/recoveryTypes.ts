@@ -1,4 +1,4 @@
-import type { DerivationScheme } from './keys';
+import type { DerivationScheme } from '../keys';
 
 /**
  * The types of account recovery (*Find my accounts*, restore by index, entropy sources): what

@@ -11,9 +11,9 @@ import {
 import type { Hex } from 'viem';
 import { isAddressEqual } from 'viem';
 
-import { countName, suggestName } from './accountNames';
-import { takeIndex } from './derivedKeys';
-import type { DerivedKeys, Key } from './derivedKeys';
+import { countName, suggestName } from '../accountNames';
+import { takeIndex } from '../derivedKeys';
+import type { DerivedKeys, Key } from '../derivedKeys';
 import type { EntropySources } from './entropySources';
 import { RECOVERY_LIMITS } from './recoveryPlan';
 import { searchAccounts } from './recoverySearch';
@@ -26,22 +26,22 @@ import type {
   RestoreAccountParams,
   SkippedAccount,
 } from './recoveryTypes';
-import type { KeyringPlatform } from './types';
-import { newEoaAccount } from '../accounts';
+import type { KeyringPlatform } from '../types';
+import { newEoaAccount } from '../../accounts';
 import {
   contractsOf,
   newSmartAccount,
   resolveSmartAccount,
-} from '../accounts/erc4337';
+} from '../../accounts/erc4337';
 import type {
   EntryPointVersion,
   ResolvedSmartAccount,
-} from '../accounts/erc4337';
-import type { Settings } from '../settings';
-import { EntropySourceIdStruct } from '../state/schema';
-import type { AccountRecord, DerivationScheme } from '../state/schema';
-import type { StateStore } from '../state/store';
-import { invalidParams, validate } from '../utils/errors';
+} from '../../accounts/erc4337';
+import type { Settings } from '../../settings';
+import { EntropySourceIdStruct } from '../../state/schema';
+import type { AccountRecord, DerivationScheme } from '../../state/schema';
+import type { StateStore } from '../../state/store';
+import { invalidParams, validate } from '../../utils/errors';
 
 /** The largest derivation index restoreAccount takes (2^31 - 1). */
 const MAX_RESTORE_INDEX = 2 ** 31 - 1;

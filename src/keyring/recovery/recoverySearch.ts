@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 
-import type { Key } from './derivedKeys';
+import type { Key } from '../derivedKeys';
 import {
   GapScan,
   packBatches,
@@ -18,17 +18,17 @@ import {
   contractsOf,
   ownerAccountAddress,
   readAccountImplementations,
-} from '../accounts/erc4337';
-import type { ChainConfig, EntryPointVersion } from '../accounts/erc4337';
+} from '../../accounts/erc4337';
+import type { ChainConfig, EntryPointVersion } from '../../accounts/erc4337';
 import {
   activityCalls,
   CALLS_PER_PROBE,
   countingFetch,
   createRpcClient,
   readActivity,
-} from '../chain';
-import type { ActivityProbe, RequestCount, RpcClient } from '../chain';
-import type { DerivationScheme } from '../state/schema';
+} from '../../chain';
+import type { ActivityProbe, RequestCount, RpcClient } from '../../chain';
+import type { DerivationScheme } from '../../state/schema';
 
 /**
  * The search of *Find my accounts*: lanes (entropy source × salt scheme) searched in rounds, a
