@@ -108,3 +108,20 @@ export class EntropySources {
     return source.primary ? undefined : source.id;
   }
 }
+
+/**
+ * How a site's dialog names the recovery phrases: MetaMask's names, or `recovery phrase <n>`
+ * (`the primary recovery phrase` for an unnamed primary one).
+ *
+ * @param sources - The phrases, primary first.
+ * @returns Their names, in order.
+ */
+export function phraseNames(sources: EntropySource[]): string[] {
+  return sources.map(
+    (source, at) =>
+      source.name.trim() ||
+      (source.primary
+        ? 'the primary recovery phrase'
+        : `recovery phrase ${at + 1}`),
+  );
+}

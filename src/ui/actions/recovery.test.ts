@@ -20,6 +20,7 @@ function report(added: number): RecoveryReport {
     noChain: false,
     chains: ['eip155:31337'],
     unreachable: [],
+  interrupted: [],
     sources: [{ id: 'default', name: 'Wallet', primary: true }],
     searched: [
       { source: 'default', scheme: 'eoa', indices: 21, end: 'gap' },
