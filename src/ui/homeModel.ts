@@ -49,6 +49,8 @@ export const UI = {
   restoreIndex: 'restore-index',
   restoreType: 'restore-type',
   restoreSource: 'restore-source',
+  restoreVersion: 'restore-entryPointVersion',
+  importVersion: 'import-entryPointVersion',
 } as const;
 
 /**

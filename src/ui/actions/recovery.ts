@@ -1,7 +1,7 @@
 import type { Domain } from '../../domain';
 import type { RecoverableType } from '../../keyring/recovery/recoveryTypes';
 import { displayText } from '../../utils/safeText';
-import { UI } from '../homeModel';
+import { SMART_VERSIONS, UI } from '../homeModel';
 import { attempt, onSuccess, text } from '../outcome';
 import type { FormValues, Outcome } from '../outcome';
 import {
@@ -78,8 +78,10 @@ export async function findMyAccounts(
 
 /**
  * Restore one account by its index (the `restore-form` form: `restore-index`, `restore-type`,
+ * `restore-entryPointVersion` for a smart account (v0.8 when absent, as the page preselects), and
  * `restore-source` when MetaMask holds more than one recovery phrase): KeyringSnap.restoreAccount,
- * with or without a chain (a smart account needs one, and the page says so).
+ * with or without a chain (a smart account needs one, and the page says so). A smart account's
+ * notice says its version, and that another version gives another address.
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
@@ -106,6 +108,10 @@ export async function restoreByIndex(
       ? 'eip155:erc4337'
       : 'eip155:eoa';
   const source = text(value[UI.restoreSource]);
+  const version =
+    type === 'eip155:erc4337'
+      ? (text(value[UI.restoreVersion]) ?? SMART_VERSIONS[0][0])
+      : undefined;
   const outcome = await attempt(
     UI.restoreForm,
     async () => {
@@ -113,16 +119,23 @@ export async function restoreByIndex(
         type,
         index,
         ...(source ? { entropySource: source } : {}),
+        ...(version ? { entryPointVersion: version } : {}),
       });
       const name =
         keyring
           .describeAccounts()
           .find((entry) => entry.account.id === account.id)?.name ?? '';
-      return `Restored ${name ? `${displayText(name)} (${account.address})` : account.address} from index ${index}`;
+      const restored = `Restored ${name ? `${displayText(name)} (${account.address})` : account.address} from index ${index}`;
+      return version
+        ? `${restored}, a smart account on EntryPoint v${version}. Each EntryPoint version gives the same index another address: if this is not the address you expected, delete it and restore the index with another version.`
+        : restored;
     },
     { index: UI.restoreIndex },
   );
-  return onSuccess(outcome, { [UI.restoreIndex]: '' });
+  return onSuccess(outcome, {
+    [UI.restoreIndex]: '',
+    ...(version ? { [UI.restoreVersion]: version } : {}),
+  });
 }
 
 /**

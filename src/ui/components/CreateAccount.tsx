@@ -13,8 +13,8 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
-import { PhraseChoice } from './Recovery';
-import { SMART_VERSIONS, UI } from '../homeModel';
+import { PhraseChoice, VersionChoice } from './Recovery';
+import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
 /**
@@ -57,21 +57,11 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
             label={chain.scope}
           />
         ))}
-        <Field
+        <VersionChoice
+          name={UI.smartVersion}
           label="EntryPoint version (SimpleAccount of that release)"
-          error={model.errors[UI.smartVersion]}
-        >
-          <Dropdown
-            name={UI.smartVersion}
-            value={model.values[UI.smartVersion] ?? SMART_VERSIONS[0][0]}
-          >
-            {SMART_VERSIONS.map(([version, label]) => (
-              <Option key={version} value={version}>
-                {label}
-              </Option>
-            ))}
-          </Dropdown>
-        </Field>
+          model={model}
+        />
         <Field
           label="Metadata CID (optional)"
           error={model.errors[UI.smartMetadataCid]}
@@ -113,6 +103,11 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
             </Option>
           </Dropdown>
         </Field>
+        <VersionChoice
+          name={UI.importVersion}
+          label="EntryPoint version (a smart account only)"
+          model={model}
+        />
         {model.errors[UI.importKey] ? (
           <Text color="error">{model.errors[UI.importKey]}</Text>
         ) : null}
