@@ -401,7 +401,7 @@ describe('home page: getting accounts back', () => {
       expect(await second.keyring('keyring_listAccounts')).toHaveLength(3);
     });
 
-    it("a chain that refuses connections is said not searched, never \"nothing found\"", async () => {
+    it('a chain that refuses connections is said not searched, never "nothing found"', async () => {
       await gate.close(); // the chain's RPC URL now refuses connections
       const ui = await openHomePage(second);
       const pages = await pagesDuring(ui, async (current) =>

@@ -125,7 +125,9 @@ describe('findMyAccounts', () => {
       return report(0);
     });
     const outcome = await findMyAccounts(domain, repaint);
-    expect(outcome.notice?.text).toBe('No used account found on Local chain (31337)');
+    expect(outcome.notice?.text).toBe(
+      'No used account found on Local chain (31337)',
+    );
     expect(repaint).toHaveBeenCalledTimes(1);
   });
 
