@@ -17,7 +17,7 @@ const MAX_RESTORE_INDEX = 2 ** 31 - 1;
 /**
  * Find my accounts (the `accounts-restore` button): search every recovery phrase MetaMask holds
  * for used accounts (KeyringSnap.findAccounts) and add them back. While it runs, `repaint` is
- * called after each window of indices the search reports, so the page shows "Searching… index 37";
+ * called after each window of indices the search reports, so the page shows "Searching your accounts (EOA): 40 checked";
  * repaints never overlap and never outlive the search (the last one ends before this returns, so
  * the page's final render is the result), and a repaint that fails (the person left the page, its
  * interface is gone) stops the repaints, not the search. Where the search stands is kept beside the
