@@ -401,6 +401,29 @@ describe('home page: getting accounts back', () => {
       expect(await second.keyring('keyring_listAccounts')).toHaveLength(3);
     });
 
+    it('an unnamed primary phrase is named once in the phrase dropdowns', async () => {
+      const mock = second.snap.mockJsonRpc({
+        method: 'snap_listEntropySources',
+        result: [
+          { id: 'default', name: '', primary: true },
+          { id: 'alternative', name: '', primary: false },
+        ],
+      });
+      const ui = await openHomePage(second);
+      mock.unmock();
+      const dropdown = [...walk(ui.content)].find(
+        (node) =>
+          node.type === 'Dropdown' && node.props.name === 'restore-source',
+      );
+      const options = [...walk(dropdown)]
+        .filter((node) => node.type === 'Option')
+        .map((node) => node.props.children);
+      expect(options).toStrictEqual([
+        'your primary recovery phrase',
+        'recovery phrase 2',
+      ]);
+    });
+
     it('a chain that refuses connections is said not searched, never "nothing found"', async () => {
       await gate.close(); // the chain's RPC URL now refuses connections
       const ui = await openHomePage(second);
