@@ -14,7 +14,7 @@ import {
   TransportError,
 } from './errors';
 import { originOf, redact } from './mask';
-import { jsonRpcErrorBody, readCapped } from './replyBody';
+import { isReplyObject, jsonRpcErrorBody, readCapped } from './replyBody';
 import { DEFAULT_MAX_REPLY_BYTES, READ_ONLY_METHODS } from './transportTypes';
 import type {
   FetchLike,
@@ -82,15 +82,6 @@ export function createTransport(options: TransportOptions): Transport {
   const delayMs = (retry: number): number =>
     baseDelay * 2 ** (retry - 1) * jitter();
   let nextId = 1;
-
-  /**
-   * Whether a parsed value is a plain object (not null, not an array).
-   *
-   * @param value - The parsed value.
-   * @returns True for an object.
-   */
-  const isObject = (value: unknown): value is Reply =>
-    typeof value === 'object' && value !== null && !Array.isArray(value);
 
   /**
    * A TransportError whose message is scrubbed of the endpoint's secrets and
@@ -232,8 +223,10 @@ export function createTransport(options: TransportOptions): Transport {
           mayRetry &&
           isRetryable(error, retryTimeouts) &&
           attemptNo <= retries &&
-          Math.max(Date.now() - started, waited) + delay <= maxElapsed &&
-          affords(options.budget, calls, delay);
+          Math.max(Date.now() - started, waited) + delay <= maxElapsed;
+        if (canRetry && !affords(options.budget, calls, delay)) {
+          throw fault('budget', 'the call or time budget cannot pay a retry');
+        }
         if (!canRetry) {
           if (error instanceof TransportError && error.status === 429) {
             throw new RateLimitedError(origin, {
@@ -366,7 +359,7 @@ export function createTransport(options: TransportOptions): Transport {
    * @returns The error (not thrown).
    */
   function rpcError(error: unknown, method: string): ChainRpcError {
-    const object: Record<string, unknown> = isObject(error) ? error : {};
+    const object: Record<string, unknown> = isReplyObject(error) ? error : {};
     // redact before cutting, so no cut leaves part of a secret behind (the body is already capped)
     const message =
       typeof object.message === 'string'
@@ -422,11 +415,11 @@ export function createTransport(options: TransportOptions): Transport {
     nextId += 1;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
     const reply = await post(body, 1, READ_ONLY_METHODS.has(method));
-    if (!isObject(reply)) {
+    if (!isReplyObject(reply)) {
       throw fault('malformed', `reply to ${method} is not a JSON-RPC object`);
     }
     if (reply.id !== id) {
-      if (reply.id === null && isObject(reply.error)) {
+      if (reply.id === null && isReplyObject(reply.error)) {
         throw rpcError(reply.error, method);
       }
       throw fault(
@@ -464,7 +457,7 @@ export function createTransport(options: TransportOptions): Transport {
     const readOnly = calls.every((call) => READ_ONLY_METHODS.has(call.method));
     const reply = await post(body, calls.length, readOnly, retryTimeouts);
     if (!Array.isArray(reply)) {
-      if (isObject(reply) && isObject(reply.error)) {
+      if (isReplyObject(reply) && isReplyObject(reply.error)) {
         throw rpcError(reply.error, 'batch');
       }
       throw fault('malformed', 'reply to a batch is not an array');
@@ -472,13 +465,13 @@ export function createTransport(options: TransportOptions): Transport {
     const byId = new Map<number, Reply>();
     for (const item of reply) {
       if (
-        !isObject(item) ||
+        !isReplyObject(item) ||
         typeof item.id !== 'number' ||
         !ids.includes(item.id)
       ) {
         throw fault(
           'malformed',
-          `batch reply holds an unknown id ${JSON.stringify(isObject(item) ? item.id : item)?.slice(0, 40)}`,
+          `batch reply holds an unknown id ${JSON.stringify(isReplyObject(item) ? item.id : item)?.slice(0, 40)}`,
         );
       }
       if (byId.has(item.id)) {

@@ -4,7 +4,8 @@
  * nothing changes; the reply lists only the accounts added; a person declining MetaMask's account
  * prompt is asked no further in that call; a restore past the search's reach does not carry later
  * accounts out of it; and with a hostile RPC (every address used, HTTP 503 twice before each
- * batch's answer) the JSON-RPC calls that reach it stay within the search's 4,000.
+ * batch's answer) the JSON-RPC calls that reach it stay within the search's 4,000; a chain answering
+ * after 40 s is reported as not searched, within the search's time (the test's own timeout).
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -35,6 +36,8 @@ type Rpc = {
   calls: number;
   /** When true: every balance is 1 wei, and each batch asking one is answered 503 twice first. */
   hostile: boolean;
+  /** When true: each batch asking a balance is answered after 40 s. */
+  slow: boolean;
   /** Stop it. */
   close: () => Promise<void>;
 };
@@ -51,6 +54,7 @@ async function startRpc(target: string): Promise<Rpc> {
     url: '',
     calls: 0,
     hostile: false,
+    slow: false,
     close: async () => undefined,
   };
   const server: Server = createServer((request, response) => {
@@ -94,6 +98,12 @@ async function startRpc(target: string): Promise<Rpc> {
           .writeHead(200, { 'Content-Type': 'application/json' })
           .end(JSON.stringify(answer));
       };
+      if (rpc.slow && probe) {
+        setTimeout(() => {
+          forward().catch(() => response.writeHead(502).end());
+        }, 40_000).unref();
+        return;
+      }
       forward().catch(() => response.writeHead(502).end());
     });
   });
@@ -233,4 +243,14 @@ describe('recovery asked by a site', () => {
     expect(prompts).toBe(1);
     expect(report.added).toEqual([]);
   });
+
+  it('a chain answering after 40 s: the search ends within its bounds and says that chain was not searched', async () => {
+    rpc.hostile = false;
+    rpc.slow = true;
+    const report = await second.rpcApproved('findAccounts');
+    rpc.slow = false;
+    expect(report.unreachable).toEqual([SCOPE]);
+    expect(report.interrupted).toEqual([]);
+    expect(report.added).toEqual([]);
+  }, 70_000); // the search's 45 s, and some; each attempt used to wait 20 s, four times
 });
