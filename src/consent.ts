@@ -54,6 +54,26 @@ export type Change =
       waiting?: number;
     }
   | {
+      kind: 'findAccounts';
+      /** The recovery phrases searched, as MetaMask names them. */
+      phrases: string[];
+      /** The CAIP-2 chains asked. */
+      chains: string[];
+    }
+  | {
+      kind: 'restoreAccount';
+      /** The recovery phrase its key comes from. */
+      phrase: string;
+      /** Its derivation index. */
+      index: number;
+      /** The address that comes back. */
+      address: string;
+      /** A smart account's EntryPoint version (absent: an EOA). */
+      version?: string;
+      /** A smart account's CAIP-2 chains. */
+      chains?: string[];
+    }
+  | {
       kind: 'exportAccount';
       name: string;
       address: string;
@@ -344,6 +364,45 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
           ...warnings,
           `Its waiting requests (${change.waiting ?? 0} now) will be rejected.`,
         ],
+      };
+    case 'findAccounts':
+      return {
+        title: 'Find and add your accounts',
+        intro: `${origin} asks to search your recovery phrases for the accounts this snap made that were used on the chains below, and to add back each one. MetaMask asks you about each account; the site learns the addresses of those added.`,
+        rows: [
+          {
+            label: 'Recovery phrases',
+            value: change.phrases.map((name) => displayText(name)).join(', '),
+          },
+          { label: 'Chains', value: change.chains.join(', ') },
+          {
+            label: 'Kinds',
+            value:
+              'Accounts (EOA) and smart accounts (EntryPoint v0.6, v0.7, v0.8), indices 0 to 199',
+          },
+        ],
+        warnings,
+      };
+    case 'restoreAccount':
+      return {
+        title: 'Restore an account',
+        intro: `${origin} asks to add back the ${change.version ? 'smart account' : 'account (EOA)'} of index ${change.index} of ${displayText(change.phrase)}. MetaMask then asks you to add it; the site learns its address.`,
+        rows: [
+          { label: 'Recovery phrase', value: displayText(change.phrase) },
+          {
+            label: 'Kind',
+            value: change.version
+              ? `Smart account (EntryPoint v${change.version})`
+              : 'Account (EOA)',
+          },
+          { label: 'Index', value: String(change.index) },
+          { label: 'Address', value: change.address },
+          {
+            label: 'Chains',
+            value: change.chains?.join(', ') ?? 'every EVM chain',
+          },
+        ],
+        warnings,
       };
     // Stryker disable next-line StringLiteral: equivalent: the default below is the same branch; the label names the kind it serves
     case 'exportAccount':

@@ -61,7 +61,7 @@ export async function benchRecovery(): Promise<RecoveryResult> {
     try {
       await first.rpcConfirmed('setChainConfig', config);
       for (const type of ['eip155:eoa', 'eip155:erc4337']) {
-        const account = await first.rpc('restoreAccount', {
+        const account = await first.rpcConfirmed('restoreAccount', {
           type,
           index: LAST_USED,
         });
@@ -79,7 +79,7 @@ export async function benchRecovery(): Promise<RecoveryResult> {
       await second.rpcConfirmed('setChainConfig', config);
       proxy.resetStats();
       const started = performance.now();
-      const report = await second.rpc('findAccounts');
+      const report = await second.rpcConfirmed('findAccounts');
       const wallMs = performance.now() - started;
       const result: RecoveryResult = {
         latencyPerRoundTripMs: LATENCY_MS,

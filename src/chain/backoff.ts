@@ -1,4 +1,5 @@
-import { LimitExceededError } from './errors';
+import { LimitExceededError, TransportError } from './errors';
+import type { CallBudget } from './transportTypes';
 
 /**
  * Retry and rate-limit helpers of the JSON-RPC transport (src/chain/transport.ts):
@@ -59,3 +60,58 @@ export function retryAfterMs(
  */
 export const isRateLimit = (error: unknown): error is LimitExceededError =>
   error instanceof LimitExceededError && error.reason === 'rate';
+
+/**
+ * Whether a CallBudget (if any) can pay for an attempt of `calls` JSON-RPC calls starting in
+ * `delay` milliseconds: it has the calls, and the attempt starts before its deadline.
+ *
+ * @param budget - The budget, or undefined (no bound).
+ * @param calls - The calls the attempt sends.
+ * @param delay - Milliseconds until it starts (default 0).
+ * @returns True without a budget, or when it can pay.
+ */
+export const affords = (
+  budget: CallBudget | undefined,
+  calls: number,
+  delay = 0,
+): boolean =>
+  !budget || (budget.calls >= calls && Date.now() + delay < budget.deadline);
+
+/**
+ * Take an attempt's calls from a CallBudget (if any) when it can pay for them.
+ *
+ * @param budget - The budget, or undefined (no bound).
+ * @param calls - The calls the attempt sends.
+ * @param timeoutMs - The attempt's own timeout, in milliseconds.
+ * @returns How long the attempt may run (its timeout, cut at the budget's deadline), or undefined
+ * when the budget cannot pay (nothing taken).
+ */
+export function spend(
+  budget: CallBudget | undefined,
+  calls: number,
+  timeoutMs: number,
+): number | undefined {
+  if (!budget) {
+    return timeoutMs;
+  }
+  if (!affords(budget, calls)) {
+    return undefined;
+  }
+  budget.calls -= calls;
+  return Math.min(timeoutMs, budget.deadline - Date.now());
+}
+
+/**
+ * Whether a transport fault is worth retrying: network, timeout (unless excluded), HTTP 429 or 5xx.
+ *
+ * @param error - The error of the attempt.
+ * @param retryTimeouts - Whether a timeout counts as retryable.
+ * @returns True when another attempt may be made.
+ */
+export const isRetryable = (error: unknown, retryTimeouts: boolean): boolean =>
+  error instanceof TransportError &&
+  (error.kind === 'network' ||
+    (error.kind === 'timeout' && retryTimeouts) ||
+    (error.kind === 'http' &&
+      error.status !== undefined &&
+      (error.status === 429 || error.status >= 500)));

@@ -345,14 +345,15 @@ export class ExecutionRevertedError extends ChainRpcError {
 
 /** What went wrong below JSON-RPC. */
 export type TransportFault =
-  'http' | 'network' | 'timeout' | 'malformed' | 'tooLarge';
+  'http' | 'network' | 'timeout' | 'malformed' | 'tooLarge' | 'budget';
 
 /**
  * The request did not produce a usable JSON-RPC reply: an HTTP status other than
  * 2xx (`status` set; 429 and 5xx are retried first for read-only methods), a
  * network failure, a timeout, a malformed reply (not JSON, wrong `jsonrpc`,
  * unknown or missing id, neither `result` nor `error`, a result of the wrong
- * shape or out of bounds), or a reply body above the byte cap (`tooLarge`).
+ * shape or out of bounds), a reply body above the byte cap (`tooLarge`), or an
+ * attempt its caller's CallBudget could not pay for or that reached its deadline (`budget`).
  * Messages and `url` name the endpoint's origin only (scheme, host, port).
  */
 export class TransportError extends Error {

@@ -38,6 +38,7 @@ export {
   type Settled,
   type Transport,
   type TransportOptions,
+  type CallBudget,
 } from './transport';
 export { countParams, splitByParams, MAX_LOG_PARAMS } from './logFilters';
 export { sortUniqueLogs } from './logReplies';

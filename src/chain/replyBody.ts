@@ -82,3 +82,13 @@ export async function readCapped(
     reader.cancel().catch(() => undefined);
   }
 }
+
+/**
+ * Whether a parsed JSON-RPC reply (or a member of a batch reply) is a plain object (not null, not an
+ * array).
+ *
+ * @param value - The parsed value.
+ * @returns True for an object.
+ */
+export const isReplyObject = (value: unknown): value is Reply =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,4 +1,12 @@
-import { isRateLimit, jitter, retryAfterMs, sleep } from './backoff';
+import {
+  affords,
+  isRateLimit,
+  isRetryable,
+  jitter,
+  retryAfterMs,
+  sleep,
+  spend,
+} from './backoff';
 import {
   fromRpcError,
   ChainRpcError,
@@ -6,7 +14,7 @@ import {
   TransportError,
 } from './errors';
 import { originOf, redact } from './mask';
-import { jsonRpcErrorBody, readCapped } from './replyBody';
+import { isReplyObject, jsonRpcErrorBody, readCapped } from './replyBody';
 import { DEFAULT_MAX_REPLY_BYTES, READ_ONLY_METHODS } from './transportTypes';
 import type {
   FetchLike,
@@ -19,17 +27,17 @@ import type {
 import { isRedirect, isRedirectRejection } from '../net/redirect';
 
 /**
- * JSON-RPC 2.0 over HTTP POST (JSON-RPC 2.0 specification, jsonrpc.org: requests,
- * replies, batches): numeric ids echoed and checked, batches matched by id in
- * any order, a timeout per HTTP attempt, a cap on the bytes of a reply body,
- * bounded retries with exponential backoff and jitter for read-only methods on
- * transport faults, HTTP 429 and 5xx. Rate limits (HTTP 429, honouring
- * `Retry-After`, RFC 9110 §10.2.3; a JSON-RPC -32005 that is not a result cap)
- * are retried as the same call (a batch re-sends only its rate-limited members),
- * within the same retry and time bounds, then surface as RateLimitedError.
- * Redirects are never followed (`redirect: 'error'`; a 3xx or redirected
- * response is an `http` TransportError naming the service). Errors name the
- * endpoint's origin only. Not viem's `http` transport, see docs/decisions.md.
+ * JSON-RPC 2.0 over HTTP POST (JSON-RPC 2.0 specification, jsonrpc.org: requests, replies,
+ * batches): numeric ids echoed and checked, batches matched by id in any order, a timeout per HTTP
+ * attempt, a cap on the bytes of a reply body, bounded retries with exponential backoff and jitter
+ * for read-only methods on transport faults, HTTP 429 and 5xx. Rate limits (HTTP 429, honouring
+ * `Retry-After`, RFC 9110 §10.2.3; a JSON-RPC -32005 that is not a result cap) are retried as the
+ * same call (a batch re-sends only its rate-limited members), within the same retry and time
+ * bounds, then surface as RateLimitedError. An optional CallBudget, shared by several transports,
+ * pays for every attempt, retries included, and cuts them at its deadline. Redirects are never
+ * followed (`redirect: 'error'`; a 3xx or redirected response is an `http` TransportError naming
+ * the service). Errors name the endpoint's origin only. Not viem's `http` transport, see
+ * docs/decisions.md.
  */
 
 export {
@@ -42,6 +50,7 @@ export {
   type Settled,
   type Transport,
   type TransportOptions,
+  type CallBudget,
 } from './transportTypes';
 
 /**
@@ -65,8 +74,7 @@ export function createTransport(options: TransportOptions): Transport {
   /** The Retry-After of each HTTP 429 fault, in milliseconds. */
   const retryAfter = new WeakMap<TransportError, number>();
   /**
-   * The backoff before a retry: the base delay doubled per attempt, with
-   * jitter.
+   * The backoff before a retry: the base delay doubled per attempt, with jitter.
    *
    * @param retry - The retry's number, from 1.
    * @returns The delay, in milliseconds.
@@ -74,15 +82,6 @@ export function createTransport(options: TransportOptions): Transport {
   const delayMs = (retry: number): number =>
     baseDelay * 2 ** (retry - 1) * jitter();
   let nextId = 1;
-
-  /**
-   * Whether a parsed value is a plain object (not null, not an array).
-   *
-   * @param value - The parsed value.
-   * @returns True for an object.
-   */
-  const isObject = (value: unknown): value is Reply =>
-    typeof value === 'object' && value !== null && !Array.isArray(value);
 
   /**
    * A TransportError whose message is scrubbed of the endpoint's secrets and
@@ -114,11 +113,16 @@ export function createTransport(options: TransportOptions): Transport {
    * One HTTP attempt: POST `body`, return the parsed JSON reply.
    *
    * @param body - The serialised JSON-RPC request or batch.
+   * @param calls - The JSON-RPC calls in it (taken from the budget).
    * @returns The parsed JSON reply.
    */
-  async function attempt(body: string): Promise<unknown> {
+  async function attempt(body: string, calls: number): Promise<unknown> {
+    const limit = spend(options.budget, calls, timeoutMs);
+    if (limit === undefined) {
+      throw fault('budget', 'the call or time budget is spent: not sent');
+    }
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const timer = setTimeout(() => controller.abort(), limit);
     let text: string;
     try {
       const response = await doFetch(url, {
@@ -171,7 +175,7 @@ export function createTransport(options: TransportOptions): Transport {
         throw error;
       }
       if (controller.signal.aborted) {
-        throw fault('timeout', `no reply within ${timeoutMs} ms`);
+        throw fault('timeout', `no reply within ${limit} ms`);
       }
       if (isRedirectRejection(error)) {
         throw fault('http', redirectRefused);
@@ -192,30 +196,17 @@ export function createTransport(options: TransportOptions): Transport {
   }
 
   /**
-   * Whether a fault is worth retrying: network, timeout (unless excluded), HTTP 429 or 5xx.
-   *
-   * @param error - The error of the attempt.
-   * @param retryTimeouts - Whether a timeout counts as retryable.
-   * @returns True when another attempt may be made.
-   */
-  const retryable = (error: unknown, retryTimeouts: boolean): boolean =>
-    error instanceof TransportError &&
-    (error.kind === 'network' ||
-      (error.kind === 'timeout' && retryTimeouts) ||
-      (error.kind === 'http' &&
-        error.status !== undefined &&
-        (error.status === 429 || error.status >= 500)));
-
-  /**
    * POST with bounded retries (only when `mayRetry`).
    *
    * @param body - The serialised JSON-RPC request or batch.
+   * @param calls - The JSON-RPC calls in it.
    * @param mayRetry - Whether the call is read-only, so safe to retry.
    * @param retryTimeouts - Whether a timeout is retried (default true).
    * @returns The parsed JSON reply.
    */
   async function post(
     body: string,
+    calls: number,
     mayRetry: boolean,
     retryTimeouts = true,
   ): Promise<unknown> {
@@ -223,16 +214,19 @@ export function createTransport(options: TransportOptions): Transport {
     let waited = 0;
     for (let attemptNo = 1; ; attemptNo += 1) {
       try {
-        return await attempt(body);
+        return await attempt(body, calls);
       } catch (error) {
         const asked =
           error instanceof TransportError ? retryAfter.get(error) : undefined;
         const delay = Math.max(delayMs(attemptNo), asked ?? 0);
         const canRetry =
           mayRetry &&
-          retryable(error, retryTimeouts) &&
+          isRetryable(error, retryTimeouts) &&
           attemptNo <= retries &&
           Math.max(Date.now() - started, waited) + delay <= maxElapsed;
+        if (canRetry && !affords(options.budget, calls, delay)) {
+          throw fault('budget', 'the call or time budget cannot pay a retry');
+        }
         if (!canRetry) {
           if (error instanceof TransportError && error.status === 429) {
             throw new RateLimitedError(origin, {
@@ -306,7 +300,8 @@ export function createTransport(options: TransportOptions): Transport {
       const delay = Math.max(delayMs(attemptNo), asked);
       if (
         attemptNo > retries ||
-        Math.max(Date.now() - started, waited) + delay > maxElapsed
+        Math.max(Date.now() - started, waited) + delay > maxElapsed ||
+        !affords(options.budget, limited.length, delay)
       ) {
         for (const index of limited) {
           const { error } = settled[index] as { error: ChainRpcError };
@@ -364,7 +359,7 @@ export function createTransport(options: TransportOptions): Transport {
    * @returns The error (not thrown).
    */
   function rpcError(error: unknown, method: string): ChainRpcError {
-    const object: Record<string, unknown> = isObject(error) ? error : {};
+    const object: Record<string, unknown> = isReplyObject(error) ? error : {};
     // redact before cutting, so no cut leaves part of a secret behind (the body is already capped)
     const message =
       typeof object.message === 'string'
@@ -419,12 +414,12 @@ export function createTransport(options: TransportOptions): Transport {
     const id = nextId;
     nextId += 1;
     const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
-    const reply = await post(body, READ_ONLY_METHODS.has(method));
-    if (!isObject(reply)) {
+    const reply = await post(body, 1, READ_ONLY_METHODS.has(method));
+    if (!isReplyObject(reply)) {
       throw fault('malformed', `reply to ${method} is not a JSON-RPC object`);
     }
     if (reply.id !== id) {
-      if (reply.id === null && isObject(reply.error)) {
+      if (reply.id === null && isReplyObject(reply.error)) {
         throw rpcError(reply.error, method);
       }
       throw fault(
@@ -460,9 +455,9 @@ export function createTransport(options: TransportOptions): Transport {
       })),
     );
     const readOnly = calls.every((call) => READ_ONLY_METHODS.has(call.method));
-    const reply = await post(body, readOnly, retryTimeouts);
+    const reply = await post(body, calls.length, readOnly, retryTimeouts);
     if (!Array.isArray(reply)) {
-      if (isObject(reply) && isObject(reply.error)) {
+      if (isReplyObject(reply) && isReplyObject(reply.error)) {
         throw rpcError(reply.error, 'batch');
       }
       throw fault('malformed', 'reply to a batch is not an array');
@@ -470,13 +465,13 @@ export function createTransport(options: TransportOptions): Transport {
     const byId = new Map<number, Reply>();
     for (const item of reply) {
       if (
-        !isObject(item) ||
+        !isReplyObject(item) ||
         typeof item.id !== 'number' ||
         !ids.includes(item.id)
       ) {
         throw fault(
           'malformed',
-          `batch reply holds an unknown id ${JSON.stringify(isObject(item) ? item.id : item)?.slice(0, 40)}`,
+          `batch reply holds an unknown id ${JSON.stringify(isReplyObject(item) ? item.id : item)?.slice(0, 40)}`,
         );
       }
       if (byId.has(item.id)) {

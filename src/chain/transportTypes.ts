@@ -61,6 +61,21 @@ export type TransportOptions = {
   service?: string;
   /** How the transport waits between retries (default a `setTimeout` pause); tests pass a fake clock. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * A budget shared with other transports (default none: no bound but the above). Every HTTP
+   * attempt, retries included, first takes its JSON-RPC calls from it; an attempt it cannot pay
+   * for, or one due at or after its deadline, is not sent (a `budget` TransportError, never
+   * retried), and an attempt in flight is aborted at the deadline.
+   */
+  budget?: CallBudget;
+};
+
+/** What several transports may still spend together (see `TransportOptions.budget`). */
+export type CallBudget = {
+  /** JSON-RPC calls still allowed (a batch takes one per member); lowered by each attempt. */
+  calls: number;
+  /** When no attempt may start any more or still run, in `Date.now()` milliseconds. */
+  deadline: number;
 };
 
 /** Per-call options of `batchSettled`. */

@@ -18,7 +18,7 @@ import { methodNotFound } from '../utils/errors';
  * @param origin - The caller's origin as MetaMask reported it (named in consent and send dialogs).
  * @returns The method's result.
  * @throws JsonRpcError -32601 for an unknown method; the domain's errors otherwise (4001 when the
- * user declines a site's change).
+ * user declines a site's change, search or restore).
  */
 export async function handleSnapRpc(
   { keyring, settings, dapps }: Domain,
@@ -46,9 +46,9 @@ export async function handleSnapRpc(
     case SnapRpcMethod.ListEntropySources:
       return keyring.listEntropySources();
     case SnapRpcMethod.FindAccounts:
-      return await keyring.findAccounts();
+      return await keyring.findAccounts({}, requester);
     case SnapRpcMethod.RestoreAccount:
-      return await keyring.restoreAccount(request.params);
+      return await keyring.restoreAccount(request.params, requester);
     case SnapRpcMethod.GetCapabilities:
       return dapps.capabilities(request.params);
     case SnapRpcMethod.SendCalls:

@@ -11,13 +11,13 @@ import {
 } from './accountNames';
 import { takeIndex } from './derivedKeys';
 import type { DerivedKeys, Key } from './derivedKeys';
-import type { EntropySources } from './entropySources';
 import { importedKeyPair } from './keys';
 import type { DerivationScheme } from './keys';
 import { CreateAccountOptionsStruct } from './options';
 import type { CreateAccountOptions } from './options';
 import type { KeyringPlatform } from './types';
 import { newEoaAccount } from '../accounts';
+import type { EntropySources } from './recovery/entropySources';
 import { newSmartAccount, resolveSmartAccount } from '../accounts/erc4337';
 import type {
   EntryPointVersion,

@@ -23,15 +23,11 @@ import {
 import { AccountCreation } from './createAccount';
 import { DerivedKeys } from './derivedKeys';
 import type { Key } from './derivedKeys';
-import { EntropySources } from './entropySources';
 import { exportQuestion } from './exportQuestion';
 import type { DerivationScheme } from './keys';
-import { Recovery } from './recovery';
-import type {
-  EntropySource,
-  FindAccountsOptions,
-  RecoveryReport,
-} from './recoveryTypes';
+import { EntropySources } from './recovery/entropySources';
+import { Recovery } from './recovery/recovery';
+import type { EntropySource, RecoveryReport } from './recovery/recoveryTypes';
 import { PendingRequests } from './requests';
 import type {
   AccountSummary,
@@ -56,7 +52,7 @@ import { ownEntry, quoteId } from '../utils/safeText';
 import { ChainScopeStruct } from '../utils/structs';
 
 export type { AccountSummary, ApprovalRedirect, KeyringPlatform };
-export type { EntropySource, FindAccountsOptions, RecoveryReport };
+export type { EntropySource, RecoveryReport };
 
 /**
  * The keyring (keyring-api v1 `Keyring`): accounts, their keys, pending requests and keyring
@@ -190,21 +186,25 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * @param options - `onProgress`, called after each window of indices.
-   * @returns "Find my accounts"'s report (Recovery.find: what was searched, added and skipped).
+   * @param args - `{ onProgress }` (called after each window of indices) and the calling site
+   * (asked first in a dialog; none for the home page), as Recovery.find takes them.
+   * @returns "Find my accounts"'s report (what was searched, added and skipped).
    */
   async findAccounts(
-    options: FindAccountsOptions = {},
+    ...args: Parameters<Recovery['find']>
   ): Promise<RecoveryReport> {
-    return this.#recovery.find(options);
+    return this.#recovery.find(...args);
   }
 
   /**
-   * @param params - `{ type, index, entropySource?, scheme? }` (RestoreAccountParams).
-   * @returns The account of that derivation index, added as createAccount adds one (Recovery.restore).
+   * @param args - `{ type, index, entropySource?, scheme?, entryPointVersion? }` and the calling
+   * site (asked first in a dialog; none for the home page), as Recovery.restore takes them.
+   * @returns The account of that derivation index, added as createAccount adds one.
    */
-  async restoreAccount(params: unknown): Promise<KeyringAccount> {
-    return this.#recovery.restore(params);
+  async restoreAccount(
+    ...args: Parameters<Recovery['restore']>
+  ): Promise<KeyringAccount> {
+    return this.#recovery.restore(...args);
   }
 
   /**

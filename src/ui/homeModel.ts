@@ -7,7 +7,7 @@ import type { ChainActivity } from '../keyring/accountActivity';
 import { readAccountsOnChains } from '../keyring/chainView';
 import type { AccountOnChain } from '../keyring/chainView';
 import type { AccountSummary } from '../keyring/keyring';
-import type { EntropySource } from '../keyring/recoveryTypes';
+import type { EntropySource } from '../keyring/recovery/recoveryTypes';
 import type { ChainConfig, GasTokenView } from '../settings';
 
 /**
@@ -54,6 +54,8 @@ export const UI = {
   restoreType: 'restore-type',
   restoreSource: 'restore-source',
   activityRefresh: 'activity-refresh',
+  restoreVersion: 'restore-entryPointVersion',
+  importVersion: 'import-entryPointVersion',
 } as const;
 
 /** The *Pay gas with* value that keeps the default: the chain's paymaster when it has one, else ETH. */

@@ -1,7 +1,7 @@
 import type {
   RecoveryProgress,
   RecoveryReport,
-} from '../keyring/recoveryTypes';
+} from '../keyring/recovery/recoveryTypes';
 
 /**
  * Where the home page's *Find my accounts* stands, kept in the snap's memory beside its domain, so

@@ -1,3 +1,4 @@
+import { chainName } from './chainNames';
 import type { DerivationScheme } from '../keyring/keys';
 import type {
   EntropySource,
@@ -7,7 +8,7 @@ import type {
   RecoveryReport,
   SkippedAccount,
   SkipReason,
-} from '../keyring/recoveryTypes';
+} from '../keyring/recovery/recoveryTypes';
 import { displayText } from '../utils/safeText';
 
 /**
@@ -28,14 +29,15 @@ export const NO_CHAIN_TEXT =
 const SCHEME_TEXT: Record<DerivationScheme, string> = {
   eoa: 'accounts (EOA)',
   'erc4337-owner': 'smart accounts',
-  legacy: 'accounts made before version 2',
+  legacy: 'accounts from an older version of this snap',
 };
 
 /** Why a found account was not added, as the page says it. */
 const SKIP_TEXT: Record<SkipReason, string> = {
   exists: 'already on this page',
   keyInUse: 'its key already backs another account here (one key, one account)',
-  declined: 'MetaMask did not add it (its dialog was cancelled)',
+  declined:
+    'MetaMask did not add it (you cancelled it, or one before it: the rest were not asked)',
   failed:
     "its smart account's address could not be confirmed on the chain: try again",
 };
@@ -90,8 +92,8 @@ function ofPhrase(sources: EntropySource[], id: string): string {
 }
 
 /**
- * The progress line while the search runs: `Searching… index 37 (accounts (EOA)); 2 used accounts
- * found so far`.
+ * The progress line while the search runs: `Searching your accounts (EOA): 40 checked; 2 used
+ * accounts found so far`.
  *
  * @param progress - The last progress the search reported, if any.
  * @param sources - The recovery phrases MetaMask holds (to name the one searched).
@@ -108,23 +110,37 @@ export function progressText(
     progress.found === 0
       ? 'none found yet'
       : `${count(progress.found, 'used account')} found so far`;
-  return `Searching… index ${progress.index} (${SCHEME_TEXT[progress.scheme]}${ofPhrase(sources, progress.source)}); ${found}`;
+  return `Searching your ${SCHEME_TEXT[progress.scheme]}${ofPhrase(sources, progress.source)}: ${progress.index + 1} checked; ${found}`;
 }
 
 /**
- * The one-line outcome of a search, for the notice at the top of the page.
+ * The outcome of a search, for the notice at the top of the page: first each chain it could not
+ * read (`Couldn't search Local chain (31337): it didn't answer. Nothing was checked.`), then what
+ * it found on the chains it read (never "No used account found" for a chain it could not read).
  *
  * @param report - The search's report.
- * @returns The summary: what to add first (no chain), or found / added / skipped counts.
+ * @returns The summary: what to add first (no chain), or the chains not read and the found /
+ * added / skipped counts.
  */
 export function reportSummary(report: RecoveryReport): string {
   if (report.noChain) {
     return NO_CHAIN_TEXT;
   }
+  const failed = report.unreachable.map((chain) =>
+    report.interrupted.includes(chain)
+      ? `Couldn't finish searching ${chainName(chain)}: it stopped answering, so accounts used only there may be missing. Try again when it answers.`
+      : `Couldn't search ${chainName(chain)}: it didn't answer. Nothing was checked.`,
+  );
+  const read = report.chains.filter(
+    (chain) => !report.unreachable.includes(chain),
+  );
+  const where = read.length > 0 ? ` on ${read.map(chainName).join(', ')}` : '';
   const found = report.added.length + report.skipped.length;
-  const where = report.chains.join(', ');
   if (found === 0) {
-    return `No used account found on ${where}`;
+    return [
+      ...failed,
+      ...(where ? [`No used account found${where}`] : []),
+    ].join(' ');
   }
   const here = report.skipped.filter(({ reason }) => reason === 'exists');
   const parts = [
@@ -136,7 +152,10 @@ export function reportSummary(report: RecoveryReport): string {
       ? [`${report.skipped.length - here.length} not added`]
       : []),
   ];
-  return `Found ${count(found, 'used account')} on ${where}: ${parts.join(', ')}`;
+  return [
+    ...failed,
+    `Found ${count(found, 'used account')}${where}: ${parts.join(', ')}`,
+  ].join(' ');
 }
 
 /**
@@ -162,17 +181,14 @@ export function reportLines(report: RecoveryReport): string[] {
       (account) =>
         `Not added ${account.address} (${which(account, sources)}): ${SKIP_TEXT[account.reason]}`,
     ),
-    ...report.unreachable.map(
-      (chain) =>
-        `Couldn't reach ${chain}: accounts used only there were not looked for. Try again when it answers.`,
-    ),
+    // a lane no chain answered is said once above, per chain
     ...report.searched
-      .filter((lane) => lane.end !== 'gap')
+      .filter((lane) => lane.end !== 'gap' && lane.end !== 'chainError')
       .map(
         (lane) =>
-          `Stopped early in ${SCHEME_TEXT[lane.scheme]}${ofPhrase(sources, lane.source)}: ${END_TEXT[lane.end as Exclude<LaneEnd, 'gap'>]} after ${count(lane.indices, 'index', 'indices')}; accounts further on may exist: run it again, or restore them by index.`,
+          `Stopped early searching your ${SCHEME_TEXT[lane.scheme]}${ofPhrase(sources, lane.source)}: ${END_TEXT[lane.end as Exclude<LaneEnd, 'gap'>]} ${lane.indices > 0 ? `after checking ${count(lane.indices, 'account')}` : 'before checking any'}; accounts further on may exist: run it again, or restore them by index.`,
       ),
-    `Each kind stops after ${GAP_LIMIT} unused indices in a row: an account past such a gap is missed: restore it by index.`,
+    `Each kind stops after ${GAP_LIMIT} unused accounts in a row: an account past such a gap is missed: restore it by index.`,
   ];
   return lines;
 }
@@ -182,14 +198,15 @@ export function reportLines(report: RecoveryReport): string[] {
  *
  * @param account - A found account.
  * @param sources - The phrases searched.
- * @returns `Account (EOA) #3`, `Smart account #0 of Wallet 2`, with `, made before version 2` for
- * the legacy salts.
+ * @returns `Account (EOA) #3`, `Smart account #0 of Wallet 2`, with `, from an older version of
+ * this snap` for the legacy salts.
  */
 function which(
   account: RecoveredAccount | SkippedAccount,
   sources: EntropySource[],
 ): string {
-  const legacy = account.scheme === 'legacy' ? ', made before version 2' : '';
+  const legacy =
+    account.scheme === 'legacy' ? ', from an older version of this snap' : '';
   return `${TYPE_TEXT[account.type]} #${account.index}${legacy}${ofPhrase(sources, account.source)}`;
 }
 

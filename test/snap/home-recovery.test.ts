@@ -18,6 +18,7 @@ import type { HomePageUi } from './homePage';
 import {
   elementNames,
   findField,
+  inputValue,
   nextPage,
   openHomePage,
   pagesDuring,
@@ -171,6 +172,11 @@ describe('home page: getting accounts back', () => {
 
   it("an imported account's card says to keep a copy of its key; a derived one's says where it comes from", async () => {
     const ui = await openHomePage(first);
+    // creating comes before getting accounts back
+    const names = elementNames(ui.content);
+    expect(names.indexOf('create-eoa')).toBeLessThan(
+      names.indexOf('accounts-restore'),
+    );
     expect(imported.address).toBe(privateKeyToAddress(IMPORTED_KEY));
     expect(rowValues(ui.content, 'Key')).toStrictEqual([
       'derived from your Secret Recovery Phrase (index 0)',
@@ -230,6 +236,8 @@ describe('home page: getting accounts back', () => {
     expect(noticeOf(ui)).toMatch(
       new RegExp(`^Created .+ \\(${other.address}\\)$`, 'u'),
     );
+    // the next creation is of the primary phrase again unless chosen
+    expect(inputValue(ui.content, 'create-eoa-source')).toBe('default');
     expect([used.address, unused.address]).not.toContain(other.address);
   });
 
@@ -310,6 +318,8 @@ describe('home page: getting accounts back', () => {
       });
       const before = second.events.length;
       const ui = await openHomePage(second);
+      // the "add a chain first" of the last press is stale now that a chain is saved
+      expect(textOf(ui)).not.toContain('Add a chain under Chains first');
       gate.hold();
       let comeBack: HomePageUi | undefined;
       let pressedAgain: HomePageUi | undefined;
@@ -329,12 +339,18 @@ describe('home page: getting accounts back', () => {
         /^Find my accounts is already searching: Searching…/u,
       );
       const texts = pages.map(textOf);
-      expect(texts.some((text) => /Searching… index \d+/u.test(text))).toBe(
-        true,
-      );
+      expect(
+        texts.some((text) =>
+          /Searching your accounts \(EOA\)[^:]*: \d+ checked/u.test(text),
+        ),
+      ).toBe(true);
+      // words a person knows: no index counts, no version numbers of the snap's state
+      for (const text of texts) {
+        expect(text).not.toMatch(/\bindex \d+ \(|\bindices\b|version 2/u);
+      }
       const last = pages.at(-1) as HomePageUi;
       expect(noticeOf(last)).toBe(
-        'Found 1 used account on eip155:31337: added 1',
+        'Found 1 used account on Local chain (31337): added 1',
       );
       expect(textOf(last)).toContain(
         `Added Keyring Account 3 (${used.address}): Account (EOA) #0 of Default Secret Recovery Phrase`,
@@ -381,9 +397,46 @@ describe('home page: getting accounts back', () => {
         current.clickElement('accounts-restore'),
       );
       expect(noticeOf(pages.at(-1) as HomePageUi)).toBe(
-        'Found 1 used account on eip155:31337: added 0, 1 was here already',
+        'Found 1 used account on Local chain (31337): added 0, 1 was here already',
       );
       expect(second.events.slice(before)).toHaveLength(0);
+      expect(await second.keyring('keyring_listAccounts')).toHaveLength(3);
+    });
+
+    it('an unnamed primary phrase is named once in the phrase dropdowns', async () => {
+      const mock = second.snap.mockJsonRpc({
+        method: 'snap_listEntropySources',
+        result: [
+          { id: 'default', name: '', primary: true },
+          { id: 'alternative', name: '', primary: false },
+        ],
+      });
+      const ui = await openHomePage(second);
+      mock.unmock();
+      const dropdown = [...walk(ui.content)].find(
+        (node) =>
+          node.type === 'Dropdown' && node.props.name === 'restore-source',
+      );
+      const options = [...walk(dropdown)]
+        .filter((node) => node.type === 'Option')
+        .map((node) => node.props.children);
+      expect(options).toStrictEqual([
+        'your primary recovery phrase',
+        'recovery phrase 2',
+      ]);
+    });
+
+    it('a chain that refuses connections is said not searched, never "nothing found"', async () => {
+      await gate.close(); // the chain's RPC URL now refuses connections
+      const ui = await openHomePage(second);
+      const pages = await pagesDuring(ui, async (current) =>
+        current.clickElement('accounts-restore'),
+      );
+      const last = pages.at(-1) as HomePageUi;
+      expect(noticeOf(last)).toBe(
+        "Couldn't search Local chain (31337): it didn't answer. Nothing was checked.",
+      );
+      expect(textOf(last)).not.toContain('No used account found');
       expect(await second.keyring('keyring_listAccounts')).toHaveLength(3);
     });
   });

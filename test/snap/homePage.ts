@@ -164,7 +164,7 @@ export function elementNames(tree: any): string[] {
 }
 
 /**
- * The first Input element of a name.
+ * The first Input (or Dropdown) element of a name.
  *
  * @param tree - The page.
  * @param name - The input's name.
@@ -172,7 +172,9 @@ export function elementNames(tree: any): string[] {
  */
 function input(tree: any, name: string): Record<string, any> | undefined {
   return [...walk(tree)].find(
-    (node) => node.type === 'Input' && node.props?.name === name,
+    (node) =>
+      (node.type === 'Input' || node.type === 'Dropdown') &&
+      node.props?.name === name,
   )?.props;
 }
 

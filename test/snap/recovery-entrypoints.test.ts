@@ -13,6 +13,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 
 import { installKeyringSnap } from './harness';
 import type { KeyringHarness } from './harness';
+import { nextPage, openHomePage, shownTexts } from './homePage';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
 import { deployEntryPoints } from '../../devnet/entrypoints';
@@ -36,8 +37,10 @@ describe('Find my accounts: v0.7 and v0.8 smart accounts after a reinstall with 
   let chainConfig: Record<string, string>;
   let first: KeyringHarness;
   let second: KeyringHarness;
-  const made: Record<'v08' | 'v07', { address: Hex; owner: Address }> =
-    {} as never;
+  const made: Record<
+    'v08' | 'v07',
+    { address: Hex; owner: Address; privateKey: Hex }
+  > = {} as never;
 
   beforeAll(async () => {
     anvil = await startAnvil();
@@ -88,7 +91,7 @@ describe('Find my accounts: v0.7 and v0.8 smart accounts after a reinstall with 
       if (account.address !== expected || receipt.status !== '0x1') {
         throw new Error(`the first install's v${version} account is wrong`);
       }
-      made[name] = { address: account.address, owner };
+      made[name] = { address: account.address, owner, privateKey };
     }
 
     second = await installKeyringSnap(); // same default phrase, empty state
@@ -102,7 +105,7 @@ describe('Find my accounts: v0.7 and v0.8 smart accounts after a reinstall with 
 
   it('adds the used v0.8 and v0.7 accounts at their addresses, with their version, in one round of batches per window', async () => {
     proxy.resetStats();
-    const report = await second.rpc('findAccounts');
+    const report = await second.rpcApproved('findAccounts');
     expect(
       report.added.map((entry: any) => [
         entry.type,
@@ -146,14 +149,38 @@ describe('Find my accounts: v0.7 and v0.8 smart accounts after a reinstall with 
     expect(report.roundTrips).toBe(1 + 4 + 2);
   });
 
-  it('a second run adds nothing: both are reported as existing', async () => {
-    const report = await second.rpc('findAccounts');
+  it('a second run adds nothing, and tells the site nothing of the accounts held already', async () => {
+    const report = await second.rpcApproved('findAccounts');
     expect(report.added).toEqual([]);
-    expect(
-      report.skipped.map((entry: any) => [entry.address, entry.reason]),
-    ).toEqual([
-      [made.v08.address, 'exists'],
-      [made.v07.address, 'exists'],
+    expect(report.skipped).toEqual([]);
+  });
+
+  it('the page restores a smart account by index and EntryPoint version, and imports an owner key as the version chosen: the addresses they had', async () => {
+    const third = await installKeyringSnap(); // same phrase, empty state
+    await third.rpcApproved('setChainConfig', chainConfig);
+    let ui = await openHomePage(third);
+    await ui.typeInField('restore-index', '0');
+    await ui.selectInDropdown('restore-type', 'eip155:erc4337');
+    await ui.selectInDropdown('restore-entryPointVersion', '0.8');
+    ui = await nextPage(ui, async (current) =>
+      current.clickElement('restore-form-submit'),
+    );
+    const [restored] = await third.keyring('keyring_listAccounts');
+    expect(restored.address).toBe(made.v08.address);
+    expect(shownTexts(ui.content).join(' ')).toContain(
+      `(${made.v08.address}) from index 0, a smart account on EntryPoint v0.8. Each EntryPoint version gives the same index another address`,
+    );
+
+    await ui.typeInField('import-privateKey', made.v07.privateKey);
+    await ui.selectInDropdown('import-type', 'eip155:erc4337');
+    await ui.selectInDropdown('import-entryPointVersion', '0.7');
+    await nextPage(ui, async (current) =>
+      current.clickElement('import-key-submit'),
+    );
+    const accounts = await third.keyring('keyring_listAccounts');
+    expect(accounts.map((account: any) => account.address)).toEqual([
+      made.v08.address,
+      made.v07.address,
     ]);
   });
 });

@@ -61,11 +61,13 @@ export async function createEoa(
   { keyring }: Domain,
   value: FormValues = {},
 ): Promise<Outcome> {
-  return attempt(
+  const outcome = await attempt(
     UI.createEoa,
     async () =>
       `Created ${named(keyring, await keyring.createAccount(chosenSource(value, UI.createEoaSource)))}`,
   );
+  // the phrase dropdown returns to the primary phrase after a creation
+  return onSuccess(outcome, { [UI.createEoaSource]: '' });
 }
 
 /**
@@ -126,7 +128,11 @@ export async function createSmartAccount(
     accountNames(keyring),
   );
   const kept = { [UI.smartVersion]: version }; // the choice stays shown, after a failure too
-  const shown = onSuccess(outcome, { [UI.smartMetadataCid]: '', ...kept });
+  const shown = onSuccess(outcome, {
+    [UI.smartMetadataCid]: '',
+    [UI.smartSource]: '',
+    ...kept,
+  });
   return { ...shown, values: { ...shown.values, ...kept } };
 }
 
@@ -135,7 +141,8 @@ export async function createSmartAccount(
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
- * @param value - The form's values (`import-privateKey`, `import-type`).
+ * @param value - The form's values (`import-privateKey`, `import-type`, and for a smart account
+ * `import-entryPointVersion`, v0.8 when absent, as the page preselects).
  * @returns The outcome: the new address, or the error next to the key input or the form.
  */
 export async function importKey(
@@ -143,10 +150,17 @@ export async function importKey(
   value: FormValues,
 ): Promise<Outcome> {
   const type = text(value[UI.importType]) ?? 'eip155:eoa';
+  const version: Record<string, string> =
+    type === 'eip155:erc4337'
+      ? {
+          entryPointVersion:
+            text(value[UI.importVersion]) ?? SMART_VERSIONS[0][0],
+        }
+      : {};
   return attempt(
     UI.importKey,
     async () =>
-      `Imported ${(await keyring.createAccount({ type, privateKey: text(value[UI.importPrivateKey]) ?? '' })).address}`,
+      `Imported ${(await keyring.createAccount({ type, ...version, privateKey: text(value[UI.importPrivateKey]) ?? '' })).address}`,
     {
       privateKey: UI.importPrivateKey,
       'private key': UI.importPrivateKey,

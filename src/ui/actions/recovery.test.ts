@@ -3,7 +3,7 @@ import type { Domain } from '../../domain';
 import type {
   FindAccountsOptions,
   RecoveryReport,
-} from '../../keyring/recoveryTypes';
+} from '../../keyring/recovery/recoveryTypes';
 import { recoveryStatus } from '../recoveryStatus';
 import { NO_CHAIN_TEXT } from '../recoveryText';
 
@@ -20,6 +20,7 @@ function report(added: number): RecoveryReport {
     noChain: false,
     chains: ['eip155:31337'],
     unreachable: [],
+    interrupted: [],
     sources: [{ id: 'default', name: 'Wallet', primary: true }],
     searched: [
       { source: 'default', scheme: 'eoa', indices: 21, end: 'gap' },
@@ -95,7 +96,7 @@ describe('findMyAccounts', () => {
     const outcome = await findMyAccounts(domain, repaint);
     expect(outcome.notice).toStrictEqual({
       severity: 'success',
-      text: 'Found 1 used account on eip155:31337: added 1',
+      text: 'Found 1 used account on Local chain (31337): added 1',
     });
     expect(overlapped).toBe(false);
     expect(shown[0]).toBe('running -');
@@ -124,7 +125,9 @@ describe('findMyAccounts', () => {
       return report(0);
     });
     const outcome = await findMyAccounts(domain, repaint);
-    expect(outcome.notice?.text).toBe('No used account found on eip155:31337');
+    expect(outcome.notice?.text).toBe(
+      'No used account found on Local chain (31337)',
+    );
     expect(repaint).toHaveBeenCalledTimes(1);
   });
 
@@ -184,15 +187,20 @@ describe('restoreByIndex', () => {
       'restore-index': ' 7 ',
       'restore-type': 'eip155:erc4337',
       'restore-source': 'alternative',
+      'restore-entryPointVersion': '0.7',
     });
     expect(domain.keyring.restoreAccount).toHaveBeenCalledWith({
       type: 'eip155:erc4337',
       index: 7,
       entropySource: 'alternative',
+      entryPointVersion: '0.7',
     });
-    expect(outcome.notice?.text).toBe(
-      `Restored Keyring Account 4 (${ADDRESS}) from index 7`,
+    expect(outcome.notice?.text).toMatch(
+      `Restored Keyring Account 4 (${ADDRESS}) from index 7, a smart account on EntryPoint v0.7. Each EntryPoint version gives the same index another address`,
     );
-    expect(outcome.values).toStrictEqual({ 'restore-index': '' });
+    expect(outcome.values).toStrictEqual({
+      'restore-index': '',
+      'restore-entryPointVersion': '0.7',
+    });
   });
 });

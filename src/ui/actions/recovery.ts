@@ -1,7 +1,7 @@
 import type { Domain } from '../../domain';
-import type { RecoverableType } from '../../keyring/recoveryTypes';
+import type { RecoverableType } from '../../keyring/recovery/recoveryTypes';
 import { displayText } from '../../utils/safeText';
-import { UI } from '../homeModel';
+import { SMART_VERSIONS, UI } from '../homeModel';
 import { attempt, onSuccess, text } from '../outcome';
 import type { FormValues, Outcome } from '../outcome';
 import {
@@ -17,7 +17,7 @@ const MAX_RESTORE_INDEX = 2 ** 31 - 1;
 /**
  * Find my accounts (the `accounts-restore` button): search every recovery phrase MetaMask holds
  * for used accounts (KeyringSnap.findAccounts) and add them back. While it runs, `repaint` is
- * called after each window of indices the search reports, so the page shows "Searching… index 37";
+ * called after each window of indices the search reports, so the page shows "Searching your accounts (EOA): 40 checked";
  * repaints never overlap and never outlive the search (the last one ends before this returns, so
  * the page's final render is the result), and a repaint that fails (the person left the page, its
  * interface is gone) stops the repaints, not the search. Where the search stands is kept beside the
@@ -78,8 +78,10 @@ export async function findMyAccounts(
 
 /**
  * Restore one account by its index (the `restore-form` form: `restore-index`, `restore-type`,
+ * `restore-entryPointVersion` for a smart account (v0.8 when absent, as the page preselects), and
  * `restore-source` when MetaMask holds more than one recovery phrase): KeyringSnap.restoreAccount,
- * with or without a chain (a smart account needs one, and the page says so).
+ * with or without a chain (a smart account needs one, and the page says so). A smart account's
+ * notice says its version, and that another version gives another address.
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
@@ -106,6 +108,10 @@ export async function restoreByIndex(
       ? 'eip155:erc4337'
       : 'eip155:eoa';
   const source = text(value[UI.restoreSource]);
+  const version =
+    type === 'eip155:erc4337'
+      ? (text(value[UI.restoreVersion]) ?? SMART_VERSIONS[0][0])
+      : undefined;
   const outcome = await attempt(
     UI.restoreForm,
     async () => {
@@ -113,16 +119,23 @@ export async function restoreByIndex(
         type,
         index,
         ...(source ? { entropySource: source } : {}),
+        ...(version ? { entryPointVersion: version } : {}),
       });
       const name =
         keyring
           .describeAccounts()
           .find((entry) => entry.account.id === account.id)?.name ?? '';
-      return `Restored ${name ? `${displayText(name)} (${account.address})` : account.address} from index ${index}`;
+      const restored = `Restored ${name ? `${displayText(name)} (${account.address})` : account.address} from index ${index}`;
+      return version
+        ? `${restored}, a smart account on EntryPoint v${version}. Each EntryPoint version gives the same index another address: if this is not the address you expected, delete it and restore the index with another version.`
+        : restored;
     },
     { index: UI.restoreIndex },
   );
-  return onSuccess(outcome, { [UI.restoreIndex]: '' });
+  return onSuccess(outcome, {
+    [UI.restoreIndex]: '',
+    ...(version ? { [UI.restoreVersion]: version } : {}),
+  });
 }
 
 /**

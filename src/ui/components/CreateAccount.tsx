@@ -13,10 +13,10 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
-import { PhraseChoice } from './Recovery';
+import { PhraseChoice, VersionChoice } from './Recovery';
 import { nonCanonicalEntryPoints } from '../../consent';
 import { chainName } from '../chainNames';
-import { SMART_VERSIONS, UI } from '../homeModel';
+import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
 /**
@@ -61,21 +61,11 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
             label={chainName(chain.scope)}
           />
         ))}
-        <Field
+        <VersionChoice
+          name={UI.smartVersion}
           label="Contract version: each gives the account a different address (SimpleAccount and its EntryPoint)"
-          error={model.errors[UI.smartVersion]}
-        >
-          <Dropdown
-            name={UI.smartVersion}
-            value={model.values[UI.smartVersion] ?? SMART_VERSIONS[0][0]}
-          >
-            {SMART_VERSIONS.map(([version, label]) => (
-              <Option key={version} value={version}>
-                {label}
-              </Option>
-            ))}
-          </Dropdown>
-        </Field>
+          model={model}
+        />
         {model.chains.flatMap((chain) =>
           nonCanonicalEntryPoints(chain).map(({ version, entryPoint }) => (
             <Text color="warning">
@@ -124,6 +114,11 @@ export const CreateAccount: SnapComponent<{ model: HomeModel }> = ({
             </Option>
           </Dropdown>
         </Field>
+        <VersionChoice
+          name={UI.importVersion}
+          label="EntryPoint version (a smart account only)"
+          model={model}
+        />
         {model.errors[UI.importKey] ? (
           <Text color="error">{model.errors[UI.importKey]}</Text>
         ) : null}

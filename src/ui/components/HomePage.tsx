@@ -82,9 +82,9 @@ export function renderHome(model: HomeModel): JSXElement {
         <AccountCard key={summary.account.id} summary={summary} model={model} />
       ))}
       <Divider />
-      <RecoverySection model={model} />
-      <Divider />
       <CreateAccount model={model} />
+      <Divider />
+      <RecoverySection model={model} />
       <Divider />
       <Chains model={model} />
       <Divider />

@@ -12,8 +12,8 @@ import {
 } from '@metamask/snaps-sdk/jsx';
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
-import type { EntropySource } from '../../keyring/recoveryTypes';
-import { UI } from '../homeModel';
+import type { EntropySource } from '../../keyring/recovery/recoveryTypes';
+import { SMART_VERSIONS, UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 import {
   GAP_LIMIT,
@@ -52,7 +52,7 @@ export const PhraseChoice: SnapComponent<{
       >
         {sources.map((source, position) => (
           <Option value={source.id}>
-            {`${phraseName(source, position + 1)}${source.primary ? ' (primary)' : ''}`}
+            {withPrimary(phraseName(source, position + 1), source.primary)}
           </Option>
         ))}
       </Dropdown>
@@ -61,9 +61,46 @@ export const PhraseChoice: SnapComponent<{
 };
 
 /**
+ * A phrase's name in the dropdown, marked `(primary)` unless its name says so already.
+ *
+ * @param name - The phrase's name as the page shows it.
+ * @param primary - Whether it is the primary phrase.
+ * @returns The option's text.
+ */
+function withPrimary(name: string, primary: boolean): string {
+  return primary && !/primary/iu.test(name) ? `${name} (primary)` : name;
+}
+
+/**
+ * The EntryPoint version of a smart account (SMART_VERSIONS: v0.8, the newest, first and
+ * preselected, then v0.7 and v0.6): the creation, import and restore forms' dropdown.
+ *
+ * @param props - The component's props.
+ * @param props.name - The dropdown's name (`smart-entryPointVersion`, `import-entryPointVersion`,
+ * `restore-entryPointVersion`).
+ * @param props.label - The field's label.
+ * @param props.model - The page's model (the typed values and errors).
+ * @returns The field.
+ */
+export const VersionChoice: SnapComponent<{
+  name: string;
+  label: string;
+  model: HomeModel;
+}> = ({ name, label, model }) => (
+  <Field label={label} error={model.errors[name]}>
+    <Dropdown name={name} value={model.values[name] ?? SMART_VERSIONS[0][0]}>
+      {SMART_VERSIONS.map(([version, text]) => (
+        <Option value={version}>{text}</Option>
+      ))}
+    </Dropdown>
+  </Field>
+);
+
+/**
  * Getting accounts back: *Find my accounts* (`accounts-restore`), with its progress while it runs
- * and its last report, and the restore-by-index form (`restore-form`: `restore-index`,
- * `restore-type`, `restore-source` with several phrases).
+ * and its last report (not a "no chain" report once a chain is added), and the restore-by-index
+ * form (`restore-form`: `restore-index`, `restore-type`, `restore-entryPointVersion` for a smart
+ * account, `restore-source` with several phrases).
  *
  * @param props - The component's props.
  * @param props.model - The page's model (recovery status, chains, sources, values, errors).
@@ -74,13 +111,17 @@ export const RecoverySection: SnapComponent<{ model: HomeModel }> = ({
 }) => {
   const status = model.recovery;
   const running = status?.state === 'running';
+  // a "no chain" report is stale once a chain is added
+  const done =
+    status?.state === 'done' &&
+    !(status.report.noChain && model.chains.length > 0);
   return (
     <Box>
       <Heading>Find my accounts</Heading>
       <Text>
-        {`Installed again, or on a new device? This looks for the accounts (EOA) and smart accounts your recovery ${(model.entropySources ?? []).length > 1 ? 'phrases' : 'phrase'} made with this snap, on the chains you added, and adds back each one that holds funds or has history. It stops after ${GAP_LIMIT} unused indices in a row. Imported keys come from no phrase: it cannot bring them back.`}
+        {`Installed again, or on a new device? This looks for the accounts (EOA) and smart accounts your recovery ${(model.entropySources ?? []).length > 1 ? 'phrases' : 'phrase'} made with this snap, on the chains you added, and adds back each one that holds funds or has history. It stops after ${GAP_LIMIT} unused accounts in a row. Imported keys come from no phrase: it cannot bring them back.`}
       </Text>
-      {model.chains.length === 0 && status === undefined ? (
+      {model.chains.length === 0 && !running && !done ? (
         <Text>
           No chain is added yet: add one under Chains first, so the search can
           ask it which accounts were used.
@@ -89,12 +130,10 @@ export const RecoverySection: SnapComponent<{ model: HomeModel }> = ({
       {running ? (
         <Text>{progressText(status.progress, model.entropySources ?? [])}</Text>
       ) : null}
-      {status?.state === 'done'
+      {done
         ? reportLines(status.report).map((line) => <Text>{line}</Text>)
         : null}
-      {model.errors[UI.accountsRestore] &&
-      status?.state !== 'done' &&
-      !running ? (
+      {model.errors[UI.accountsRestore] && !done && !running ? (
         <Text color="error">{model.errors[UI.accountsRestore]}</Text>
       ) : null}
       <Button name={UI.accountsRestore} disabled={running}>
@@ -122,6 +161,11 @@ export const RecoverySection: SnapComponent<{ model: HomeModel }> = ({
             <Option value="eip155:erc4337">Smart account</Option>
           </Dropdown>
         </Field>
+        <VersionChoice
+          name={UI.restoreVersion}
+          label="EntryPoint version (a smart account only: each gives another address)"
+          model={model}
+        />
         <PhraseChoice name={UI.restoreSource} model={model} />
         {model.errors[UI.restoreForm] ? (
           <Text color="error">{model.errors[UI.restoreForm]}</Text>

@@ -1,43 +1,25 @@
 import type { Hex } from 'viem';
 
-import type { Key } from './derivedKeys';
-import {
-  GapScan,
-  packBatches,
-  RECOVERY_LIMITS,
-  SEARCHED_VERSIONS,
-  searchedVersions,
-} from './recoveryPlan';
-import type { Factory, UsedAddress } from './recoveryPlan';
+import type { Key } from '../derivedKeys';
+import { GapScan, RECOVERY_LIMITS } from './recoveryPlan';
+import { askChains, laneFactories, openReader, slot } from './recoveryReads';
+import type { FoundKind, Lane, Reader } from './recoveryReads';
 import type {
   EntropySource,
   RecoveryProgress,
   SearchedLane,
 } from './recoveryTypes';
-import {
-  contractsOf,
-  ownerAccountAddress,
-  readAccountImplementations,
-} from '../accounts/erc4337';
-import type { ChainConfig, EntryPointVersion } from '../accounts/erc4337';
-import {
-  activityCalls,
-  CALLS_PER_PROBE,
-  countingFetch,
-  createRpcClient,
-  readActivity,
-} from '../chain';
-import type { ActivityProbe, RequestCount, RpcClient } from '../chain';
-import type { DerivationScheme } from '../state/schema';
+import type { ChainConfig, EntryPointVersion } from '../../accounts/erc4337';
+import { CALLS_PER_PROBE } from '../../chain';
+import type { CallBudget, RequestCount } from '../../chain';
+import type { DerivationScheme } from '../../state/schema';
 
 /**
  * The search of *Find my accounts*: lanes (entropy source × salt scheme) searched in rounds, a
  * window of indices per lane per round, every chain asked in batches (see RECOVERY_LIMITS), the
- * gap rule applied per lane (GapScan). It derives keys and reads chains; it saves nothing.
+ * gap rule applied per lane (GapScan). Every attempt, retries included, is paid from one CallBudget
+ * (calls and deadline) before it is sent, so the bounds hold inside a round too. It derives keys and reads chains; it saves nothing.
  */
-
-/** The two kinds of account a derived key can back. */
-export type FoundKind = 'eoa' | 'smart';
 
 /** A used account the search found (its key stays in memory, never in a report). */
 export type FoundAccount = {
@@ -69,6 +51,8 @@ export type SearchOutcome = {
   searched: SearchedLane[];
   /** The chains that failed to answer. */
   unreachable: string[];
+  /** Those of them that answered at least one round before they stopped. */
+  interrupted: string[];
 };
 
 /** What the search works with. */
@@ -85,67 +69,11 @@ export type SearchInput = {
   ) => Promise<Key>;
   /** Where round trips and calls are added up. */
   count: RequestCount;
-  /** The clock, in milliseconds. */
-  now: () => number;
   /** Called after each round, per lane searched in it. */
   onProgress?: (progress: RecoveryProgress) => Promise<void> | void;
   /** The bounds (default RECOVERY_LIMITS). */
   limits?: typeof RECOVERY_LIMITS;
 };
-
-/** One lane: a source and scheme, the kinds its keys may back, and its gap scan. */
-type Lane = {
-  /** The entropy source. */
-  source: EntropySource;
-  /** What `snap_getEntropy` takes as `source` (undefined: the primary phrase). */
-  sourceArg: string | undefined;
-  /** The salt scheme. */
-  scheme: DerivationScheme;
-  /** The kinds of account its keys may back. */
-  kinds: FoundKind[];
-  /** Its gap scan. */
-  scan: GapScan;
-};
-
-/** A chain being asked: its config, its client and its factories deployed there (v0.6 first). */
-type Reader = {
-  /** The chain config. */
-  config: ChainConfig;
-  /** Its RPC client (requests counted). */
-  client: RpcClient;
-  /** Its SimpleAccountFactories deployed there, v0.6 first. */
-  factories: Factory[];
-  /** Whether it failed to answer (left out from then on). */
-  failed: boolean;
-};
-
-/** One address of one index of one lane, and its probe. */
-type Item = {
-  /** The lane. */
-  lane: Lane;
-  /** The derivation index. */
-  index: number;
-  /** EOA or smart account. */
-  kind: FoundKind;
-  /** What to read. */
-  probe: ActivityProbe;
-  /** A smart account's EntryPoint version. */
-  version?: EntryPointVersion;
-};
-
-/**
- * The factories a lane's smart accounts are searched with on one chain.
- *
- * @param reader - The chain.
- * @param lane - The lane.
- * @returns The deployed factories of the lane's versions.
- */
-function laneFactories(reader: Reader, lane: Lane): Factory[] {
-  const versions = searchedVersions(lane.scheme);
-  return reader.factories.filter((factory) =>
-    versions.includes(factory.version),
-  );
-}
 
 /**
  * Search every lane for used accounts.
@@ -160,7 +88,9 @@ function laneFactories(reader: Reader, lane: Lane): Factory[] {
  * balance. An index is used when any chain sees
  * any of its addresses used. A chain that fails is left out from then on (`unreachable`); when
  * all have failed the lanes end with `chainError`. No round starts past `maxMilliseconds` or when
- * it would pass `maxCalls`.
+ * it would pass `maxCalls`; every attempt (retries included) is paid from the search's CallBudget
+ * before it is sent and cut at its deadline, and a round a bound cuts is dropped (its lanes end
+ * with that bound).
  *
  * @param input - Sources, chains, key derivation, counters, clock, progress.
  * @returns The found accounts, what each lane searched, the chains that failed.
@@ -169,7 +99,11 @@ export async function searchAccounts(
   input: SearchInput,
 ): Promise<SearchOutcome> {
   const limits = input.limits ?? RECOVERY_LIMITS;
-  const started = input.now();
+  // every attempt to every chain, retries included, is paid from here (RECOVERY_LIMITS)
+  const budget: CallBudget = {
+    calls: limits.maxCalls,
+    deadline: Date.now() + limits.maxMilliseconds,
+  };
   const lanes = input.sources.flatMap((source) => {
     const sourceArg = source.primary ? undefined : source.id;
     /**
@@ -193,30 +127,9 @@ export async function searchAccounts(
     ];
   });
   const readers = await Promise.all(
-    input.chains.map(async (config): Promise<Reader> => {
-      const client = createRpcClient({
-        url: config.rpcUrl,
-        fetch: countingFetch(input.count),
-      });
-      const wanted = SEARCHED_VERSIONS.map((version) => ({
-        version,
-        accountFactory: contractsOf(config, version).accountFactory as Hex,
-      }));
-      try {
-        // every version's factory in one batched round trip
-        const implementations = await readAccountImplementations(
-          client,
-          wanted.map(({ accountFactory }) => accountFactory),
-        );
-        const factories = wanted.flatMap((factory, at) => {
-          const implementation = implementations[at];
-          return implementation ? [{ ...factory, implementation }] : [];
-        });
-        return { config, client, factories, failed: false };
-      } catch {
-        return { config, client, factories: [], failed: true };
-      }
-    }),
+    input.chains.map(async (config) =>
+      openReader(config, input.count, limits, budget),
+    ),
   );
   const found: FoundAccount[] = [];
   for (;;) {
@@ -225,7 +138,7 @@ export async function searchAccounts(
       break;
     }
     const live = readers.filter((reader) => !reader.failed);
-    const stop = stopReason(input, limits, started, live, active);
+    const stop = stopReason(budget, limits, live, active);
     if (stop) {
       active.forEach((lane) => lane.scan.stop(stop));
       break;
@@ -235,9 +148,16 @@ export async function searchAccounts(
       indices: lane.scan.window(limits.window),
     }));
     const keys = await deriveWindows(input, windows);
-    const used = await askChains(live, windows, keys, limits);
-    if (live.every((reader) => reader.failed)) {
-      active.forEach((lane) => lane.scan.stop('chainError'));
+    const { used, limit } = await askChains(
+      live,
+      windows,
+      keys,
+      limits,
+      budget,
+    );
+    if (limit || live.every((reader) => reader.failed)) {
+      // a round cut by a bound is not recorded: its indices count as not searched
+      active.forEach((lane) => lane.scan.stop(limit ?? 'chainError'));
       break;
     }
     for (const { lane, indices } of windows) {
@@ -283,30 +203,31 @@ export async function searchAccounts(
     unreachable: readers
       .filter((reader) => reader.failed)
       .map((reader) => reader.config.scope),
+    interrupted: readers
+      .filter((reader) => reader.failed && reader.answered)
+      .map((reader) => reader.config.scope),
   };
 }
 
 /**
  * Why no further round may start, if one may not.
  *
- * @param input - The search input (clock, counters).
+ * @param budget - What the search may still spend (calls, deadline).
  * @param limits - The bounds.
- * @param started - When the search started (ms).
  * @param live - The chains still answering.
  * @param active - The lanes still going.
  * @returns `timeLimit`, `callLimit` or `chainError`, or undefined to go on.
  */
 function stopReason(
-  input: SearchInput,
+  budget: CallBudget,
   limits: typeof RECOVERY_LIMITS,
-  started: number,
   live: Reader[],
   active: Lane[],
 ): 'timeLimit' | 'callLimit' | 'chainError' | undefined {
   if (live.length === 0) {
     return 'chainError';
   }
-  if (input.now() - started >= limits.maxMilliseconds) {
+  if (Date.now() >= budget.deadline) {
     return 'timeLimit';
   }
   const planned =
@@ -328,9 +249,7 @@ function stopReason(
     ) *
     limits.window *
     CALLS_PER_PROBE;
-  return input.count.calls + planned > limits.maxCalls
-    ? 'callLimit'
-    : undefined;
+  return planned > budget.calls ? 'callLimit' : undefined;
 }
 
 /**
@@ -358,116 +277,6 @@ async function deriveWindows(
 }
 
 /**
- * Ask every live chain about every address of the windows, in batches, all in parallel. A chain
- * whose batch fails is marked failed (its other answers of this round are dropped).
- *
- * @param live - The chains still answering.
- * @param windows - Each lane and its indices.
- * @param keys - The keys by slot.
- * @param limits - The bounds (window, batch size).
- * @returns For each `<slot>:<kind>:<address>` seen used: the address, the chains that saw it used
- * and (a smart account) its EntryPoint version.
- */
-async function askChains(
-  live: Reader[],
-  windows: { lane: Lane; indices: number[] }[],
-  keys: Map<string, Key>,
-  limits: typeof RECOVERY_LIMITS,
-): Promise<Map<string, UsedAddress>> {
-  const used = new Map<string, UsedAddress>();
-  const answers = await Promise.all(
-    live.map(async (reader) => {
-      const items = windows.flatMap(({ lane, indices }) =>
-        indices.flatMap((index) =>
-          probesOf(reader, lane, index, keys.get(slot(lane, index)) as Key),
-        ),
-      );
-      const batches = packBatches(
-        items,
-        () => CALLS_PER_PROBE,
-        limits.maxCallsPerBatch,
-      );
-      try {
-        const flags = await Promise.all(
-          batches.map(async (batch) => {
-            const probes = batch.map((item) => item.probe);
-            return readActivity(
-              probes,
-              await reader.client.batch(activityCalls(probes)),
-              reader.client.origin,
-            );
-          }),
-        );
-        return { reader, items, flags: flags.flat() };
-      } catch {
-        reader.failed = true;
-        return { reader, items, flags: [] };
-      }
-    }),
-  );
-  for (const { reader, items, flags } of answers) {
-    if (reader.failed) {
-      continue;
-    }
-    items.forEach((item, at) => {
-      if (flags[at]) {
-        const id = `${slot(item.lane, item.index)}:${item.kind}:${item.probe.address}`;
-        const entry = used.get(id) ?? {
-          address: item.probe.address,
-          scopes: [],
-          ...(item.version ? { version: item.version } : {}),
-        };
-        entry.scopes.push(reader.config.scope);
-        used.set(id, entry);
-      }
-    });
-  }
-  return used;
-}
-
-/**
- * The probes of one index of one lane on one chain: the EOA, and the smart account of each
- * version whose factory the chain has (see laneFactories).
- *
- * @param reader - The chain.
- * @param lane - The lane.
- * @param index - The index.
- * @param key - Its key.
- * @returns The items to ask.
- */
-function probesOf(reader: Reader, lane: Lane, index: number, key: Key): Item[] {
-  return lane.kinds.flatMap((kind): Item[] => {
-    if (kind === 'eoa') {
-      return [
-        {
-          lane,
-          index,
-          kind,
-          probe: { address: key.address as Hex, kind: 'eoa' },
-        },
-      ];
-    }
-    return laneFactories(reader, lane).map(
-      ({ version, accountFactory, implementation }) => ({
-        lane,
-        index,
-        kind,
-        version,
-        probe: {
-          address: ownerAccountAddress(
-            accountFactory,
-            implementation,
-            key.address as Hex,
-            version,
-          ),
-          kind: 'contract',
-        },
-      }),
-    );
-  });
-}
-
-/**
  * Tell the caller where the search is; what the callback throws is ignored.
  *
  * @param input - The search input (onProgress).
@@ -482,15 +291,4 @@ async function report(
   } catch {
     // the page may be gone; the search goes on
   }
-}
-
-/**
- * The id of one index of one lane.
- *
- * @param lane - The lane.
- * @param index - The index.
- * @returns `<source id>:<scheme>:<index>`.
- */
-function slot(lane: Lane, index: number): string {
-  return `${lane.source.id}:${lane.scheme}:${index}`;
 }

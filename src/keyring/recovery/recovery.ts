@@ -11,13 +11,15 @@ import {
 import type { Hex } from 'viem';
 import { isAddressEqual } from 'viem';
 
-import { countName, suggestName } from './accountNames';
-import { takeIndex } from './derivedKeys';
-import type { DerivedKeys, Key } from './derivedKeys';
+import { countName, suggestName } from '../accountNames';
+import { takeIndex } from '../derivedKeys';
+import type { DerivedKeys, Key } from '../derivedKeys';
+import { phraseNames } from './entropySources';
 import type { EntropySources } from './entropySources';
 import { RECOVERY_LIMITS } from './recoveryPlan';
+import type { FoundKind } from './recoveryReads';
 import { searchAccounts } from './recoverySearch';
-import type { FoundAccount, FoundKind } from './recoverySearch';
+import type { FoundAccount } from './recoverySearch';
 import type {
   EntropySource,
   FindAccountsOptions,
@@ -26,22 +28,24 @@ import type {
   RestoreAccountParams,
   SkippedAccount,
 } from './recoveryTypes';
-import type { KeyringPlatform } from './types';
-import { newEoaAccount } from '../accounts';
+import { newEoaAccount } from '../../accounts';
 import {
   contractsOf,
   newSmartAccount,
   resolveSmartAccount,
-} from '../accounts/erc4337';
+} from '../../accounts/erc4337';
 import type {
   EntryPointVersion,
   ResolvedSmartAccount,
-} from '../accounts/erc4337';
-import type { Settings } from '../settings';
-import { EntropySourceIdStruct } from '../state/schema';
-import type { AccountRecord, DerivationScheme } from '../state/schema';
-import type { StateStore } from '../state/store';
-import { invalidParams, validate } from '../utils/errors';
+} from '../../accounts/erc4337';
+import type { Requester } from '../../consent';
+import { isSite, requireConsent } from '../../consent';
+import type { Settings } from '../../settings';
+import { EntropySourceIdStruct } from '../../state/schema';
+import type { AccountRecord, DerivationScheme } from '../../state/schema';
+import type { StateStore } from '../../state/store';
+import { invalidParams, validate } from '../../utils/errors';
+import type { KeyringPlatform } from '../types';
 
 /** The largest derivation index restoreAccount takes (2^31 - 1). */
 const MAX_RESTORE_INDEX = 2 ** 31 - 1;
@@ -52,33 +56,22 @@ const RestoreAccountParamsStruct = object({
   index: max(min(integer(), 0), MAX_RESTORE_INDEX),
   entropySource: exactOptional(EntropySourceIdStruct),
   scheme: exactOptional(enums(['legacy', 'eoa', 'erc4337-owner'])),
+  entryPointVersion: exactOptional(enums(['0.6', '0.7', '0.8'])),
 });
 
-/** What a new account is built from: its key, where it comes from, and its resolved smart account. */
+/** What a new account is built from: its key, kind, index, scheme, source and resolved smart account. */
 type Restoring = {
-  /**
-   *
-   */
+  /** The derived key. */
   key: Key;
-  /**
-   *
-   */
+  /** EOA or smart account. */
   kind: FoundKind;
-  /**
-   *
-   */
+  /** Its derivation index. */
   index: number;
-  /**
-   *
-   */
+  /** Its salt scheme. */
   scheme: DerivationScheme;
-  /**
-   *
-   */
+  /** Its entropy source (undefined: the primary phrase). */
   sourceArg: string | undefined;
-  /**
-   *
-   */
+  /** A smart account, resolved. */
   resolved?: ResolvedSmartAccount;
 };
 
@@ -100,8 +93,6 @@ export class Recovery {
 
   readonly #sources: EntropySources;
 
-  readonly #now: () => number;
-
   /** The search running now, shared by every caller until it ends. */
   #running: Promise<RecoveryReport> | undefined;
 
@@ -112,7 +103,6 @@ export class Recovery {
    * @param parts.platform - Key derivation and keyring events.
    * @param parts.keys - The one-key-one-account rule.
    * @param parts.sources - The Secret Recovery Phrases MetaMask holds.
-   * @param parts.now - The clock in milliseconds (default Date.now).
    */
   constructor(parts: {
     store: StateStore;
@@ -120,14 +110,12 @@ export class Recovery {
     platform: KeyringPlatform;
     keys: DerivedKeys;
     sources: EntropySources;
-    now?: () => number;
   }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#platform = parts.platform;
     this.#keys = parts.keys;
     this.#sources = parts.sources;
-    this.#now = parts.now ?? ((): number => Date.now());
   }
 
   /** @returns The entropy sources, checked, primary first (see EntropySources.list). */
@@ -146,28 +134,52 @@ export class Recovery {
    * that shares the factory and EntryPoint of a chain where it was found, resolved exactly as
    * createAccount resolves it), named as a new account is, and the next index of its scheme moves
    * past it. Nothing is added twice: a second run adds nothing. A call while a search runs waits
-   * for that search and gets its report.
+   * for that search and gets its report. MetaMask asks the person about each account added
+   * (`notify:accountCreated`); once she declines one, the rest are not asked (`declined`), so one
+   * call prompts at most once after a refusal. A site is first asked for in a dialog naming it, the
+   * phrases, the chains and the kinds searched (snap_dialog); its reply lists only the accounts
+   * added (`skipped` is empty), never those she declined or already holds.
    *
    * @param options - `onProgress`, called after each window of indices.
+   * @param requester - The calling site; undefined for the home page (no dialog).
    * @returns The report; with no chain configured, `noChain: true` and nothing searched.
-   * @throws Whatever saving the state throws (accounts added before stay added).
+   * @throws JsonRpcError 4001 when the person declines a site's search (nothing searched or
+   * added); whatever saving the state throws (accounts added before stay added).
    */
-  async find(options: FindAccountsOptions): Promise<RecoveryReport> {
+  async find(
+    options: FindAccountsOptions = {},
+    requester?: Requester,
+  ): Promise<RecoveryReport> {
+    const chains = Object.keys(this.#settings.allChainConfigs());
+    const site = isSite(requester);
+    if (site && chains.length > 0) {
+      await requireConsent(this.#platform.confirmConsent, requester, {
+        kind: 'findAccounts',
+        phrases: phraseNames(await this.#sources.list()),
+        chains,
+      });
+    }
     this.#running ??= this.#find(options).finally(() => {
       this.#running = undefined;
     });
-    return this.#running;
+    const report = await this.#running;
+    return site ? { ...report, skipped: [] } : report;
   }
 
   /**
    * Restore the account of one derivation index (see KeyringSnap.restoreAccount).
    *
-   * @param params - `{ type, index, entropySource?, scheme? }`.
+   * @param params - `{ type, index, entropySource?, scheme?, entryPointVersion? }`.
+   * @param requester - The calling site (asked first in a dialog naming the phrase, kind, index,
+   * address and chains); undefined for the home page.
    * @returns The restored account.
    * @throws JsonRpcError -32602 for bad params or a key or address held already; -32001 for a
-   * smart account without a chain; MetaMask's refusal of the new account.
+   * smart account without a chain; 4001 when the person declines a site's dialog or MetaMask's.
    */
-  async restore(params: unknown): Promise<KeyringAccount> {
+  async restore(
+    params: unknown,
+    requester?: Requester,
+  ): Promise<KeyringAccount> {
     const parsed = validate<RestoreAccountParams>(
       params,
       RestoreAccountParamsStruct,
@@ -179,6 +191,11 @@ export class Recovery {
     if ((scheme === 'eoa' && smart) || (scheme === 'erc4337-owner' && !smart)) {
       throw invalidParams(
         `Invalid restoreAccount params at scheme: the ${scheme} scheme derives no ${parsed.type} account`,
+      );
+    }
+    if (parsed.entryPointVersion && !smart) {
+      throw invalidParams(
+        'Invalid restoreAccount params at entryPointVersion: only a smart account has one',
       );
     }
     const sourceArg = await this.#sources.resolve(
@@ -196,12 +213,30 @@ export class Recovery {
       smart ? undefined : key.address,
       'restoreAccount params',
     );
-    const resolved = smart ? await this.#resolve(key) : undefined;
+    const resolved = smart
+      ? await this.#resolve(key, [], parsed.entryPointVersion)
+      : undefined;
     this.#keys.assertUnique(
       key,
       resolved?.address ?? key.address,
       'restoreAccount params',
     );
+    const sources = await this.#sources.list();
+    const at = sources.findIndex(
+      (source) => source.id === (sourceArg ?? sources[0].id),
+    );
+    await requireConsent(this.#platform.confirmConsent, requester, {
+      kind: 'restoreAccount',
+      phrase: phraseNames(sources)[Math.max(at, 0)],
+      index: parsed.index,
+      address: resolved?.address ?? key.address,
+      ...(resolved
+        ? {
+            version: resolved.data.entryPointVersion ?? '0.6',
+            chains: resolved.scopes,
+          }
+        : {}),
+    });
     const { account } = await this.#add({
       key,
       kind: smart ? 'smart' : 'eoa',
@@ -228,6 +263,7 @@ export class Recovery {
       noChain: chains.length === 0,
       chains: chains.map((chain) => chain.scope),
       unreachable: [],
+      interrupted: [],
       sources,
       searched: [],
       added: [],
@@ -244,14 +280,18 @@ export class Recovery {
       deriveKey: async (index, scheme, source) =>
         this.#platform.deriveKey(index, scheme, source),
       count,
-      now: this.#now,
       onProgress,
       limits: RECOVERY_LIMITS,
     });
     report.searched = outcome.searched;
     report.unreachable = outcome.unreachable;
+    report.interrupted = outcome.interrupted;
     for (const found of outcome.found) {
-      const added = await this.#addFound(found);
+      // after one refusal the rest are not asked: one call prompts no further
+      const declined = report.skipped.some(
+        ({ reason }) => reason === 'declined',
+      );
+      const added = await this.#addFound(found, declined);
       if ('reason' in added) {
         report.skipped.push(added);
       } else {
@@ -267,10 +307,12 @@ export class Recovery {
    * Add one found account, or say why not.
    *
    * @param found - The found account.
+   * @param declined - Whether the person declined one already (then she is not asked again).
    * @returns The added account, or the skipped one with its reason.
    */
   async #addFound(
     found: FoundAccount,
+    declined: boolean,
   ): Promise<RecoveredAccount | SkippedAccount> {
     const type =
       found.kind === 'smart' ? EthAccountType.Erc4337 : EthAccountType.Eoa;
@@ -288,6 +330,9 @@ export class Recovery {
     const held = this.#heldBy(found.key, found.address);
     if (held) {
       return { ...base, ...held };
+    }
+    if (declined) {
+      return { ...base, reason: 'declined' };
     }
     let resolved: ResolvedSmartAccount | undefined;
     if (found.kind === 'smart') {
@@ -402,7 +447,9 @@ export class Recovery {
   /**
    * Save one account in the state queue and announce it (`notify:accountCreated`), as
    * createAccount does: the key and address checked again there, the name suggested there, the
-   * next index of its scheme moved past it.
+   * next index of its scheme moved past it while that stays within the search's reach
+   * (RECOVERY_LIMITS.maxIndex): an index restored beyond it leaves the next index where it is, so
+   * later accounts stay where *Find my accounts* looks (creation skips a key held already).
    *
    * @param restoring - The key, kind, index, scheme, source and resolved smart account.
    * @param onRefused - Called when MetaMask refuses the event (the change is rolled back).
@@ -431,7 +478,9 @@ export class Recovery {
     return this.#store.run(async () => {
       this.#keys.assertUnique(key, account.address, 'restoreAccount params');
       const draft = this.#store.draft();
-      takeIndex(draft, scheme, sourceArg, index);
+      if (index + 1 < RECOVERY_LIMITS.maxIndex) {
+        takeIndex(draft, scheme, sourceArg, index);
+      }
       const name = suggestName(
         draft.accounts,
         kind === 'smart',

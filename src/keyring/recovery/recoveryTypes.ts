@@ -1,4 +1,4 @@
-import type { DerivationScheme } from './keys';
+import type { DerivationScheme } from '../keys';
 
 /**
  * The types of account recovery (*Find my accounts*, restore by index, entropy sources): what
@@ -70,7 +70,8 @@ export type RecoveredAccount = {
  * - `exists`: an account of this snap holds that address already (nothing to do);
  * - `keyInUse`: its key backs another account already (an imported key, or the same key as the
  *   owner of another account): one key, one account;
- * - `declined`: MetaMask refused the new account (the user cancelled its dialog);
+ * - `declined`: MetaMask refused the new account (the user cancelled its dialog), or she had
+ *   cancelled an earlier one in the same search (the rest are not asked);
  * - `failed`: its smart account could not be resolved as creation resolves it (the chain's answer
  *   disagreed or could not be read).
  */
@@ -114,6 +115,11 @@ export type RecoveryReport = {
   chains: string[];
   /** Chains that failed to answer (their answers are missing: add them again or retry). */
   unreachable: string[];
+  /**
+   * Those of `unreachable` that answered part of the search before they stopped (the others
+   * answered nothing: nothing was checked there).
+   */
+  interrupted: string[];
   /** The entropy sources searched. */
   sources: EntropySource[];
   /** One entry per source and scheme searched. */
@@ -145,4 +151,9 @@ export type RestoreAccountParams = {
    * for an account made before state version 2 (either type).
    */
   scheme?: DerivationScheme;
+  /**
+   * A smart account's EntryPoint version (SimpleAccount of that release): `0.6` (default, as
+   * createAccount's), `0.7` or `0.8`; each gives another address for the same index.
+   */
+  entryPointVersion?: '0.6' | '0.7' | '0.8';
 };

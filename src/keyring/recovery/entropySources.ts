@@ -1,5 +1,5 @@
 import type { EntropySource } from './recoveryTypes';
-import { invalidParams } from '../utils/errors';
+import { invalidParams } from '../../utils/errors';
 
 /**
  * The id that stands for the primary Secret Recovery Phrase when MetaMask cannot list its
@@ -107,4 +107,21 @@ export class EntropySources {
     }
     return source.primary ? undefined : source.id;
   }
+}
+
+/**
+ * How a site's dialog names the recovery phrases: MetaMask's names, or `recovery phrase <n>`
+ * (`the primary recovery phrase` for an unnamed primary one).
+ *
+ * @param sources - The phrases, primary first.
+ * @returns Their names, in order.
+ */
+export function phraseNames(sources: EntropySource[]): string[] {
+  return sources.map(
+    (source, at) =>
+      source.name.trim() ||
+      (source.primary
+        ? 'the primary recovery phrase'
+        : `recovery phrase ${at + 1}`),
+  );
 }

@@ -1,8 +1,8 @@
 import type { Hex } from 'viem';
 
 import type { LaneEnd } from './recoveryTypes';
-import type { EntryPointVersion } from '../accounts/erc4337';
-import type { DerivationScheme } from '../state/schema';
+import type { EntryPointVersion } from '../../accounts/erc4337';
+import type { DerivationScheme } from '../../state/schema';
 
 /**
  * The planning side of *Find my accounts*, pure: the bounds, the gap rule of one search lane (one
@@ -18,7 +18,12 @@ import type { DerivationScheme } from '../state/schema';
  * - `maxCalls`: at most this many JSON-RPC calls in the whole search, all chains together;
  * - `maxMilliseconds`: no new round starts after this long (MetaMask ends a snap request after
  *   about 60 s);
- * - `maxCallsPerBatch`: at most this many calls in one JSON-RPC batch (a round is split above it).
+ * - `maxCallsPerBatch`: at most this many calls in one JSON-RPC batch (a round is split above it);
+ * - `callTimeoutMs`: one HTTP attempt waits at most this long for its reply (a chain that does not
+ *   answer in time is retried, then counted as not answering).
+ *
+ * `maxCalls` and `maxMilliseconds` hold inside a round too: every HTTP attempt, retries included,
+ * is paid from one budget before it is sent and cut at the deadline (the transport's CallBudget).
  */
 export const RECOVERY_LIMITS = {
   gapLimit: 20,
@@ -27,6 +32,7 @@ export const RECOVERY_LIMITS = {
   maxCalls: 4000,
   maxMilliseconds: 45_000,
   maxCallsPerBatch: 100,
+  callTimeoutMs: 10_000,
 } as const;
 
 /**
