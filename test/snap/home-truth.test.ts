@@ -232,6 +232,7 @@ describe('home page: what is shown is true', () => {
   it('exporting a smart account key says it is the owner key and shows the owner address; the dialog names the account as its button did', async () => {
     await ui.typeInField('import-privateKey', OWNER_KEY);
     await ui.selectInDropdown('import-type', 'eip155:erc4337');
+    await ui.selectInDropdown('import-entryPointVersion', '0.6'); // this chain has v0.6 only
     await step(async (current) => current.clickElement('import-key-submit'));
     const smart = (await harness.keyring('keyring_listAccounts')).at(-1);
     expect(smart.type).toBe('eip155:erc4337');

@@ -108,6 +108,9 @@ export const SNAP_METHODS = [
   'listEntropySources',
   'findAccounts',
   'restoreAccount',
+  'wallet_getCapabilities',
+  'wallet_sendCalls',
+  'wallet_getCallsStatus',
 ];
 export const KEYRING_METHODS: string[] = Object.values(KeyringRpcMethod);
 
@@ -462,7 +465,7 @@ export function template(
       return { mode: variant % 2 ? 'async' : 'sync' };
     case 'sendUserOperation':
       return {
-        account: id,
+        account: variant % 3 === 2 ? account?.address : id,
         scope: live.scope,
         intents: [
           {
@@ -482,6 +485,44 @@ export function template(
             : []),
         ],
       };
+    case 'wallet_getCapabilities':
+      return [
+        [account?.address ?? '0x000000000000000000000000000000000000dEaD'],
+        [
+          account?.address,
+          [`0x${BigInt(live.scope.split(':')[1] ?? '1').toString(16)}`, '0x1'],
+        ],
+        [account?.address, 'eip155:31337'],
+      ][variant % 3];
+    case 'wallet_sendCalls':
+      return [
+        {
+          version: ['2.0.0', '1.0', '2.0.0'][variant % 3],
+          ...(variant % 2 ? { id: `fuzz-${pick % 7}` } : {}),
+          from:
+            account?.address ?? '0x000000000000000000000000000000000000dEaD',
+          chainId:
+            variant % 4
+              ? `0x${BigInt(live.scope.split(':')[1] ?? '1').toString(16)}`
+              : '0x1',
+          atomicRequired: variant % 2 === 0,
+          calls: [
+            { to: '0x000000000000000000000000000000000000dEaD', value: '0x1' },
+            ...(variant % 3
+              ? [{ to: account?.address, data: '0x', value: '0x0' }]
+              : []),
+          ],
+          ...(variant % 5 === 0
+            ? { capabilities: { paymasterService: { url: live.closedUrl } } }
+            : {}),
+        },
+      ];
+    case 'wallet_getCallsStatus':
+      return [
+        variant % 2
+          ? `fuzz-${pick % 7}`
+          : `0x${(pick % 256).toString(16).padStart(2, '0').repeat(32)}`,
+      ];
     case 'listEntropySources':
     case 'findAccounts':
       return variant % 2 ? {} : undefined;

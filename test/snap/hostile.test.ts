@@ -91,8 +91,14 @@ const ALLOWED: Record<string, ReadonlySet<string>> = {
     'keyring_rejectRequest',
     ...SNAP_METHODS,
   ]),
-  // any other https site: EIP-5792, sendUserOperation and getUserOperationReceipt (of these methods, the receipt)
-  'https://evil.example': new Set(['getUserOperationReceipt']),
+  // any other https site: EIP-5792, sendUserOperation and getUserOperationReceipt
+  'https://evil.example': new Set([
+    'wallet_getCapabilities',
+    'wallet_sendCalls',
+    'wallet_getCallsStatus',
+    'sendUserOperation',
+    'getUserOperationReceipt',
+  ]),
 };
 /**
  * Whether the snap lets an origin call a method (its permissions, from the manifest).
@@ -119,6 +125,7 @@ const MUTATING = new Set([
   'sendUserOperation',
   'findAccounts',
   'restoreAccount',
+  'wallet_sendCalls',
 ]);
 
 /**
