@@ -243,10 +243,14 @@ describe('bundler and paymaster replies are capped at 64 KiB', () => {
     padding = 100 * 1024;
     const error = await sendToBundler(server.url, OP, ENTRY_POINT).then(
       () => undefined,
-      (caught: Error & { kind?: string }) => caught,
+      (caught: Error & { code?: number }) => caught,
     );
-    expect(error?.kind).toBe('tooLarge');
+    // the operation was handed over signed: -32002, saying what failed and that it may still run
+    expect(error?.code).toBe(-32002);
     expect(error?.message).toMatch(/exceeds the cap of 65536 bytes/u);
+    expect(error?.message).toMatch(
+      /may still be submitted until it is replaced/u,
+    );
     const fromPaymaster = await getPaymasterStubData(
       server.url,
       OP,

@@ -237,8 +237,10 @@ describe('Activity list on the home page, read from the chain (every EntryPoint 
     )?.[1] as Hex;
     await receiptOf(upgradeHash);
     await send(eoa.id, '0x4');
+    // a fresh page reads the EOA's code: upgraded, so it offers Undo upgrade only
+    const reopened = await openHomePage(harness);
     harness.answerDialogs(true);
-    const undone = await nextPage(upgraded, async (current) =>
+    const undone = await nextPage(reopened, async (current) =>
       current.clickElement(`account-undo-upgrade:${eoa.id}`),
     );
     undoHash = /transaction (0x[0-9a-f]{64})/u.exec(

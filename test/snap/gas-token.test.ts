@@ -381,6 +381,7 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
     expect(page).toContain(`T20 ${TEST_TOKEN}`);
     expect(page).toContain(`${formatUnits(held, 18)} T20 on`);
     await ui.typeInField(`send-to:${account.id}`, DEAD);
+    await ui.typeInField(`send-value:${account.id}`, '0');
     await ui.selectInDropdown(`send-gas:${account.id}`, TEST_TOKEN);
     harness.answerDialogs(true);
     ui = await nextPage(ui, async (current) =>

@@ -77,7 +77,8 @@ export const SIGNED_REFUSAL_NOTE =
  * SIGNED_REFUSAL_NOTE}, then an API-key-free excerpt of the bundler's message (printable
  * characters only; message and excerpt at most 300 characters each).
  * `data` is `{ reason?: "AAxx", bundlerMessage }`. Transport faults are returned unchanged, except
- * after signing, where they become -32002 (resource unavailable) with the note.
+ * after signing, where they become -32002 (resource unavailable) with what failed (its message, with
+ * the bundler URL's secrets scrubbed) and the note.
  *
  * @param error - What the bundler call threw.
  * @param bundlerUrl - The bundler's URL, whose secrets are scrubbed from the excerpt.
@@ -95,7 +96,7 @@ export function bundlerRefusal(
       ? new JsonRpcError(
           -32002,
           printable(
-            `The bundler did not answer the user operation clearly (${error.kind}).${note}`,
+            `The bundler did not answer the user operation clearly: ${printable(redact(error.message, bundlerUrl), BUNDLER_MESSAGE_LIMIT)}.${note}`,
           ),
         )
       : error;

@@ -47,8 +47,9 @@ import type { StateStore } from '../../state/store';
 import { invalidParams, validate } from '../../utils/errors';
 import type { KeyringPlatform } from '../types';
 
-/** The largest derivation index restoreAccount takes (2^31 - 1). */
+/** The largest derivation index restoreAccount takes (2^31 - 1); what its refusals name. */
 const MAX_RESTORE_INDEX = 2 ** 31 - 1;
+const RESTORE = 'restoreAccount params';
 
 /** restoreAccount's params. */
 const RestoreAccountParamsStruct = object({
@@ -208,19 +209,11 @@ export class Recovery {
       );
     }
     const key = await this.#platform.deriveKey(parsed.index, scheme, sourceArg);
-    this.#keys.assertUnique(
-      key,
-      smart ? undefined : key.address,
-      'restoreAccount params',
-    );
+    this.#keys.assertUnique(key, smart ? undefined : key.address, RESTORE);
     const resolved = smart
       ? await this.#resolve(key, [], parsed.entryPointVersion)
       : undefined;
-    this.#keys.assertUnique(
-      key,
-      resolved?.address ?? key.address,
-      'restoreAccount params',
-    );
+    this.#keys.assertUnique(key, resolved?.address ?? key.address, RESTORE);
     const sources = await this.#sources.list();
     const at = sources.findIndex(
       (source) => source.id === (sourceArg ?? sources[0].id),
@@ -476,7 +469,7 @@ export class Recovery {
       ...(resolved ? { smartAccount: resolved.data } : {}),
     };
     return this.#store.run(async () => {
-      this.#keys.assertUnique(key, account.address, 'restoreAccount params');
+      this.#keys.assertUnique(key, account.address, RESTORE);
       const draft = this.#store.draft();
       if (index + 1 < RECOVERY_LIMITS.maxIndex) {
         takeIndex(draft, scheme, sourceArg, index);
