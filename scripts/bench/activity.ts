@@ -144,7 +144,7 @@ export async function benchActivity(): Promise<ActivityResult> {
     const snap = await startSimulatedSnap(companionOrigin());
     try {
       await snap.rpcConfirmed('setChainConfig', config);
-      const account = await snap.rpc('restoreAccount', {
+      const account = await snap.rpcConfirmed('restoreAccount', {
         type: 'eip155:erc4337',
         index: 0,
       });
@@ -172,7 +172,10 @@ export async function benchActivity(): Promise<ActivityResult> {
       let firstOpenCapped: Open;
       try {
         await again.rpcConfirmed('setChainConfig', config);
-        await again.rpc('restoreAccount', { type: 'eip155:erc4337', index: 0 });
+        await again.rpcConfirmed('restoreAccount', {
+          type: 'eip155:erc4337',
+          index: 0,
+        });
         proxy.options.maxResults = 100;
         firstOpenCapped = (await open(again, proxy)).figures;
         proxy.options.maxResults = 10_000;
