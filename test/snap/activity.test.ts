@@ -26,7 +26,7 @@ import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import type { EntryPointsDeployment } from '../../devnet/entrypoints';
 import { devnetChain } from '../../devnet/erc4337';
-import { jsonRpc } from '../../devnet/json-rpc';
+import { bundlerReceipt, jsonRpc } from '../../devnet/json-rpc';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
 import type { LimitsProxy } from '../../devnet/limits-proxy';
 
@@ -60,24 +60,13 @@ describe('Activity list on the home page, read from the chain (every EntryPoint 
   let undoHash: Hex;
 
   /**
-   * Alto's receipt of an operation, polled (bounded: 300 × 100 ms).
+   * Alto's receipt of an operation, polled (devnet/json-rpc.ts: bounded, 200 × 100 ms).
    *
    * @param userOpHash - The operation.
    * @returns The receipt.
    */
   async function receiptOf(userOpHash: Hex): Promise<any> {
-    for (let attempt = 0; attempt < 300; attempt += 1) {
-      const receipt = await jsonRpc<any>(
-        devnet.bundlerUrl,
-        'eth_getUserOperationReceipt',
-        [userOpHash],
-      );
-      if (receipt) {
-        return receipt;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no receipt for ${userOpHash}`);
+    return bundlerReceipt(devnet.bundlerUrl, userOpHash);
   }
 
   /**

@@ -27,7 +27,7 @@ import { nextPage, openHomePage, pageJson } from './homePage';
 import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import { devnetChain } from '../../devnet/erc4337';
-import { jsonRpc } from '../../devnet/json-rpc';
+import { bundlerReceipt, jsonRpc } from '../../devnet/json-rpc';
 import {
   mintTestToken,
   readTestToken,
@@ -124,24 +124,13 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
   });
 
   /**
-   * Alto's receipt of an operation, polled (bounded: 200 × 100 ms).
+   * Alto's receipt of an operation, polled (devnet/json-rpc.ts: bounded, 200 × 100 ms).
    *
    * @param userOpHash - The operation.
    * @returns The receipt.
    */
   async function receiptOf(userOpHash: Hex): Promise<any> {
-    for (let attempt = 0; attempt < 200; attempt += 1) {
-      const receipt = await jsonRpc<any>(
-        devnet.bundlerUrl,
-        'eth_getUserOperationReceipt',
-        [userOpHash],
-      );
-      if (receipt) {
-        return receipt;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no receipt for ${userOpHash}`);
+    return bundlerReceipt(devnet.bundlerUrl, userOpHash);
   }
 
   /**

@@ -38,7 +38,7 @@ import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import type { EntryPointsDeployment } from '../../devnet/entrypoints';
 import { devnetChain } from '../../devnet/erc4337';
-import { jsonRpc, sendAndMine } from '../../devnet/json-rpc';
+import { bundlerReceipt, jsonRpc, sendAndMine } from '../../devnet/json-rpc';
 
 jest.setTimeout(240_000);
 
@@ -96,24 +96,13 @@ describe('typed data of a user operation (EntryPoint v0.8, an upgraded EOA of th
   });
 
   /**
-   * Alto's receipt of an operation, polled (bounded: 200 × 100 ms).
+   * Alto's receipt of an operation, polled (devnet/json-rpc.ts: bounded, 200 × 100 ms).
    *
    * @param userOpHash - The operation.
    * @returns The receipt.
    */
   async function receiptOf(userOpHash: Hex): Promise<any> {
-    for (let attempt = 0; attempt < 200; attempt += 1) {
-      const receipt = await jsonRpc<any>(
-        devnet.bundlerUrl,
-        'eth_getUserOperationReceipt',
-        [userOpHash],
-      );
-      if (receipt) {
-        return receipt;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`no receipt for ${userOpHash}`);
+    return bundlerReceipt(devnet.bundlerUrl, userOpHash);
   }
 
   /**
