@@ -222,6 +222,38 @@ describe('sendUserOperation confirmation', () => {
     },
   );
 
+  it('with gas paid in a token, says the account pays the token (never that it pays nothing) and totals the values plus the token bound', () => {
+    const paymaster = getAddress('0x5555555555555555555555555555555555555555');
+    const { cost } = sendConfirmationRows(
+      confirmation({
+        ...SUMMARY_FIELDS,
+        paymaster,
+        tokenPayment: {
+          token: TOKEN,
+          symbol: 'T20',
+          decimals: 18,
+          paymaster,
+          maxCost: parseEther('0.25'),
+        },
+      }),
+    );
+    expect(cost.map((row) => row.label)).toStrictEqual([
+      'Gas paid in',
+      'Token',
+      'Maximum gas cost in T20',
+      'First call: approve',
+      'Paymaster (spender)',
+      'Total',
+    ]);
+    expect(cost.some((row) => row.text?.includes('you pay nothing'))).toBe(
+      false,
+    );
+    expect(cost.at(-1)).toStrictEqual({
+      label: 'Total',
+      text: '1.5 ETH plus at most 0.25 T20 for gas',
+    });
+  });
+
   it('shows an EIP-7702 authorization nonce only under Details, last', () => {
     expect(
       sendConfirmationRows(SUMMARY).details.map((row) => row.label),
