@@ -1,9 +1,8 @@
 import type { KeyringAccount } from '@metamask/keyring-api';
-import { isAddressEqual } from 'viem';
-import type { Hex } from 'viem';
 
-import { SIMPLE_7702_ACCOUNT } from '../accounts/erc4337';
+import { delegationOf } from '../accounts/erc4337';
 import type { ChainConfig } from '../accounts/erc4337';
+import type { Delegation } from '../accounts/erc4337/eip7702';
 import { createRpcClient, readHexData, readQuantity } from '../chain';
 import type { RpcCall, Settled } from '../chain';
 
@@ -24,7 +23,7 @@ export type AccountOnChain = {
   /** Its balance in wei, decimal; absent when it could not be read. */
   balance?: string;
   /** An EOA's delegation: `simple7702` (upgraded by this snap), `other` code, or `none`; absent when unread or not an EOA. */
-  code?: 'none' | 'simple7702' | 'other';
+  code?: Delegation;
 };
 
 /** The largest reply of one chain's batch, in bytes. */
@@ -32,23 +31,6 @@ const MAX_REPLY_BYTES = 1_048_576;
 
 /** How long the page waits for one chain, in milliseconds. */
 const TIMEOUT_MS = 5_000;
-
-/**
- * The delegation an EOA's code shows.
- *
- * @param code - Its code (hex bytes, checked).
- * @returns `none` (empty), `simple7702` (the indicator to Simple7702Account), else `other`.
- */
-function delegationOf(code: Hex): AccountOnChain['code'] {
-  if (code === '0x') {
-    return 'none';
-  }
-  return code.length === 48 &&
-    code.toLowerCase().startsWith('0xef0100') &&
-    isAddressEqual(`0x${code.slice(8)}`, SIMPLE_7702_ACCOUNT)
-    ? 'simple7702'
-    : 'other';
-}
 
 /**
  * A settled call's result read with `read`, or undefined when it failed or is malformed.

@@ -174,12 +174,13 @@ export async function readEoaChainState(
 }
 
 /**
- * What an EOA's code says: empty, the delegation indicator to Simple7702Account, or anything else.
+ * What an EOA's code says: empty, the delegation indicator to Simple7702Account, or anything else
+ * (EIP-7702: a delegated EOA's code is `0xef0100 ++ address`). The home page's chain view reads it too.
  *
- * @param code - `eth_getCode` of the EOA.
+ * @param code - `eth_getCode` of the EOA (hex bytes, checked).
  * @returns The delegation.
  */
-function delegationOf(code: Hex): Delegation {
+export function delegationOf(code: Hex): Delegation {
   if (code === '0x') {
     return 'none';
   }

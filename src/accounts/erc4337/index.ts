@@ -35,6 +35,7 @@ export {
 } from './modern';
 export {
   assertUpgradable,
+  delegationOf,
   draftUndoTransaction,
   eip7702Chain,
   readEoaChainState,
