@@ -11,7 +11,8 @@
  * Any violation fails lint (and so `npm test`, whose pretest runs lint).
  *
  * Layers, top to bottom: src/index.ts (entry) > src/handlers/, src/ui/ (front doors, home page) >
- * src/domain.ts (composition root) > src/keyring/, src/settings.ts, src/consent.ts (the domain) >
+ * src/domain.ts (composition root) > src/sites/ (what any site may ask) > src/keyring/, src/settings.ts,
+ * src/consent.ts (the domain) >
  * src/accounts/, src/metadata.ts, src/state/ > src/ui/dialogs/ (dialog content) > src/platform.ts
  * (the only caller of snap.request), src/utils/ (helpers; src/utils/errorMap.ts also reads the two
  * libraries' error classes) > src/chain/, src/ipfs/ (plain libraries) > src/net/ (what they share).
@@ -208,6 +209,26 @@ module.exports = {
         ],
       },
       to: { path: '^src/ipfs/' },
+    },
+    {
+      name: 'sites-ask-the-domain',
+      severity: 'error',
+      comment:
+        'src/sites/ holds what any site may ask (EIP-5792 calls, ERC-7715 permissions): it asks the domain and account code, never the network, a front door or the page; nothing below it imports it.',
+      from: { path: '^src/sites/' },
+      to: { path: ['^src/(chain|ipfs|handlers|ui)/', '^src/index[.]ts$'] },
+    },
+    {
+      name: 'the-domain-never-asks-a-site',
+      severity: 'error',
+      comment: 'Data flows one way: the domain and what it holds never import src/sites/.',
+      from: {
+        path: [
+          '^src/(keyring|state|accounts|chain|ipfs|utils|net)/',
+          '^src/(settings|consent|metadata|platform)[.]ts$',
+        ],
+      },
+      to: { path: '^src/sites/' },
     },
     {
       name: 'error-map-reads-error-classes',

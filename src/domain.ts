@@ -1,7 +1,7 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
 import { AccountActivity } from './keyring/accountActivity';
-import { DappCalls } from './keyring/dappCalls';
+import { DappCalls } from './sites/dappCalls';
 import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';

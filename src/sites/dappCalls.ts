@@ -14,7 +14,7 @@ import {
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
-import type { KeyringSnap } from './keyring';
+import type { KeyringSnap } from '../keyring/keyring';
 import {
   parseBundlerReceipt,
   serviceClient,
