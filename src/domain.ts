@@ -1,12 +1,13 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
 import { AccountActivity } from './keyring/accountActivity';
-import { DappCalls } from './sites/dappCalls';
+import { DeleGators } from './keyring/deleGator';
 import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
 import { MetadataReader } from './metadata';
 import { Settings } from './settings';
+import { DappCalls } from './sites/dappCalls';
 import { loadState, StateStore } from './state/store';
 import type { KeyringState, StateSaver } from './state/store';
 import { callerError } from './utils/errorMap';
@@ -28,6 +29,11 @@ export type Domain = {
   settings: Settings;
   /** EIP-7702 upgrade and undo of the keyring's EOAs (the home page's buttons). */
   upgrades: AccountUpgrades;
+  /**
+   * The keyring's EOAs as delegators of MetaMask's Delegation Framework (EIP-7702 to the
+   * DeleGator, the delegation signer): the seam of the ERC-7715 grant flow (keyring/deleGator.ts).
+   */
+  deleGators: DeleGators;
   /** Each account's Activity list, read from the chain (the home page's Activity part). */
   activity: AccountActivity;
   /** EIP-5792 for sites (wallet_getCapabilities, wallet_sendCalls, wallet_getCallsStatus). */
@@ -66,6 +72,7 @@ export function createDomain(
     keyring,
     settings,
     upgrades: new AccountUpgrades({ store, settings, platform }),
+    deleGators: new DeleGators({ store, settings, platform }),
     activity: new AccountActivity({ store, settings }),
     dapps: new DappCalls({ store, settings, keyring }),
     scrub: (error) => scrubError(error, domain),
