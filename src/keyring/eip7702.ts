@@ -1,5 +1,4 @@
 import type { Json } from '@metamask/utils';
-import { formatEther } from 'viem';
 import type { Hex } from 'viem';
 
 import { notePendingActivity } from './accountActivity';
@@ -28,6 +27,7 @@ import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
 import type { AccountRecord } from '../state/schema';
 import type { StateStore } from '../state/store';
+import { chainName, nativeAmount, readableAmount } from '../utils/chainNames';
 import {
   internalError,
   invalidParams,
@@ -132,9 +132,11 @@ export class AccountUpgrades {
         draft.summary,
         origin,
         this.#eoa(id).name,
+        this.#settings.chainConfig(scope)?.gasTokens,
       );
       const confirmed = await this.#platform.confirmSend({
         ...review,
+        eoa: true,
         ...(upgrading
           ? {
               upgrade: {
@@ -240,7 +242,7 @@ export class AccountUpgrades {
     });
     const confirmed = await this.#platform.confirm(
       'Undo the upgrade',
-      `Account ${chain.sender} on ${scope} stops running ${state.delegation === 'simple7702' ? 'Simple7702Account' : 'the code it delegates to'} and is a plain account again, at the same address. It signs an EIP-7702 authorization to the zero address and sends it itself, in a transaction to its own address with no value (nonce ${draft.nonce}). This account pays the fee itself (never a paymaster): at most ${formatEther(draft.maxCost)} ETH (${draft.gas} gas × ${draft.maxFeePerGas} wei per gas).`,
+      `Account ${chain.sender} on ${chainName(scope)} stops running ${state.delegation === 'simple7702' ? 'Simple7702Account' : 'the code it delegates to'} and is a plain account again, at the same address. It signs an EIP-7702 authorization to the zero address and sends it itself, in a transaction to its own address with no value (nonce ${draft.nonce}). This account pays the fee itself (never a paymaster): at most ${readableAmount(draft.maxCost, scope, true)} (exactly ${nativeAmount(draft.maxCost, scope)}: ${draft.gas} gas × ${draft.maxFeePerGas} wei per gas).`,
     );
     if (!confirmed) {
       throw userRejected('The user declined to undo the upgrade');

@@ -204,6 +204,48 @@ describe('parked request summary', () => {
     expect(line(request, 'Inner call 1: amount (token base units)')).toBe('5');
   });
 
+  it('names the chain’s own currency: a transaction’s value and inner calls on Polygon in POL, a user operation’s gas on BNB Smart Chain in BNB', () => {
+    const execute = encodeFunctionData({
+      abi: parseAbi(['function execute(address, uint256, bytes)']),
+      functionName: 'execute',
+      args: [SPENDER, 10n ** 18n, '0x'],
+    });
+    const transaction = parked('eth_signTransaction', [
+      {
+        from: OWNER,
+        to: OWNER,
+        value: '0xde0b6b3a7640000',
+        data: execute,
+        chainId: '0x89',
+      },
+    ]);
+    expect(line(transaction, 'Value')).toBe('1 POL');
+    expect(line(transaction, 'Inner call 1: value')).toBe('1 POL');
+    const operation = {
+      ...parked('eth_signUserOperation', [
+        {
+          sender: OWNER,
+          nonce: '0x2',
+          initCode: '0x',
+          callData: execute,
+          callGasLimit: '0x10',
+          verificationGasLimit: '0x10',
+          preVerificationGas: '0x10',
+          maxFeePerGas: '0x1',
+          maxPriorityFeePerGas: '0x1',
+          paymasterAndData: '0x',
+          signature: '0x',
+        },
+      ]),
+      scope: 'eip155:56',
+    };
+    expect(line(operation, 'Maximum gas cost')).toBe(
+      '0.000000000000000048 BNB',
+    );
+    expect(line(operation, 'Inner call 1: value')).toBe('1 BNB');
+    expect(JSON.stringify(summarizeRequest(operation))).not.toContain('ETH');
+  });
+
   it('shows typed data of a user operation of another sender as one: a warning, sender, EntryPoint and its calls decoded, before the fields', () => {
     const callData = encodeFunctionData({
       abi: parseAbi(['function execute(address, uint256, bytes)']),

@@ -177,13 +177,19 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
       expect(dialog).toBeDefined();
       const shown = JSON.stringify(dialog?.content);
       expect(shown).toContain(
-        'T20, an ERC-20 token, from this account (not ETH)',
+        'T20, an ERC-20 token, from this account (not ETH); 18 decimals, as the token reports',
       );
+      // this chain's settings list no gas tokens: nothing to compare with
+      expect(shown).not.toContain("In this chain's settings");
       expect(shown).toContain(TEST_TOKEN);
       expect(shown).toContain('Maximum gas cost in T20');
       expect(shown).toContain(paymaster);
       const maxCost = BigInt(/\((\d+) base units\)/u.exec(shown)?.[1] ?? '0');
       expect(maxCost).toBeGreaterThan(0n);
+      // the decimal amount and, beside it, the base units the approve carries
+      expect(shown).toContain(
+        `${formatUnits(maxCost, 18)} T20 (${maxCost} base units)`,
+      );
       expect(shown).toMatch(
         /Lets the paymaster below take at most [0-9.]+ T20/u,
       );
@@ -440,7 +446,11 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
     );
     const dialog = JSON.stringify(harness.dialogs.at(-1));
     expect(dialog).toContain(
-      'T20, an ERC-20 token, from this account (not ETH)',
+      'T20, an ERC-20 token, from this account (not ETH); 18 decimals, as the token reports',
+    );
+    // the chain lists T20 in gasTokens: the dialog says so, next to its label
+    expect(dialog).toMatch(
+      /In this chain's settings.{0,120}Yes: one of the tokens listed to pay gas with/u,
     );
     const userOpHash = /Sent user operation (0x[0-9a-f]{64})/u.exec(
       pageJson(ui),
