@@ -150,5 +150,7 @@ describe('consentDialog (setChainConfig)', () => {
       'Account factory v0.8',
     ]);
     expect(warningsOf(plain)).toStrictEqual([]);
+    // the chain named as everywhere else, its id beside the name
+    expect(Object.fromEntries(rowsOf(plain)).Chain).toBe('Local chain (31337)');
   });
 });
