@@ -196,6 +196,21 @@ describe('parked request summary', () => {
     ]);
     expect(line(request, 'Nonce')).toBe('2');
     expect(line(request, 'Gas paid by')).toBe(`paymaster ${SPENDER}`);
+    expect(line(request, 'Paymaster data')).toBeUndefined();
+    // ERC-20 mode data (SingletonPaymaster's first byte 0x03) is flagged
+    const charged = parked('eth_signUserOperation', [
+      {
+        ...(request.request.params as Record<string, unknown>[])[0],
+        paymasterAndData: `${SPENDER}03${'00'.repeat(4)}`,
+      },
+    ]);
+    expect(
+      summarizeRequest(charged).find((item) => item.label === 'Paymaster data'),
+    ).toStrictEqual({
+      label: 'Paymaster data',
+      value: expect.stringContaining('takes an ERC-20 token from this account'),
+      warning: true,
+    });
     // EntryPoint v0.6 prefund with a paymaster: (16 + 16 × 3 + 16) gas × 1 wei
     expect(line(request, 'Maximum gas cost')).toBe('0.00000000000000008 ETH');
     expect(line(request, 'Inner call 1: to')).toBe(TOKEN);

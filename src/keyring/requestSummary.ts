@@ -344,6 +344,18 @@ function userOperationLines(
           ? `paymaster ${getAddress(slice(paymasterAndData, 0, 20))}`
           : 'this account',
     },
+    // SingletonPaymaster's mode byte (paymasterReply.ts assertSponsorshipData): above 1 is not sponsorship
+    ...(size(paymasterAndData) > 20 &&
+    Number.parseInt(paymasterAndData.slice(42, 44), 16) > 1
+      ? [
+          {
+            label: 'Paymaster data',
+            value:
+              'Not plain sponsorship: in the mode its first byte asks for, a paymaster such as Pimlico’s takes an ERC-20 token from this account for the gas',
+            warning: true,
+          },
+        ]
+      : []),
   ];
   try {
     lines.push({
