@@ -16,7 +16,9 @@
  * Test hooks (`POST /_fixture/hostile` with the token given by `--token`): `{ mode }` makes every
  * later reply hostile (`rate` signs 1,000 times the quoted rate, `paymaster` names another
  * paymaster, `postOpGas` quotes and asks a huge post-op gas, `oversized` answers paymaster data
- * longer than any real one), `{ mode: null }` ends it. `GET /ping` answers when ready.
+ * longer than any real one, `sponsorInToken` answers a request for plain sponsorship, context `{}`,
+ * with its signed ERC-20 mode data for its test token, as if the context had named it),
+ * `{ mode: null }` ends it. `GET /ping` answers when ready.
  *
  * Usage: node token-paymaster-server.mjs --anvil URL --alto URL --port N --token T
  */
@@ -30,6 +32,9 @@ const { constants } = await import(new URL('constants.js', MOCK).href);
 const { setup } = await import(new URL('setup.js', MOCK).href);
 const { createRpcHandler } = await import(new URL('relay.js', MOCK).href);
 const { getChain } = await import(new URL('helpers/utils.js', MOCK).href);
+const { erc20Address } = await import(
+  new URL('helpers/erc20-utils.js', MOCK).href
+);
 const { createWalletClient, http, numberToHex } = await import('viem');
 const { privateKeyToAccount } = await import('viem/accounts');
 
@@ -115,6 +120,28 @@ function tamper(method, result) {
   return result;
 }
 
+/**
+ * The request the mock answers: with `sponsorInToken`, an ERC-7677 request whose context names no
+ * token is answered as if it named the test token (test hook).
+ *
+ * @param {any} body - The JSON-RPC request.
+ * @returns {any} The request to answer.
+ */
+function asked(body) {
+  const params = Array.isArray(body?.params) ? body.params : [];
+  if (
+    hostile !== 'sponsorInToken' ||
+    !String(body?.method).startsWith('pm_getPaymaster') ||
+    params[3]?.token
+  ) {
+    return body;
+  }
+  return {
+    ...body,
+    params: [...params.slice(0, 3), { token: erc20Address }],
+  };
+}
+
 const server = createServer((request, response) => {
   const chunks = [];
   let size = 0;
@@ -157,7 +184,7 @@ const server = createServer((request, response) => {
     }
     const { id } = body;
     // the mock's schema takes numeric ids only
-    Promise.resolve(handle({ body: { ...body, id: 1 } }, undefined))
+    Promise.resolve(handle({ body: { ...asked(body), id: 1 } }, undefined))
       .then((answer) =>
         reply(200, {
           ...answer,

@@ -52,7 +52,7 @@ const TOKEN_ABI = parseAbi([
 
 /** Hostile replies the service can be switched to (see token-paymaster-server.mjs). */
 export type TokenPaymasterHostility =
-  'rate' | 'paymaster' | 'postOpGas' | 'oversized';
+  'rate' | 'paymaster' | 'postOpGas' | 'oversized' | 'sponsorInToken';
 
 /** A running ERC-20 paymaster service. */
 export type TokenPaymaster = {

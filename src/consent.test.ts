@@ -246,6 +246,7 @@ describe('metadataConsent', () => {
       },
     });
     expect(consent?.text).toContain('https://b.example.com/***');
+    expect(consent?.text).toContain('On Ethereum (1) it sends');
     expect(consent?.text).toContain(OTHER);
     expect(consent?.text).not.toContain(KEY);
   });

@@ -8,6 +8,7 @@ import { knownImplementation } from './accounts/erc4337/knownFactories';
 import { CANONICAL_CONTRACTS } from './accounts/erc4337/versions';
 import type { EntryPointVersion } from './accounts/erc4337/versions';
 import { maskUrl } from './chain';
+import { chainName } from './utils/chainNames';
 import { internalError, userRejected } from './utils/errors';
 import { displayText } from './utils/safeText';
 
@@ -295,7 +296,7 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
         title: 'Change chain settings',
         intro: `${origin} asks to ${change.replaces ? 'replace' : 'set'} the settings of chain ${config.scope}. Requests, user operations and smart account addresses on this chain will use them.`,
         rows: [
-          { label: 'Chain', value: config.scope },
+          { label: 'Chain', value: chainName(config.scope) },
           { label: 'RPC URL', value: maskUrl(config.rpcUrl) },
           {
             label: 'Bundler URL',
@@ -376,7 +377,7 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
             label: 'Recovery phrases',
             value: change.phrases.map((name) => displayText(name)).join(', '),
           },
-          { label: 'Chains', value: change.chains.join(', ') },
+          { label: 'Chains', value: change.chains.map(chainName).join(', ') },
           {
             label: 'Kinds',
             value:
@@ -401,7 +402,8 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
           { label: 'Address', value: change.address },
           {
             label: 'Chains',
-            value: change.chains?.join(', ') ?? 'every EVM chain',
+            value:
+              change.chains?.map(chainName).join(', ') ?? 'every EVM chain',
           },
         ],
         warnings,
@@ -460,7 +462,7 @@ export function metadataConsent(
 ): { title: string; text: string } | undefined {
   const services = Object.entries(account.data.chains ?? {}).map(
     ([scope, { bundlerUrl, paymasterUrl }]) =>
-      `On ${scope} it sends user operations to the bundler ${bundlerUrl ? maskUrl(bundlerUrl) : 'of the chain config'} and uses the paymaster ${paymasterUrl ? maskUrl(paymasterUrl) : 'of the chain config'}.`,
+      `On ${chainName(scope)} it sends user operations to the bundler ${bundlerUrl ? maskUrl(bundlerUrl) : 'of the chain config'} and uses the paymaster ${paymasterUrl ? maskUrl(paymasterUrl) : 'of the chain config'}.`,
   );
   if (account.trusted && services.length === 0) {
     return undefined;

@@ -10,6 +10,8 @@ import {
 } from 'viem';
 import type { Hex } from 'viem';
 
+import { nativeSymbol } from '../utils/chainNames';
+
 /**
  * The one call-data decoder of the snap's confirmations (the sendUserOperation dialog and the
  * parked requests on the home page). Pure: reads nothing from a chain. It decodes, with viem's
@@ -98,6 +100,8 @@ export type CallContext = {
   self?: Hex;
   /** True for a contract deployment (the data is creation code, run by no existing contract). */
   creation?: boolean;
+  /** The chain's currency symbol, for the values of inner calls (default ETH). */
+  currency?: string;
 };
 
 /** A call: recipient, value (wei) and data (hex bytes). */
@@ -120,14 +124,21 @@ export type Call = {
  * @param summary - The operation's sending account and its intents (`to`, call data as hex bytes).
  * @param summary.account - The sending account.
  * @param summary.intents - The intents, in order.
+ * @param summary.scope - The chain (its currency names the inner calls' values; default ETH).
  * @returns One list of lines per intent, in the order of `intents`.
  */
 export function describeIntents(summary: {
   account: Hex;
   intents: readonly { to: Hex; data: Hex }[];
+  scope?: string;
 }): CallLine[][] {
+  const currency = nativeSymbol(summary.scope);
   return summary.intents.map((intent) =>
-    describeCallData(intent.data, { to: intent.to, self: summary.account }),
+    describeCallData(intent.data, {
+      to: intent.to,
+      self: summary.account,
+      currency,
+    }),
   );
 }
 
@@ -239,7 +250,7 @@ export function describeCallData(
       lines.push(
         ...inner(
           { to: args[0], value: args[1], data: args[2] },
-          context.self,
+          context,
           prefix,
           1,
           depth,
@@ -252,7 +263,7 @@ export function describeCallData(
         return raw(data, label); // the account reverts ("wrong array lengths")
       }
       calls.forEach((call, index) => {
-        lines.push(...inner(call, context.self, prefix, index + 1, depth));
+        lines.push(...inner(call, context, prefix, index + 1, depth));
       });
       break;
     }
@@ -269,9 +280,14 @@ export function describeCallData(
  * @param call - The call; its data runs at `to` (a deployment when `to` is absent), so an
  * `execute` in it is the account's own only when `to` is `from`.
  * @param prefix - Prefix of the labels.
- * @returns `To` (full address), `Value` (ETH), then {@link describeCallData}'s lines.
+ * @param currency - The chain's currency symbol (default ETH).
+ * @returns `To` (full address), `Value` (in that currency), then {@link describeCallData}'s lines.
  */
-export function describeCall(call: Call, prefix = ''): CallLine[] {
+export function describeCall(
+  call: Call,
+  prefix = '',
+  currency = 'ETH',
+): CallLine[] {
   const label = labeller(prefix);
   const lines: CallLine[] = [];
   if (call.to !== undefined) {
@@ -280,7 +296,7 @@ export function describeCall(call: Call, prefix = ''): CallLine[] {
   if (call.value !== undefined) {
     lines.push({
       label: label('Value'),
-      text: `${formatEther(call.value)} ETH`,
+      text: `${formatEther(call.value)} ${currency}`,
     });
   }
   return [
@@ -288,8 +304,8 @@ export function describeCall(call: Call, prefix = ''): CallLine[] {
     ...describeCallData(
       call.data,
       call.to === undefined
-        ? { creation: true }
-        : { to: call.to, ...(call.from ? { self: call.from } : {}) },
+        ? { creation: true, currency }
+        : { to: call.to, ...(call.from ? { self: call.from } : {}), currency },
       prefix,
     ),
   ];
@@ -309,7 +325,8 @@ export function hasWarning(lines: readonly CallLine[]): boolean {
  * An inner call of execute/executeBatch.
  *
  * @param call - Its to, value (wei) and data.
- * @param account - The sending account, when known.
+ * @param outer - Where the outer call runs: its sending account (`self`), when known, and the
+ * chain's currency (`currency`).
  * @param prefix - The outer call's label prefix.
  * @param index - Its 1-based position.
  * @param depth - The outer call's nesting level.
@@ -317,7 +334,7 @@ export function hasWarning(lines: readonly CallLine[]): boolean {
  */
 function inner(
   call: Required<Pick<Call, 'to' | 'value' | 'data'>>,
-  account: Hex | undefined,
+  outer: CallContext,
   prefix: string,
   index: number,
   depth: number,
@@ -325,12 +342,20 @@ function inner(
   const path = prefix.startsWith('Inner call ')
     ? `${prefix}.${index}`
     : `Inner call ${index}`;
+  const { self, currency } = outer;
   return [
     addressLine(`${path}: to`, call.to),
-    { label: `${path}: value`, text: `${formatEther(call.value)} ETH` },
+    {
+      label: `${path}: value`,
+      text: `${formatEther(call.value)} ${currency ?? 'ETH'}`,
+    },
     ...describeCallData(
       call.data,
-      { to: call.to, ...(account ? { self: account } : {}) },
+      {
+        to: call.to,
+        ...(self ? { self } : {}),
+        ...(currency ? { currency } : {}),
+      },
       path,
       depth + 1,
     ),

@@ -1,5 +1,5 @@
 import type { Json } from '@metamask/utils';
-import { formatEther, zeroAddress } from 'viem';
+import { zeroAddress } from 'viem';
 import type { Hex } from 'viem';
 
 import { notePendingActivity, rememberSentOperation } from './accountActivity';
@@ -29,6 +29,7 @@ import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
 import type { AccountRecord } from '../state/schema';
 import type { StateStore } from '../state/store';
+import { chainName, nativeAmount, readableAmount } from '../utils/chainNames';
 import {
   internalError,
   invalidParams,
@@ -191,9 +192,11 @@ export class AccountUpgrades {
       draft.summary,
       origin,
       this.#eoa(id).name,
+      this.#settings.chainConfig(scope)?.gasTokens,
     );
     const confirmed = await this.#platform.confirmSend({
       ...review,
+      eoa: true,
       ...(upgrade
         ? {
             upgrade: {
@@ -342,7 +345,7 @@ export class AccountUpgrades {
     });
     const confirmed = await this.#platform.confirm(
       'Undo the upgrade',
-      `Account ${chain.sender} on ${scope} stops running ${UNDONE_CODE[state.delegation]} and is a plain account again, at the same address.${state.delegation === 'deleGator' ? ' Spending permissions it granted stop working while it has no code, but they are not revoked: they work again if it runs that code again.' : ''} It signs an EIP-7702 authorization to the zero address and sends it itself, in a transaction to its own address with no value (nonce ${draft.nonce}). This account pays the fee itself (never a paymaster): at most ${formatEther(draft.maxCost)} ETH (${draft.gas} gas × ${draft.maxFeePerGas} wei per gas).`,
+      `Account ${chain.sender} on ${chainName(scope)} stops running ${UNDONE_CODE[state.delegation]} and is a plain account again, at the same address.${state.delegation === 'deleGator' ? ' Spending permissions it granted stop working while it has no code, but they are not revoked: they work again if it runs that code again.' : ''} It signs an EIP-7702 authorization to the zero address and sends it itself, in a transaction to its own address with no value (nonce ${draft.nonce}). This account pays the fee itself (never a paymaster): at most ${readableAmount(draft.maxCost, scope, true)} (exactly ${nativeAmount(draft.maxCost, scope)}: ${draft.gas} gas × ${draft.maxFeePerGas} wei per gas).`,
     );
     if (!confirmed) {
       throw userRejected('The user declined to undo the upgrade');

@@ -196,12 +196,69 @@ describe('parked request summary', () => {
     ]);
     expect(line(request, 'Nonce')).toBe('2');
     expect(line(request, 'Gas paid by')).toBe(`paymaster ${SPENDER}`);
+    expect(line(request, 'Paymaster data')).toBeUndefined();
+    // ERC-20 mode data (SingletonPaymaster's first byte 0x03) is flagged
+    const charged = parked('eth_signUserOperation', [
+      {
+        ...(request.request.params as Record<string, unknown>[])[0],
+        paymasterAndData: `${SPENDER}03${'00'.repeat(4)}`,
+      },
+    ]);
+    expect(
+      summarizeRequest(charged).find((item) => item.label === 'Paymaster data'),
+    ).toStrictEqual({
+      label: 'Paymaster data',
+      value: expect.stringContaining('takes an ERC-20 token from this account'),
+      warning: true,
+    });
     // EntryPoint v0.6 prefund with a paymaster: (16 + 16 × 3 + 16) gas × 1 wei
     expect(line(request, 'Maximum gas cost')).toBe('0.00000000000000008 ETH');
     expect(line(request, 'Inner call 1: to')).toBe(TOKEN);
     expect(line(request, 'Inner call 1: Call')).toBe('ERC-20 transfer');
     expect(line(request, 'Inner call 1: recipient')).toBe(SPENDER);
     expect(line(request, 'Inner call 1: amount (token base units)')).toBe('5');
+  });
+
+  it('names the chain’s own currency: a transaction’s value and inner calls on Polygon in POL, a user operation’s gas on BNB Smart Chain in BNB', () => {
+    const execute = encodeFunctionData({
+      abi: parseAbi(['function execute(address, uint256, bytes)']),
+      functionName: 'execute',
+      args: [SPENDER, 10n ** 18n, '0x'],
+    });
+    const transaction = parked('eth_signTransaction', [
+      {
+        from: OWNER,
+        to: OWNER,
+        value: '0xde0b6b3a7640000',
+        data: execute,
+        chainId: '0x89',
+      },
+    ]);
+    expect(line(transaction, 'Value')).toBe('1 POL');
+    expect(line(transaction, 'Inner call 1: value')).toBe('1 POL');
+    const operation = {
+      ...parked('eth_signUserOperation', [
+        {
+          sender: OWNER,
+          nonce: '0x2',
+          initCode: '0x',
+          callData: execute,
+          callGasLimit: '0x10',
+          verificationGasLimit: '0x10',
+          preVerificationGas: '0x10',
+          maxFeePerGas: '0x1',
+          maxPriorityFeePerGas: '0x1',
+          paymasterAndData: '0x',
+          signature: '0x',
+        },
+      ]),
+      scope: 'eip155:56',
+    };
+    expect(line(operation, 'Maximum gas cost')).toBe(
+      '0.000000000000000048 BNB',
+    );
+    expect(line(operation, 'Inner call 1: value')).toBe('1 BNB');
+    expect(JSON.stringify(summarizeRequest(operation))).not.toContain('ETH');
   });
 
   it('shows typed data of a user operation of another sender as one: a warning, sender, EntryPoint and its calls decoded, before the fields', () => {

@@ -1,5 +1,5 @@
 import type { EthUserOperation, KeyringRequest } from '@metamask/keyring-api';
-import { formatEther, getAddress, hexToString, isHex, size, slice } from 'viem';
+import { getAddress, hexToString, isHex, size, slice } from 'viem';
 import type { Hex } from 'viem';
 
 import { flagTypedData, typedUserOperationLines } from './typedDataFlags';
@@ -13,6 +13,7 @@ import type {
 } from '../accounts/typedData';
 import { normaliseTypedDataV1 } from '../accounts/typedDataV1';
 import type { TypedDataV1Field } from '../accounts/typedDataV1';
+import { nativeAmount, nativeSymbol } from '../utils/chainNames';
 import { displayText } from '../utils/safeText';
 
 /** One line of a request summary: a label and its value, both plain text. */
@@ -85,17 +86,20 @@ export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
         ...(typeof first.to === 'string' && isAddress20(first.to)
           ? []
           : [{ label: 'To', value: 'new contract (deployment)' }]),
-        ...callLines({
-          to:
-            typeof first.to === 'string' && isAddress20(first.to)
-              ? first.to
-              : undefined,
-          value: BigInt(shownQuantity(first.value) ?? '0'),
-          data: hexData(first.data ?? first.input),
-          ...(typeof first.from === 'string' && isAddress20(first.from)
-            ? { from: first.from }
-            : {}),
-        }),
+        ...callLines(
+          {
+            to:
+              typeof first.to === 'string' && isAddress20(first.to)
+                ? first.to
+                : undefined,
+            value: BigInt(shownQuantity(first.value) ?? '0'),
+            data: hexData(first.data ?? first.input),
+            ...(typeof first.from === 'string' && isAddress20(first.from)
+              ? { from: first.from }
+              : {}),
+          },
+          nativeSymbol(shownQuantity(first.chainId) ?? request.scope),
+        ),
       );
       break;
     case 'eth_signTypedData_v1':
@@ -340,23 +344,38 @@ function userOperationLines(
           ? `paymaster ${getAddress(slice(paymasterAndData, 0, 20))}`
           : 'this account',
     },
+    // SingletonPaymaster's mode byte (paymasterReply.ts assertSponsorshipData): above 1 is not sponsorship
+    ...(size(paymasterAndData) > 20 &&
+    Number.parseInt(paymasterAndData.slice(42, 44), 16) > 1
+      ? [
+          {
+            label: 'Paymaster data',
+            value:
+              'Not plain sponsorship: in the mode its first byte asks for, a paymaster such as Pimlico’s takes an ERC-20 token from this account for the gas',
+            warning: true,
+          },
+        ]
+      : []),
   ];
   try {
     lines.push({
       label: 'Maximum gas cost',
-      value: `${formatEther(maxGasCost(op as unknown as EthUserOperation))} ETH`,
+      value: nativeAmount(maxGasCost(op as unknown as EthUserOperation), scope),
     });
   } catch {
     // fields that are not quantities: validated when the request is approved
   }
   return [
     ...lines,
-    ...callLines({
-      data: hexData(op.callData),
-      ...(typeof op.sender === 'string' && isAddress20(op.sender)
-        ? { from: op.sender }
-        : {}),
-    }),
+    ...callLines(
+      {
+        data: hexData(op.callData),
+        ...(typeof op.sender === 'string' && isAddress20(op.sender)
+          ? { from: op.sender }
+          : {}),
+      },
+      nativeSymbol(scope),
+    ),
   ];
 }
 
@@ -368,18 +387,25 @@ function userOperationLines(
  * @param call.value - Wei sent, when part of the request.
  * @param call.data - The call data.
  * @param call.from - The sending account (a user operation's sender), when known.
+ * @param currency - The chain's currency symbol, for values (default ETH).
  * @returns The decoder's lines (addresses in full; unknown data in full).
  */
-function callLines(call: {
-  to?: Hex;
-  value?: bigint;
-  data: Hex;
-  from?: Hex;
-}): SummaryLine[] {
+function callLines(
+  call: {
+    to?: Hex;
+    value?: bigint;
+    data: Hex;
+    from?: Hex;
+  },
+  currency = 'ETH',
+): SummaryLine[] {
   const lines: CallLine[] =
     call.to === undefined && call.value === undefined
-      ? describeCallData(call.data, call.from ? { self: call.from } : {})
-      : describeCall(call);
+      ? describeCallData(call.data, {
+          ...(call.from ? { self: call.from } : {}),
+          currency,
+        })
+      : describeCall(call, '', currency);
   return lines.map(({ label, text, warning }) => ({
     label,
     value: text,

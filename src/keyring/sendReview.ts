@@ -49,6 +49,8 @@ export async function assertCanPay(
  * @param summary - The drafted operation's summary.
  * @param origin - Who asked.
  * @param name - The account's name (empty or absent: unnamed).
+ * @param gasTokens - The tokens the chain's settings list to pay gas with (`gasTokens`): for gas
+ * paid in a token on a chain that lists some, the review says whether that token is one of them.
  * @returns The review for `confirmSend`.
  * @throws As {@link assertCanPay}.
  */
@@ -60,10 +62,12 @@ export async function reviewSend(
   summary: Omit<SendSummary, 'origin'>,
   origin: string,
   name: string | undefined,
+  gasTokens: readonly string[] = [],
 ): Promise<SendReview> {
   await assertCanPay(chain, summary);
   const canonical =
     CANONICAL_CONTRACTS[chain.entryPointVersion ?? '0.6'].entryPoint;
+  const token = summary.tokenPayment?.token;
   return {
     ...summary,
     origin,
@@ -71,5 +75,12 @@ export async function reviewSend(
     ...(name ? { name } : {}),
     entryPoint: chain.entryPoint,
     canonicalEntryPoint: isAddressEqual(chain.entryPoint, canonical as Hex),
+    ...(token && gasTokens.length > 0
+      ? {
+          gasTokenListed: gasTokens.some((listed) =>
+            isAddressEqual(listed as Hex, token),
+          ),
+        }
+      : {}),
   };
 }

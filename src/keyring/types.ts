@@ -26,6 +26,16 @@ export type SendReview = SendSummary & {
   entryPoint?: `0x${string}`;
   /** Whether `entryPoint` is the canonical EntryPoint of its version (absent: not checked). */
   canonicalEntryPoint?: boolean;
+  /**
+   * The sender is an EOA (EIP-7702: upgraded by this operation, or before): the dialog leaves out
+   * what only a smart account has (its deployment).
+   */
+  eoa?: boolean;
+  /**
+   * For gas paid in a token: whether the chain's settings list that token in `gasTokens` (absent:
+   * not checked).
+   */
+  gasTokenListed?: boolean;
 };
 
 /** Shows the sendUserOperation confirmation (snap_dialog); resolves true when confirmed. */

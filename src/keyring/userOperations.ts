@@ -319,7 +319,13 @@ export class UserOperations {
         (record) =>
           record.account.address.toLowerCase() === chain.sender.toLowerCase(),
       )?.name;
-      const review = await reviewSend(chain, draft.summary, origin, name);
+      const review = await reviewSend(
+        chain,
+        draft.summary,
+        origin,
+        name,
+        this.#settings.chainConfig(draft.summary.scope)?.gasTokens,
+      );
       if (!(await this.#platform.confirmSend(review))) {
         throw userRejected('The user declined to send the user operation');
       }

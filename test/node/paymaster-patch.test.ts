@@ -207,6 +207,31 @@ describe('eth_patchUserOperation against the ERC-7677 paymaster service', () => 
     );
   });
 
+  it.each(['02', '03', 'ff'])(
+    'refuses paymaster data whose first byte (0x%s) asks SingletonPaymaster for another mode than sponsorship (ERC-20: the postOp takes a token)',
+    async (modeByte) => {
+      /**
+       * The service's reply with its data's first byte set.
+       *
+       * @param method - The paymaster method answered.
+       * @param result - The honest result.
+       * @returns The result sent.
+       */
+      service.options.tamper = (method, result): Record<string, unknown> =>
+        method === 'pm_getPaymasterData'
+          ? {
+              paymasterAndData: `${result.paymasterAndData.slice(0, 42)}${modeByte}${result.paymasterAndData.slice(44)}`,
+            }
+          : result;
+      expect(await refusal(stub)).toStrictEqual({
+        code: -32602,
+        message: expect.stringMatching(
+          /^Invalid paymaster service reply \(pm_getPaymasterData\) at paymasterAndData: not sponsorship data/u,
+        ),
+      });
+    },
+  );
+
   it('refuses an operation whose paymasterAndData is not 0x and shorter than an address (-32602)', async () => {
     expect(await refusal('0xabcd')).toStrictEqual({
       code: -32602,

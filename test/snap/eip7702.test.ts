@@ -252,7 +252,16 @@ describe('EIP-7702: an EOA of the snap upgraded in place (Alto, EntryPoint v0.8)
     );
     const shown = JSON.stringify(harness.dialogs.at(-1));
     expect(shown).toContain('Undo the upgrade');
-    expect(shown).toMatch(/at most [0-9.]+ ETH \(\d+ gas × \d+ wei per gas\)/u);
+    expect(shown).toContain('on Local chain (31337) stops running');
+    // the most the fee can cost, rounded up for reading, then exactly: gas × fee
+    const [, rounded, exact, gas, fee] =
+      /at most ([0-9.]+) ETH \(exactly ([0-9.]+) ETH: (\d+) gas × (\d+) wei per gas\)/u.exec(
+        shown,
+      ) ?? [];
+    expect(parseEther(exact ?? 'x')).toBe(BigInt(gas ?? 0) * BigInt(fee ?? 0));
+    expect(parseEther(rounded ?? 'x')).toBeGreaterThanOrEqual(
+      parseEther(exact ?? 'x'),
+    );
     const hash = /transaction (0x[0-9a-f]{64})/u.exec(pageJson(after))?.[1];
     expect(hash).toBeDefined();
     const receipt = await client.waitForTransactionReceipt({
@@ -261,6 +270,9 @@ describe('EIP-7702: an EOA of the snap upgraded in place (Alto, EntryPoint v0.8)
     });
     expect(receipt.status).toBe('success');
     expect(getAddress(receipt.from)).toBe(eoa.address);
+    expect(receipt.gasUsed * receipt.effectiveGasPrice).toBeLessThanOrEqual(
+      parseEther(exact ?? 'x'),
+    );
     const transaction = await client.getTransaction({ hash: hash as Hex });
     expect(transaction.type).toBe('eip7702');
     expect(await codeOf(eoa.address)).toBe('0x');

@@ -146,8 +146,9 @@ describe('sponsored sends of v0.7 and v0.8 SimpleAccounts through the built snap
       try {
         expect(valueAfter(shown, 'EntryPoint')).toBe(`v${version}`);
         expect(valueAfter(shown, 'Gas')).toBe(
-          `Paid by the paymaster ${paymaster}, you pay nothing for gas`,
+          'Paid by the paymaster below (sponsored)',
         );
+        expect(valueAfter(shown, 'Paymaster')).toBe(getAddress(paymaster));
         expect(shown).not.toContain('this account');
         expect(valueAfter(shown, 'Deploys the account')).toMatch(/^Yes/u);
       } catch (error) {
@@ -341,8 +342,16 @@ describe('sponsored sends of v0.7 and v0.8 SimpleAccounts through the built snap
     const shown = shownStrings(ui.content);
     try {
       expect(valueAfter(shown, 'Gas')).toBe(
-        `Paid by the paymaster ${paymaster}, you pay nothing for gas`,
+        'Paid by the paymaster below (sponsored)',
       );
+      expect(valueAfter(shown, 'Paymaster')).toBe(getAddress(paymaster));
+      expect(shown.join(' ')).not.toMatch(/pay nothing/u);
+      // the heading names what leaves the account, not only the upgrade
+      expect(shown[0]).toMatch(
+        /^Upgrade .+ and send 0\.000000000000000048 ETH \(2 calls\) on Local chain \(31337\)$/u,
+      );
+      // an EOA: no smart-account deployment line
+      expect(shown).not.toContain('Deploys the account');
     } catch (error) {
       await ui.cancel();
       throw error;

@@ -177,13 +177,19 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
       expect(dialog).toBeDefined();
       const shown = JSON.stringify(dialog?.content);
       expect(shown).toContain(
-        'T20, an ERC-20 token, from this account (not ETH)',
+        'T20, an ERC-20 token, from this account (not ETH); 18 decimals, as the token reports',
       );
+      // this chain's settings list no gas tokens: nothing to compare with
+      expect(shown).not.toContain("In this chain's settings");
       expect(shown).toContain(TEST_TOKEN);
       expect(shown).toContain('Maximum gas cost in T20');
       expect(shown).toContain(paymaster);
       const maxCost = BigInt(/\((\d+) base units\)/u.exec(shown)?.[1] ?? '0');
       expect(maxCost).toBeGreaterThan(0n);
+      // the decimal amount and, beside it, the base units the approve carries
+      expect(shown).toContain(
+        `${formatUnits(maxCost, 18)} T20 (${maxCost} base units)`,
+      );
       expect(shown).toMatch(
         /Lets the paymaster below take at most [0-9.]+ T20/u,
       );
@@ -289,6 +295,68 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
     },
   );
 
+  it('a send without gasToken is refused before any dialog when the service answers in ERC-20 mode: the allowance a token-paid send left stays, no token leaves', async () => {
+    const account = accounts['0.8'];
+    const paymaster = TOKEN_PAYMASTERS['0.8'];
+    // a token-paid send leaves the rest of its approve to the paymaster
+    const paid = sendWithToken(account.id);
+    await (await dialogOf(paid))?.ok();
+    const { response: paidResponse } = await paid;
+    expect((await receiptOf(paidResponse.result.userOpHash)).success).toBe(
+      true,
+    );
+    const left = await readTestToken(devnet.rpcUrl, [
+      'allowance',
+      account.address,
+      paymaster,
+    ]);
+    expect(left).toBeGreaterThan(0n);
+    /**
+     * The account's and the treasury's test tokens, and the allowance, read from the node.
+     *
+     * @returns The three amounts, token base units.
+     */
+    const held = async (): Promise<bigint[]> => [
+      await readTestToken(devnet.rpcUrl, ['balanceOf', account.address]),
+      await readTestToken(devnet.rpcUrl, ['balanceOf', TOKEN_TREASURY]),
+      await readTestToken(devnet.rpcUrl, [
+        'allowance',
+        account.address,
+        paymaster,
+      ]),
+    ];
+    const before = await held();
+
+    // an ordinary send: no gasToken, so the service is asked for sponsorship (context {})
+    await service.hostile('sponsorInToken');
+    const request = harness.snap.request({
+      origin: COMPANION,
+      method: 'sendUserOperation',
+      params: {
+        account: account.id,
+        scope: devnet.scope,
+        intents: [{ to: DEAD, value: '0x0', data: '0x' }],
+      },
+    });
+    const dialog = await dialogOf(request);
+    // were a dialog shown, the person would confirm it: it says a paymaster pays the gas
+    await dialog?.ok();
+    const { response } = (await request) as any;
+    if (response.result?.userOpHash) {
+      await receiptOf(response.result.userOpHash);
+    }
+    expect(await held()).toStrictEqual(before);
+    expect(dialog).toBeUndefined();
+    expect(response.error).toStrictEqual(
+      expect.objectContaining({
+        code: -32602,
+        message: expect.stringMatching(
+          /at paymasterData: not sponsorship data/u,
+        ),
+      }),
+    );
+  });
+
   it('refuses a token the service does not take, gasToken on the upgrading EIP-7702 operation and on v0.6, without a dialog', async () => {
     const fresh = await harness.createAccount({});
     const v06 = await harness.createAccount({
@@ -378,7 +446,11 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
     );
     const dialog = JSON.stringify(harness.dialogs.at(-1));
     expect(dialog).toContain(
-      'T20, an ERC-20 token, from this account (not ETH)',
+      'T20, an ERC-20 token, from this account (not ETH); 18 decimals, as the token reports',
+    );
+    // the chain lists T20 in gasTokens: the dialog says so, next to its label
+    expect(dialog).toMatch(
+      /In this chain's settings.{0,120}Yes: one of the tokens listed to pay gas with/u,
     );
     const userOpHash = /Sent user operation (0x[0-9a-f]{64})/u.exec(
       pageJson(ui),

@@ -193,6 +193,12 @@ describe('home page: what the chain holds', () => {
       titles: true,
     });
     expect(dialog[0]).toBe(`Upgrade Spending to a smart account on ${LOCAL}`);
+    // an EOA's dialog: no 0 ETH transfer to itself, no smart-account deployment line
+    expect(dialog).not.toContain('Value');
+    expect(dialog).not.toContain('Deploys the account');
+    expect(dialog).toContain(
+      'Confirm only if you expect this upgrade. Signing lets the bundler submit it from this account.',
+    );
     const undo = dialog[dialog.indexOf('Undoing it') + 1];
     expect(undo).toMatch(
       /^A transaction this account pays itself, never a paymaster, even when this upgrade is sponsored: about [0-9.]+ ETH at today's fee\./u,

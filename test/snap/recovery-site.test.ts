@@ -173,7 +173,7 @@ describe('recovery asked by a site', () => {
       COMPANION,
       'Default Secret Recovery Phrase',
       'Alternative Secret Recovery Phrase',
-      SCOPE,
+      'Local chain (31337)',
       'smart accounts',
     ]) {
       expect(text).toContain(words);

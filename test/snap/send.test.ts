@@ -371,12 +371,8 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(shown).toContain(account.address);
     expect(valueAfter(shown, 'Chain')).toBe('Local chain (31337)');
     expect(valueAfter(shown, 'Deploys the account')).toMatch(/^Yes/u);
-    expect(valueAfter(shown, 'Intent 1 of 2: to')).toBe(
-      getAddress(RECORDERS[0]),
-    );
-    expect(valueAfter(shown, 'Intent 2 of 2: to')).toBe(
-      getAddress(RECORDERS[1]),
-    );
+    expect(valueAfter(shown, 'Call 1 of 2: to')).toBe(getAddress(RECORDERS[0]));
+    expect(valueAfter(shown, 'Call 2 of 2: to')).toBe(getAddress(RECORDERS[1]));
     expect(
       shown.filter(
         (text) =>
@@ -392,14 +388,20 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     // the dialog shows the full nonce that was signed: key 0, the account's first sequence number
     expect(valueAfter(shown, 'Nonce')).toBe(BigInt(op.nonce).toString());
     expect(BigInt(op.nonce)).toBe(0n);
-    // the two intents' values and the total (the paymaster pays the gas)
-    expect(shown.filter((text) => text === '0 ETH')).toHaveLength(3);
+    // the two calls' values and the total (the paymaster pays the gas)
+    expect(shown.filter((text) => text === '0 ETH')).toHaveLength(2);
+    expect(valueAfter(shown, 'Total')).toBe(
+      '0 ETH (the paymaster pays the gas)',
+    );
     expect(gasTimesFee(valueAfter(shown, 'Gas × max fee'))).toBe(prefund(op));
     expect(op.paymasterAndData.slice(0, 42).toLowerCase()).toBe(
       devnet.contracts.verifyingPaymaster.toLowerCase(),
     );
     expect(valueAfter(shown, 'Gas')).toBe(
-      `Paid by the paymaster ${devnet.contracts.verifyingPaymaster}, you pay nothing for gas`,
+      'Paid by the paymaster below (sponsored)',
+    );
+    expect(valueAfter(shown, 'Paymaster')).toBe(
+      getAddress(devnet.contracts.verifyingPaymaster),
     );
     const intentData = new Set<string>(intents.map((intent) => intent.data));
     expect(
@@ -464,13 +466,16 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(valueAfter(shown, 'Chain')).toBe('Local chain (31337)');
     // one nonce key (0) per account: the shown nonce is the EntryPoint's next one, in full
     expect(BigInt(valueAfter(shown, 'Nonce') ?? 'x')).toBe(nonce);
-    expect(valueAfter(shown, 'Intent 1 of 1: to')).toBe(token);
-    expect(valueAfter(shown, 'Call')).toMatch(/^approve/u);
+    expect(valueAfter(shown, 'Call 1 of 1: to')).toBe(token);
+    expect(valueAfter(shown, 'What it does')).toMatch(/^approve/u);
     expect(valueAfter(shown, 'spender')).toBe(spender); // the Address component's full address
     expect(valueAfter(shown, 'Warning')).toContain('UNLIMITED APPROVAL');
     expect(valueAfter(shown, 'Warning')).toContain(spender);
     expect(valueAfter(shown, 'Gas')).toBe(
-      `Paid by the paymaster ${devnet.contracts.verifyingPaymaster}, you pay nothing for gas`,
+      'Paid by the paymaster below (sponsored)',
+    );
+    expect(valueAfter(shown, 'Paymaster')).toBe(
+      getAddress(devnet.contracts.verifyingPaymaster),
     );
     // the maximum cost from the fields the paymaster service signed (sponsored: verification × 3)
     const signed = devnet.paymaster.stats.signed.at(-1) as RpcUserOp;
@@ -513,14 +518,27 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(devnet.paymaster.stats.requests).toBe(0);
 
     expect(valueAfter(shown, 'Deploys the account')).toMatch(/^No/u);
-    expect(valueAfter(shown, 'Intent 1 of 1: to')).toBe(recipient);
+    expect(valueAfter(shown, 'Call 1 of 1: to')).toBe(recipient);
     expect(valueAfter(shown, 'Value')).toBe('0.01 ETH');
-    expect(valueAfter(shown, 'Call')).toBe('plain transfer');
-    expect(valueAfter(shown, 'Gas')).toBe(
-      `Paid by this account: at most ${formatEther(prefund(op))} ETH`,
+    expect(valueAfter(shown, 'What it does')).toBe('plain transfer');
+    // the most the gas can cost, rounded up for reading (4 decimals), exactly under Details
+    const gas = /^Paid by this account: at most ([0-9.]+) ETH$/u.exec(
+      valueAfter(shown, 'Gas') ?? '',
+    )?.[1];
+    expect(parseEther(gas ?? 'x')).toBeGreaterThanOrEqual(prefund(op));
+    expect(parseEther(gas ?? 'x') - prefund(op)).toBeLessThan(10n ** 14n);
+    expect(valueAfter(shown, 'Exact maximum gas cost')).toBe(
+      `${formatEther(prefund(op))} ETH`,
     );
-    expect(valueAfter(shown, 'Total')).toBe(
-      `at most ${formatEther(value + prefund(op))} ETH (amount plus the most the gas can cost)`,
+    const total =
+      /^at most ([0-9.]+) ETH \(amount plus the most the gas can cost\)$/u.exec(
+        valueAfter(shown, 'Total') ?? '',
+      )?.[1];
+    expect(parseEther(total ?? 'x')).toBeGreaterThanOrEqual(
+      value + prefund(op),
+    );
+    expect(valueAfter(shown, 'Exact total, at most')).toBe(
+      `${formatEther(value + prefund(op))} ETH`,
     );
 
     expect(altoSays.success).toBe(true);

@@ -10,10 +10,12 @@ import {
   readPaymasterStub,
 } from './paymasterModern';
 import type { PaymasterStub } from './paymasterModern';
+import { assertSponsorshipData } from './paymasterReply';
 
 const PAYMASTER = '0xd2d7715bae07e5b9d7c0ec0b671b9bad6b9dbebb';
 const OTHER = '0x1111111111111111111111111111111111111111';
-const DATA = `0x${'ab'.repeat(129)}` as const;
+/** Sponsorship data (SingletonPaymaster's first byte: verifying mode, all bundlers), 129 bytes. */
+const DATA = `0x01${'ab'.repeat(128)}` as const;
 const ENTRY_POINT = '0x0000000071727De22E5E9d8BAf0edAc6f37da032';
 /** No service listens there: a test that reaches it fails. */
 const NOWHERE = 'http://127.0.0.1:1';
@@ -309,4 +311,57 @@ describe('finishSponsorship', () => {
       });
     },
   );
+});
+
+describe('a send paid by no token accepts only sponsorship data (SingletonPaymaster mode byte)', () => {
+  it('accepts mode 0 (first byte 0x00 or 0x01, eth-infinitism VerifyingPaymaster data too), refuses every other first byte and empty data', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 255 }),
+        fc.uint8Array({ maxLength: 200 }),
+        (first, rest) => {
+          const data = `0x${first.toString(16).padStart(2, '0')}${Buffer.from(rest).toString('hex')}`;
+          let error: { code: unknown; message: string } | undefined;
+          try {
+            assertSponsorshipData(data, 'reply at x');
+          } catch (caught) {
+            error = caught as { code: unknown; message: string };
+          }
+          const refusal = 'Invalid reply at x: not sponsorship data';
+          expect(
+            error === undefined
+              ? 'accepted'
+              : `${String(error.code)} ${error.message.slice(0, refusal.length)}`,
+          ).toBe(first <= 1 ? 'accepted' : `-32602 ${refusal}`);
+        },
+      ),
+    );
+    expect(thrown(() => assertSponsorshipData('0x', 'reply at x')).code).toBe(
+      -32602,
+    );
+  });
+
+  it('refuses a final stub in ERC-20 mode (first byte 0x03: mode 1, all bundlers) before any dialog', async () => {
+    await expect(
+      finishSponsorship(
+        NOWHERE,
+        { ...OP, paymasterData: `0x03${'ab'.repeat(128)}` },
+        {
+          paymaster: getAddress(PAYMASTER),
+          paymasterData: `0x03${'ab'.repeat(128)}`,
+          paymasterPostOpGasLimit: 0n,
+          paymasterVerificationGasLimit: 90_000n,
+          isFinal: true,
+        },
+        {},
+        ENTRY_POINT,
+        31337n,
+      ),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining(
+        'pm_getPaymasterStubData) at paymasterData: not sponsorship data',
+      ),
+    });
+  });
 });

@@ -6,6 +6,7 @@ import type { UserOperation } from 'viem/account-abstraction';
 import { serviceClient } from './bundler';
 import { ABSOLUTE_GAS_CAPS } from './opBounds';
 import {
+  assertSponsorshipData,
   MAX_PAYMASTER_AND_DATA_BYTES,
   PATCH_GAS_MARGIN,
 } from './paymasterReply';
@@ -20,8 +21,9 @@ import { invalidParams } from '../../utils/errors';
  * (paymasterReply.ts, opBounds.ts): the reply size (the service client's 64 KiB), the paymaster's
  * data (at most {@link MAX_PAYMASTER_AND_DATA_BYTES} with its address and gas limits), a stub that
  * names no paymaster is refused (the dialog would say a paymaster pays), the final reply must name
- * the stub's paymaster, a gas limit it changes stays within [own, own + 10% + 10,000 gas], and the
- * operation's gas stays under {@link ABSOLUTE_GAS_CAPS}.
+ * the stub's paymaster, a gas limit it changes stays within [own, own + 10% + 10,000 gas], the
+ * operation's gas stays under {@link ABSOLUTE_GAS_CAPS}, and a send paid by no token accepts only
+ * sponsorship data (`assertSponsorshipData`), whichever paymaster the reply names.
  */
 
 /** A v0.7 / v0.8 operation as viem types it (quantities as bigints). */
@@ -207,8 +209,9 @@ export function assertModernGasCaps(
  * @param context - The ERC-7677 context (`{}`; `{ token }` to pay in an ERC-20 token).
  * @returns The stub and the draft carrying it (`paymaster`, `paymasterData`, both gas limits; the
  * verification limit left out when the service gives none, so the bundler estimates it).
- * @throws JsonRpcError -32602 from {@link readPaymasterStub}; the service client's errors when it
- * cannot be reached or refuses (its code and message).
+ * @throws JsonRpcError -32602 from {@link readPaymasterStub}, and, without a token in the context,
+ * when the stub is not sponsorship data (paymasterReply.ts `assertSponsorshipData`); the service
+ * client's errors when it cannot be reached or refuses (its code and message).
  */
 export async function sponsorDraft(
   url: string,
@@ -227,6 +230,9 @@ export async function sponsorDraft(
       context,
     ),
   );
+  if (!context.token) {
+    assertSponsorshipData(stub.paymasterData, `${STUB} paymasterData`);
+  }
   return {
     stub,
     draft: {
@@ -259,7 +265,9 @@ export async function sponsorDraft(
  * asked for) and the check of the final reply (`check`, paymasterToken.ts).
  * @returns The sponsored operation, every field final but the signature.
  * @throws JsonRpcError -32602 naming the field out of bounds (the bundler's verification estimate
- * as the service's reply); the service client's errors.
+ * as the service's reply); without a settlement, when the final data is not sponsorship data
+ * (paymasterReply.ts `assertSponsorshipData`: a sponsored send never lets the paymaster take a
+ * token); the service client's errors.
  */
 export async function finishSponsorship(
   url: string,
@@ -281,7 +289,7 @@ export async function finishSponsorship(
   };
   assertModernGasCaps(estimated, "bundler's eth_estimateUserOperationGas at");
   if (!settlement) {
-    return stub.isFinal
+    const sponsored = stub.isFinal
       ? estimated
       : applyPaymasterData(
           await callPaymaster(
@@ -293,6 +301,11 @@ export async function finishSponsorship(
           ),
           estimated,
         );
+    assertSponsorshipData(
+      sponsored.paymasterData ?? '0x',
+      `${stub.isFinal ? STUB : FINAL} paymasterData`,
+    );
+    return sponsored;
   }
   // paid in a token: the approve's final amount goes into the call data the paymaster signs
   const bound = settlement.bind(estimated);

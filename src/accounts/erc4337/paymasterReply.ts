@@ -29,6 +29,37 @@ const GAS_FIELDS = [
 ] as const;
 
 /**
+ * Refuse paymaster data that is not plain sponsorship, for a send whose gas no token pays (no
+ * `gasToken`: ERC-7677 context `{}`). Read the way Pimlico's SingletonPaymaster reads it
+ * (pimlicolabs/singleton-paymaster, `BaseSingletonPaymaster._parsePaymasterAndData`): the first
+ * byte of the paymaster's data is `mode << 1 | allowAllBundlers`; mode 0 is verifying (the
+ * paymaster pays the gas), mode 1 ERC-20 (its postOp takes a token from the account, up to what
+ * the account has approved it), any other mode it refuses. Whatever paymaster the data names, only
+ * mode 0 is accepted, and empty data is refused (SingletonPaymaster refuses it; a paymaster that
+ * needs no signed data could charge anything). eth-infinitism's VerifyingPaymaster (v0.6 and v0.7)
+ * starts its data with `abi.encode(uint48 validUntil, ...)`, whose first byte is 0: it passes.
+ *
+ * @param paymasterData - The paymaster's data: after its address in v0.6 `paymasterAndData`, the
+ * `paymasterData` field in v0.7 / v0.8 (after the address and both gas limits in the packed form).
+ * @param where - The reply's field, for the message.
+ * @throws JsonRpcError -32602 when it is empty or asks for another mode than sponsorship.
+ */
+export function assertSponsorshipData(
+  paymasterData: string,
+  where: string,
+): void {
+  const modeByte = /^0x[0-9a-fA-F]{2}/u.test(paymasterData)
+    ? Number.parseInt(paymasterData.slice(2, 4), 16)
+    : undefined;
+  // mode << 1 | allowAllBundlers: mode 0 is the byte 0 or 1
+  if (modeByte === undefined || modeByte > 1) {
+    throw invalidParams(
+      `Invalid ${where}: not sponsorship data (its first byte asks the paymaster for another mode, such as taking an ERC-20 token from this account); a send without gasToken accepts only data in which the paymaster pays the gas`,
+    );
+  }
+}
+
+/**
  * The paymaster a paymasterAndData names (its first 20 bytes).
  *
  * @param paymasterAndData - Hex bytes: paymaster address ++ data, or `0x`.
@@ -64,7 +95,8 @@ export function paymasterOf(
  * @returns keyring-api `EthUserOperationPatch`: `paymasterAndData`, and each gas limit the service
  * changed, as a canonical hex quantity.
  * @throws JsonRpcError -32602 naming the field: a paymasterAndData that is `0x`, malformed, longer
- * than MAX_PAYMASTER_AND_DATA_BYTES or names another paymaster; a gas limit that is not a hex
+ * than MAX_PAYMASTER_AND_DATA_BYTES, names another paymaster or is not sponsorship data
+ * ({@link assertSponsorshipData}: the reply is always to a request for sponsorship); a gas limit that is not a hex
  * quantity, is 0, is below the operation's own value (a callGasLimit of 1 would make the included
  * operation revert and spend its nonce) or above it + 10% + 10,000 gas; gas limits of the patched
  * operation above ABSOLUTE_GAS_CAPS (30,000,000 gas per field, 60,000,000 in all).
@@ -95,6 +127,7 @@ export function checkPaymasterReply(
       `Invalid ${where} paymasterAndData: names another paymaster than its stub data`,
     );
   }
+  assertSponsorshipData(`0x${data.slice(42)}`, `${where} paymasterAndData`);
   const patch: EthUserOperationPatch = { paymasterAndData: data };
   for (const field of GAS_FIELDS) {
     const value = fields[field];

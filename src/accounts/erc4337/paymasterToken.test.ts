@@ -270,14 +270,25 @@ describe('readSignedTokenTerms', () => {
     });
   });
 
-  it('reads the optional constant fee and pre-fund after the recipient', () => {
+  it('reads the optional pre-fund, then constant fee, then recipient, in the contract’s order', () => {
+    // BaseSingletonPaymaster._parseErc20Config: preFund (bit 2), constantFee (bit 0), recipient (bit 1)
     const tail = encodePacked(
-      ['uint128', 'address', 'uint128', 'bytes'],
-      [7n, TREASURY, 9n, `0x${'11'.repeat(65)}`],
+      ['uint128', 'uint128', 'address', 'bytes'],
+      [9n, 7n, TREASURY, `0x${'11'.repeat(65)}`],
     );
     const terms = readSignedTokenTerms(signedData({ flags: 7, tail }));
-    expect(terms.constantFee).toBe(7n);
     expect(terms.preFund).toBe(9n);
+    expect(terms.constantFee).toBe(7n);
+    const feeOnly = readSignedTokenTerms(
+      signedData({
+        flags: 3,
+        tail: encodePacked(
+          ['uint128', 'address', 'bytes'],
+          [5n, TREASURY, `0x${'11'.repeat(65)}`],
+        ),
+      }),
+    );
+    expect(feeOnly).toMatchObject({ constantFee: 5n, preFund: 0n });
   });
 
   it('refuses verifying-mode or short data', () => {

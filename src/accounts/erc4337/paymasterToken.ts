@@ -137,8 +137,8 @@ export type SignedTokenTerms = {
  * paymaster's address and gas limits): mode byte (`mode << 1 | allowAllBundlers`, mode 1), flags
  * (bit 0 constant fee, bit 1 recipient, bit 2 pre-fund), validUntil (6), validAfter (6), token
  * (20), postOpGas (uint128), exchangeRate (uint256), paymasterValidationGasLimit (uint128),
- * treasury (20), then the optional constant fee (uint128), recipient (20), pre-fund (uint128), and
- * the signature.
+ * treasury (20), then the optional pre-fund (uint128), constant fee (uint128) and recipient (20),
+ * in that order (`BaseSingletonPaymaster._parseErc20Config`), and the signature.
  *
  * @param paymasterData - The final paymasterData.
  * @returns The terms.
@@ -166,15 +166,14 @@ export function readSignedTokenTerms(paymasterData: Hex): SignedTokenTerms {
     );
   }
   const flags = read(1, 1);
-  const constantFee = flags % 2n === 1n ? read(118, 16) : 0n;
-  const preFundAt =
-    118 + (flags % 2n === 1n ? 16 : 0) + ((flags / 2n) % 2n === 1n ? 20 : 0);
+  const hasPreFund = (flags / 4n) % 2n === 1n;
   return {
     token: getAddress(sliceHex(paymasterData, 14, 34)),
     postOpGas: read(34, 16),
     exchangeRate: read(50, 32),
-    constantFee,
-    preFund: (flags / 4n) % 2n === 1n ? read(preFundAt, 16) : 0n,
+    // the optional fields in the contract's order: pre-fund, then constant fee (then recipient)
+    constantFee: flags % 2n === 1n ? read(hasPreFund ? 134 : 118, 16) : 0n,
+    preFund: hasPreFund ? read(118, 16) : 0n,
   };
 }
 

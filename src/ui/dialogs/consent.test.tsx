@@ -151,5 +151,7 @@ describe('consentDialog (setChainConfig)', () => {
       'Spending permissions',
     ]);
     expect(warningsOf(plain)).toStrictEqual([]);
+    // the chain named as everywhere else, its id beside the name
+    expect(Object.fromEntries(rowsOf(plain)).Chain).toBe('Local chain (31337)');
   });
 });

@@ -94,7 +94,7 @@ describe('sendUserOperation confirmation', () => {
         'Local chain (31337)',
       );
     expect(title).toBe(
-      'Send 2 calls at once from Savings on Local chain (31337)',
+      'Send 1.5 ETH from Savings (2 calls) on Local chain (31337)',
     );
     expect(account).toStrictEqual([
       { label: 'Requested by', text: 'https://dapp.example' },
@@ -111,11 +111,11 @@ describe('sendUserOperation confirmation', () => {
     ]);
     expect(intents[0]).toStrictEqual([
       {
-        label: 'Intent 1 of 2: to',
+        label: 'Call 1 of 2: to',
         address: '0x2222222222222222222222222222222222222222',
       },
       { label: 'Value', text: '1.5 ETH' },
-      { label: 'Call', text: 'plain transfer' },
+      { label: 'What it does', text: 'plain transfer' },
     ]);
     expect(intents[1]).toContainEqual({ label: 'spender', address: SPENDER });
     expect(intents[1]).toContainEqual(
@@ -127,20 +127,24 @@ describe('sendUserOperation confirmation', () => {
     );
     expect(warnings).toBe(1);
     expect(cost).toStrictEqual([
+      { label: 'Gas', text: 'Paid by the paymaster below (sponsored)' },
       {
-        label: 'Gas',
-        text: 'Paid by the paymaster 0x4444444444444444444444444444444444444444, you pay nothing for gas',
+        label: 'Paymaster',
+        address: '0x4444444444444444444444444444444444444444',
       },
-      { label: 'Total', text: '1.5 ETH' },
+      { label: 'Total', text: '1.5 ETH (the paymaster pays the gas)' },
     ]);
+    expect(JSON.stringify([account, intents, cost])).not.toMatch(
+      /pay nothing|intent/iu,
+    );
     expect(details).toStrictEqual([
       { label: 'Nonce', text: '129127208515966861315' },
       { label: 'Gas × max fee', text: '1000000 gas × 123456789 wei per gas' },
     ]);
   });
 
-  it('says "this account" pays at most the gas, totals value and gas, and cleans the site name of bidi overrides', () => {
-    const { title, account, cost } = sendConfirmationRows(
+  it('says "this account" pays at most the gas, rounded up for reading with the exact amounts under Details, totals value and gas, and cleans the site name of bidi overrides', () => {
+    const { title, account, cost, details } = sendConfirmationRows(
       confirmation({
         ...SUMMARY_FIELDS,
         intents: [SUMMARY_FIELDS.intents[0]],
@@ -149,7 +153,7 @@ describe('sendUserOperation confirmation', () => {
         deploys: false,
       }),
     );
-    expect(title).toBe('Send 1.5 ETH from this account on eip155:31337');
+    expect(title).toBe('Send 1.5 ETH from this account on Local chain (31337)');
     expect(account[0]).toStrictEqual({
       label: 'Requested by',
       text: 'https://evil.example\ufffd/moc.knab',
@@ -158,12 +162,16 @@ describe('sendUserOperation confirmation', () => {
     expect(cost).toStrictEqual([
       {
         label: 'Gas',
-        text: 'Paid by this account: at most 0.000123456789 ETH',
+        text: 'Paid by this account: at most 0.0002 ETH',
       },
       {
         label: 'Total',
-        text: 'at most 1.500123456789 ETH (amount plus the most the gas can cost)',
+        text: 'at most 1.5002 ETH (amount plus the most the gas can cost)',
       },
+    ]);
+    expect(details.slice(0, 2)).toStrictEqual([
+      { label: 'Exact maximum gas cost', text: '0.000123456789 ETH' },
+      { label: 'Exact total, at most', text: '1.500123456789 ETH' },
     ]);
   });
 
@@ -195,7 +203,7 @@ describe('sendUserOperation confirmation', () => {
       'Local chain (31337)',
     );
     expect(title).toBe(
-      'Upgrade Spending to a smart account on Local chain (31337)',
+      'Upgrade Spending and send 1.5 ETH (2 calls) on Local chain (31337)',
     );
     expect(account.find((row) => row.label === 'Undoing it')?.text).toBe(
       "A transaction this account pays itself, never a paymaster, even when this upgrade is sponsored: about 0.000092 ETH at today's fee. Keep that much on this account.",
@@ -250,8 +258,169 @@ describe('sendUserOperation confirmation', () => {
     );
     expect(cost.at(-1)).toStrictEqual({
       label: 'Total',
-      text: '1.5 ETH plus at most 0.25 T20 for gas',
+      text: '1.5 ETH plus at most 0.25 T20 (250000000000000000 base units) for gas',
     });
+  });
+
+  it('with gas paid in a token, shows the base units beside every token amount, the decimals the token reports, and whether the chain lists it (a decimals() that lies cannot hide the bound)', () => {
+    const paymaster = getAddress('0x5555555555555555555555555555555555555555');
+    // a 6-decimal token whose RPC says 18: 2 USDC is 2,000,000 base units
+    const review = confirmation({
+      ...SUMMARY_FIELDS,
+      intents: [SUMMARY_FIELDS.intents[0]],
+      paymaster,
+      tokenPayment: {
+        token: TOKEN,
+        symbol: 'USDC',
+        decimals: 18,
+        paymaster,
+        maxCost: 2_000_000n,
+      },
+    });
+    const listed = sendConfirmationRows({ ...review, gasTokenListed: true });
+    expect(listed.cost.slice(0, 4)).toStrictEqual([
+      {
+        label: 'Gas paid in',
+        text: 'USDC, an ERC-20 token, from this account (not ETH); 18 decimals, as the token reports',
+      },
+      { label: 'Token', address: TOKEN },
+      {
+        label: "In this chain's settings",
+        text: 'Yes: one of the tokens listed to pay gas with',
+      },
+      {
+        label: 'Maximum gas cost in USDC',
+        text: '0.000000000002 USDC (2000000 base units)',
+      },
+    ]);
+    expect(listed.cost.at(-1)?.text).toBe(
+      '1.5 ETH plus at most 0.000000000002 USDC (2000000 base units) for gas',
+    );
+    expect(
+      sendConfirmationRows({ ...review, gasTokenListed: false }).cost[2],
+    ).toStrictEqual({
+      label: "In this chain's settings",
+      text: 'No: not one of the tokens listed to pay gas with; check its address',
+      warning: true,
+    });
+    expect(
+      sendConfirmationRows(review).cost.map((row) => row.label),
+    ).not.toContain("In this chain's settings");
+  });
+
+  it('names the chain’s own currency in every amount (POL on Polygon, BNB on BNB Smart Chain)', () => {
+    const polygon = sendConfirmationRows(
+      confirmation({
+        ...SUMMARY_FIELDS,
+        scope: 'eip155:137',
+        intents: [SUMMARY_FIELDS.intents[0]],
+        paymaster: null,
+        upgrade: { delegate: TOKEN, nonce: 0n, undoCost: 10n ** 14n },
+      }),
+    );
+    expect(polygon.title).toBe(
+      'Upgrade this account and send 1.5 POL on Polygon (137)',
+    );
+    expect(polygon.intents[0]?.[1]).toStrictEqual({
+      label: 'Value',
+      text: '1.5 POL',
+    });
+    expect(polygon.cost.map((row) => row.text)).toStrictEqual([
+      'Paid by this account: at most 0.0002 POL',
+      'at most 1.5002 POL (amount plus the most the gas can cost)',
+    ]);
+    expect(
+      polygon.account.find((row) => row.label === 'Undoing it')?.text,
+    ).toContain("about 0.0001 POL at today's fee");
+    expect(JSON.stringify(polygon)).not.toContain('ETH');
+    expect(
+      sendConfirmationRows(
+        confirmation({ ...SUMMARY_FIELDS, scope: 'eip155:56' }),
+      ).title,
+    ).toBe('Send 1.5 BNB from this account (2 calls) on BNB Smart Chain (56)');
+  });
+
+  it('rounds a value for reading, says so, and gives the exact value under Details', () => {
+    const { title, intents, cost, details } = sendConfirmationRows(
+      confirmation({
+        ...SUMMARY_FIELDS,
+        intents: [
+          { ...SUMMARY_FIELDS.intents[0], value: 989_634_217_000_000_000n },
+        ],
+      }),
+    );
+    expect(title).toBe(
+      'Send about 0.9896 ETH from this account on Local chain (31337)',
+    );
+    expect(intents[0]?.[1]).toStrictEqual({
+      label: 'Value',
+      text: 'about 0.9896 ETH',
+    });
+    expect(cost.at(-1)?.text).toBe(
+      'about 0.9896 ETH (the paymaster pays the gas)',
+    );
+    // one exact row for the one amount, however often it is shown
+    expect(
+      details.filter((row) => row.text === '0.989634217 ETH'),
+    ).toStrictEqual([
+      { label: 'Exact value of call 1', text: '0.989634217 ETH' },
+    ]);
+  });
+
+  it('an EOA: no smart-account lines; the home page’s upgrade is not a 0 ETH transfer to itself', () => {
+    const eoa = '0x1111111111111111111111111111111111111111';
+    const pageUpgrade = confirmation({
+      ...SUMMARY_FIELDS,
+      entryPointVersion: '0.8',
+      deploys: false,
+      intents: [{ to: eoa, value: 0n, data: '0x' }],
+      upgrade: { delegate: TOKEN, nonce: 3n },
+    });
+    const withEoa = sendConfirmationRows({
+      ...pageUpgrade,
+      name: 'Savings',
+      eoa: true,
+    });
+    expect(withEoa.title).toBe(
+      'Upgrade Savings to a smart account on Local chain (31337)',
+    );
+    expect(withEoa.intents).toStrictEqual([]);
+    expect(withEoa.lead).toBe(
+      'Confirm only if you expect this upgrade. Signing lets the bundler submit it from this account.',
+    );
+    expect(withEoa.account.map((row) => row.label)).not.toContain(
+      'Deploys the account',
+    );
+    expect(withEoa.details).toContainEqual({
+      label: 'Call of the upgrade',
+      text: 'The account calls itself with no value and no data: the operation that upgrades it needs one call',
+    });
+    expect(JSON.stringify(withEoa)).not.toMatch(
+      /"Value"|plain transfer|smart account\./u,
+    );
+    // a smart account still says whether it is deployed
+    expect(
+      sendConfirmationRows(pageUpgrade).account.map((row) => row.label),
+    ).toContain('Deploys the account');
+    // an upgraded EOA sending one call
+    const upgraded = sendConfirmationRows({
+      ...confirmation({
+        ...SUMMARY_FIELDS,
+        entryPointVersion: '0.8',
+        deploys: false,
+        intents: [SUMMARY_FIELDS.intents[0]],
+      }),
+      eoa: true,
+    });
+    expect(upgraded.account.map((row) => row.label)).toStrictEqual([
+      'Requested by',
+      'From',
+      'Chain',
+      'EntryPoint',
+    ]);
+    expect(upgraded.lead).toBe(
+      'Confirm only if you expect this call. Signing lets the bundler submit it from this account.',
+    );
   });
 
   it('shows an EIP-7702 authorization nonce only under Details, last', () => {

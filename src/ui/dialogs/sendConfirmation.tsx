@@ -55,15 +55,17 @@ export const ConfirmationLine: SnapComponent<ConfirmationRow> = ({
  *
  * @param props - The rows, from sendConfirmationRows.
  * @param props.account - Who asked, the account, chain, EntryPoint and deployment.
- * @param props.intents - One group per intent: recipient, value and decoded call.
- * @param props.title - What happens.
+ * @param props.intents - One group per call: recipient, value and decoded call.
+ * @param props.title - What happens, and what leaves the account.
+ * @param props.lead - What signing does.
  * @param props.cost - Who pays the gas, the most it costs, and the total.
- * @param props.details - The full nonce and gas × fee.
+ * @param props.details - The exact amounts, the full nonce and gas × fee.
  * @param props.warnings - How many rows are warnings (a banner says so first).
  * @returns The dialog's content.
  */
 export const SendConfirmation: SnapComponent<SendConfirmationRows> = ({
   title,
+  lead,
   account,
   intents,
   cost,
@@ -77,14 +79,11 @@ export const SendConfirmation: SnapComponent<SendConfirmationRows> = ({
         <Banner title="Unlimited approval" severity="danger">
           <Text>
             This operation lets another address take all of a token or a
-            collection from your smart account. Reject unless you trust it.
+            collection from this account. Reject unless you trust it.
           </Text>
         </Banner>
       ) : null}
-      <Text>
-        Confirm only if you expect these calls. Signing lets the bundler submit
-        them from your smart account.
-      </Text>
+      <Text>{lead}</Text>
       <Section>
         {account.map((row) => (
           <ConfirmationLine {...row} />
@@ -118,7 +117,7 @@ export const SendConfirmation: SnapComponent<SendConfirmationRows> = ({
  *
  * @param summary - From sendUserOperation's draft, with the requesting origin and each intent's
  * decoded call data (`calls`, from the domain).
- * @param chain - The chain as a person knows it (`Local chain (31337)`); default its CAIP-2 scope.
+ * @param chain - The chain as a person knows it; default `Local chain (31337)` style, from its scope.
  * @returns The SendConfirmation element.
  */
 export function sendConfirmation(
