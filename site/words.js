@@ -131,7 +131,7 @@ const FIELD_WORDS = {
   accountFactory:
     'Enter a contract address (0x and 40 hex characters), or leave it empty',
   apiUrl:
-    "Enter the IPFS server's address, such as https://… or http://127.0.0.1:5001",
+    "Enter the IPFS server's address, such as https://… or http://127.0.0.1:5001, without a user name or password (the key and secret have their own fields)",
   apiKey: 'Enter the key as your IPFS provider gave it, or leave it empty',
   apiKeySecret:
     'Enter the secret as your IPFS provider gave it, or leave it empty',
@@ -204,6 +204,9 @@ const REASONS = {
   ],
 };
 
+/** The field a refusal naming none is about, by form: the IPFS form's address (its URL checks name no field). */
+const ONLY_FIELD = { ipfs: 'apiUrl' };
+
 /** EIP-5792 and EIP-1193 codes, as the example app says them. */
 const CODES = {
   4001: 'Cancelled in MetaMask: nothing was done',
@@ -256,6 +259,11 @@ export function explain(error, form) {
   if (Object.hasOwn(REASONS, data.reason ?? '')) {
     const [field, text] = REASONS[data.reason];
     return { field, text };
+  }
+  if (code === -32602 && Object.hasOwn(ONLY_FIELD, form)) {
+    // a refusal that names no field, from a form where one field can be wrong
+    const field = ONLY_FIELD[form];
+    return { field, text: FIELD_WORDS[field] };
   }
   return {
     text:

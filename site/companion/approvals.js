@@ -152,7 +152,11 @@ export default function approvals(page) {
     const button = (id, text, method, said) => {
       const element = el(
         'button',
-        { type: 'button', id: `${id}:${request.id}` },
+        {
+          type: 'button',
+          id: `${id}:${request.id}`,
+          className: id === 'approve' ? 'primary' : '',
+        },
         text,
       );
       element.addEventListener('click', () => {
@@ -189,9 +193,8 @@ export default function approvals(page) {
         el(
           'dd',
           {},
-          account
-            ? `${account.name || 'Unnamed'} (${account.address})`
-            : request.account,
+          account ? `${account.name || 'Unnamed'} ` : request.account,
+          account && el('span', { className: 'mono' }, account.address),
         ),
         el('dt', {}, 'Chain'),
         el('dd', {}, chainName(request.scope)),

@@ -228,7 +228,7 @@ describe(`the companion site in headless Chromium${NO_CHROMIUM ? ` (skipped: ${N
         ),
       ).toBe('');
       expect(await pageText()).not.toContain(TYPED_KEY.slice(2));
-      await site.screenshot('accounts');
+      await site.screenshot('accounts', '#accounts-section');
     },
   );
 
@@ -336,9 +336,11 @@ describe(`the companion site in headless Chromium${NO_CHROMIUM ? ` (skipped: ${N
         /Message/u,
       );
       expect(card).toContain('Sign a message for https://dapp.example');
-      expect(card).toContain(`Savings (${account.address})`);
+      expect(card).toMatch(
+        new RegExp(`Account\\s+Savings\\s+${account.address}`, 'u'),
+      );
       expect(card).toContain(message);
-      await site.screenshot('approval');
+      await site.screenshot('approval', '#approvals-section');
 
       await site.page.click(`[id="approve:${request.id}"]`);
       expect(await site.waitText('#requests-status', /Signed/u)).toBe(
@@ -373,6 +375,23 @@ describe(`the companion site in headless Chromium${NO_CHROMIUM ? ` (skipped: ${N
   );
 
   itInBrowser(
+    'the IPFS form: an address it refuses is answered under the field, in words',
+    async () => {
+      await site.page.click('#ipfs-submit');
+      expect(await site.waitText('#ipfs-url-error', /./u)).toBe(
+        "Enter the IPFS server's address",
+      );
+      await site.fill('#ipfs-url', 'https://someone:hunter22@ipfs.example');
+      await site.page.click('#ipfs-submit');
+      expect(await site.waitText('#ipfs-url-error', /./u)).toMatch(
+        /^Enter the IPFS server's address, such as https:\/\/…|^This address holds a user name and password/u,
+      );
+      expect(await pageText()).not.toMatch(TECHNICAL);
+      expect(await pageText()).not.toContain('hunter22');
+    },
+  );
+
+  itInBrowser(
     'reads at phone width: nothing wider than the screen, no word broken mid-word',
     async () => {
       await site.page.setViewport({ width: 360, height: 800 });
@@ -393,7 +412,6 @@ describe(`the companion site in headless Chromium${NO_CHROMIUM ? ` (skipped: ${N
       }));
       expect(layout).toStrictEqual({ width: 360, breaking: [] });
       await site.screenshot('companion-phone');
-
       await site.page.setViewport({ width: 1000, height: 900 });
     },
   );

@@ -84,8 +84,11 @@ export type SiteBrowser = {
     pattern: RegExp,
     timeout?: number,
   ) => Promise<string>;
-  /** Save a screenshot as docs/images/site-<name>.png when SITE_SCREENSHOTS is set. */
-  screenshot: (name: string) => Promise<void>;
+  /**
+   * Save a screenshot as docs/images/site-<name>.png when SITE_SCREENSHOTS is set: of the element
+   * `selector` names, else of the whole page.
+   */
+  screenshot: (name: string, selector?: string) => Promise<void>;
   /** Close the browser and stop the site's server. */
   stop: () => Promise<void>;
 };
@@ -318,14 +321,16 @@ export async function startSiteBrowser(
       },
       text,
       waitText,
-      screenshot: async (name): Promise<void> => {
-        if (process.env.SITE_SCREENSHOTS) {
-          mkdirSync(SCREENSHOTS, { recursive: true });
-          await page.screenshot({
-            path: path.join(SCREENSHOTS, `site-${name}.png`),
-            fullPage: true,
-          });
+      screenshot: async (name, selector): Promise<void> => {
+        if (!process.env.SITE_SCREENSHOTS) {
+          return;
         }
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        const file = path.join(SCREENSHOTS, `site-${name}.png`);
+        const part = selector ? await page.$(selector) : null;
+        await (part
+          ? part.screenshot({ path: file })
+          : page.screenshot({ path: file, fullPage: true }));
       },
       stop: async (): Promise<void> => {
         await browser?.close();
