@@ -1,10 +1,10 @@
 /**
- * How both pages start: the Connect button of the header, and the page's sections, each a module
+ * How both pages start: the Connect button in the header (`.masthead`), and the page's sections, each a module
  * (`create(page)` returns its element and, optionally, `refresh()`), laid out in `<main>` in the
  * order given. A new section is a new module and one line in the page's entry file.
  */
 import { askWallet, connectSnap, SNAP_ID } from './common.js';
-import { act, byId, show } from './ui.js';
+import { act, byId, el, show, statusLine } from './ui.js';
 
 /** What the header says once connected. */
 const CONNECTED = 'Connected to Tandem Keyring';
@@ -33,6 +33,17 @@ export function startPage(modules) {
       }
     },
   };
+  document
+    .querySelector('.masthead')
+    .append(
+      el(
+        'div',
+        { className: 'connect' },
+        el('button', { id: 'connect', type: 'button' }, 'Connect MetaMask'),
+        el('span', { id: 'connected' }),
+        statusLine('connect-status'),
+      ),
+    );
   sections.push(...modules.map((create) => create(page)));
   byId('sections').append(...sections.map((built) => built.element));
 

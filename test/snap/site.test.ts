@@ -363,14 +363,28 @@ describe(`the companion site in headless Chromium${NO_CHROMIUM ? ` (skipped: ${N
   );
 
   itInBrowser(
-    'Find my accounts says where it searched, how much, and what it added',
+    'Remove takes an account off the page; Find my accounts then says where it searched, how much, and that it added it back',
     async () => {
+      const savings = (await described()).find(
+        (entry) => entry.name === 'Savings',
+      );
+      const [{ address }] = (
+        await harness.keyring('keyring_listAccounts')
+      ).filter((account: any) => account.id === savings.id);
+      await site.page.click(`[id="delete:${savings.id}"]`);
+      expect(await site.waitText('#accounts-status', /./u)).toBe(
+        'Removed Savings.',
+      );
+      expect(site.dialogs.at(-1)?.text).toContain(address);
+      expect(await site.text('#accounts')).not.toContain(address);
+
       await site.page.click('#find');
       const said = await site.waitText('#found', /Searched|Added|Nothing/u);
       expect(said).toMatch(
-        /^Searched Local chain \(31337\): \d+ regular and \d+ smart accounts of your recovery phrase checked\. /u,
+        /^Searched Local chain \(31337\): \d+ regular and \d+ smart accounts of your recovery phrase checked\. Added 1: .+ \(0x[0-9a-fA-F]{40}\)\.$/u,
       );
-      expect(said).toMatch(/Nothing new to add|Added \d+/u);
+      expect(said).toContain(address);
+      expect(await site.text('#accounts')).toContain(address);
     },
   );
 
@@ -396,7 +410,7 @@ describe(`the companion site in headless Chromium${NO_CHROMIUM ? ` (skipped: ${N
     async () => {
       await site.page.setViewport({ width: 360, height: 800 });
       await site.page.reload({ waitUntil: 'load' });
-      await site.waitText('#accounts', /Savings/u);
+      await site.waitText('#accounts', /Vault/u);
       const layout = await site.page.evaluate(() => ({
         width: document.documentElement.scrollWidth,
         breaking: [...document.querySelectorAll('body *')]
