@@ -6,9 +6,9 @@
  * files under `dist/` and `images/`. `--port <n>` changes the port; `--root <dir>` serves another
  * build folder (one holding its own manifest, as the dev build does).
  *
- * `--site` (`npm run site`) serves the companion site (`site/`, plain HTML and JS) instead, on
- * http://localhost:8000 by default: the origin the development build allows (`npm run serve:dev`
- * serves that snap beside it).
+ * `--site` (`npm run site`) serves the companion site (`site/`, plain HTML and JS) instead, with
+ * the snap's `images/` at `/images/`, on http://localhost:8000 by default: the origin the
+ * development build allows (`npm run serve:dev` serves that snap beside it).
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -42,6 +42,7 @@ const root = path.resolve(
   option('root', path.join(__dirname, '..', site ? 'site' : '')),
 );
 const port = Number(option('port', site ? '8000' : '8080'));
+const IMAGES = path.resolve(__dirname, '..', 'images');
 
 /**
  * The file a request path names.
@@ -60,10 +61,15 @@ function resolveFile(urlPath: string): string | undefined {
     clean === '/package.json' ||
     clean.startsWith('/dist/') ||
     clean.startsWith('/images/');
-  const file = path.join(root, clean);
+  // the site shows the snap's own icon: images/ beside site/, as the published site has it
+  const [base, rest] =
+    site && clean.startsWith('/images/')
+      ? [IMAGES, clean.slice('/images'.length)]
+      : [root, clean];
+  const file = path.join(base, rest);
   if (
     !allowed ||
-    !file.startsWith(root + path.sep) ||
+    !file.startsWith(base + path.sep) ||
     !existsSync(file) ||
     !statSync(file).isFile()
   ) {

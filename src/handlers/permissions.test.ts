@@ -25,6 +25,8 @@ describe('permissions', () => {
     expect(isAllowed(companion, 'findAccounts')).toBe(true);
     expect(isAllowed(companion, 'restoreAccount')).toBe(true);
     expect(isAllowed(companion, 'listEntropySources')).toBe(true);
+    expect(isAllowed(companion, 'describeAccounts')).toBe(true);
+    expect(isAllowed('https://dapp.example', 'describeAccounts')).toBe(false);
     expect(isAllowed(companion, 'keyring_discoverAccounts')).toBe(false);
     expect(isAllowed(companion, 'keyring_submitRequest')).toBe(false);
     expect(isAllowed('https://evil.example', 'keyring_listAccounts')).toBe(

@@ -31,6 +31,7 @@ export enum SnapRpcMethod {
   GetCapabilities = 'wallet_getCapabilities',
   SendCalls = 'wallet_sendCalls',
   GetCallsStatus = 'wallet_getCallsStatus',
+  DescribeAccounts = 'describeAccounts',
 }
 
 /**

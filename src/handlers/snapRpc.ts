@@ -2,6 +2,7 @@ import type { Json, JsonRpcRequest } from '@metamask/utils';
 
 import type { Domain } from '../domain';
 import { COMPANION_ORIGINS, SnapRpcMethod } from './permissions';
+import { describeAccountsOnChains } from '../keyring/accountsOnChains';
 import { methodNotFound } from '../utils/errors';
 
 /**
@@ -11,7 +12,7 @@ import { methodNotFound } from '../utils/errors';
  *
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring (userOperationReceipt, sendUserOperation, findAccounts,
- * restoreAccount, listEntropySources...).
+ * restoreAccount, listEntropySources, describeAccounts...).
  * @param domain.settings - Chain, IPFS and approval settings.
  * @param domain.dapps - EIP-5792 and sendUserOperation by address, one send per site at a time.
  * @param request - `{ method, params }`.
@@ -55,6 +56,11 @@ export async function handleSnapRpc(
       return dapps.sendCalls(request.params, origin, alone);
     case SnapRpcMethod.GetCallsStatus:
       return dapps.callsStatus(request.params, origin);
+    case SnapRpcMethod.DescribeAccounts:
+      return describeAccountsOnChains(
+        keyring.describeAccounts(),
+        Object.values(settings.allChainConfigs()),
+      );
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }

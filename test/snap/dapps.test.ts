@@ -412,6 +412,7 @@ describe('EIP-5792 from a site (wallet_invokeSnap) on EntryPoint v0.8 and an EOA
       'listEntropySources',
       'findAccounts',
       'restoreAccount',
+      'describeAccounts',
     ];
     for (const method of snapMethods) {
       await expectError(harness.rpc(method, {}, DAPP), 4100, /not allowed/u);

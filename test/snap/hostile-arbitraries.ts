@@ -111,6 +111,7 @@ export const SNAP_METHODS = [
   'wallet_getCapabilities',
   'wallet_sendCalls',
   'wallet_getCallsStatus',
+  'describeAccounts',
 ];
 export const KEYRING_METHODS: string[] = Object.values(KeyringRpcMethod);
 
