@@ -148,6 +148,7 @@ describe('keyring_updateAccount', () => {
       exportable: true,
       entropy: { type: 'custom' },
       label: 'savings',
+      name: 'Keyring Account 1',
     });
   });
 
