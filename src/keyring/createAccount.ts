@@ -99,7 +99,8 @@ export class AccountCreation {
    * @param options - Creation options.
    * @param requester - The caller (from the front door); undefined for the snap's home page (no site is named).
    * @returns The new account, after state is saved and `notify:accountCreated` accepted.
-   * @throws JsonRpcError -32602 on malformed options, an entropy source MetaMask does not list
+   * @throws JsonRpcError -32602 on malformed options (`privateKey` empty or blank: `... at
+   * privateKey: enter a private key`, `data.problem: 'required'`), an entropy source MetaMask does not list
    * (`unknownEntropySource`), `entropySource` with `privateKey`, a duplicate address or name, or a key that backs an
    * account already (`this key already backs account <address>`), 4001 when the user
    * declines, -32001 when a chain or IPFS config is missing.
@@ -113,6 +114,17 @@ export class AccountCreation {
       CreateAccountOptionsStruct,
       'createAccount options',
     );
+    if (parsed.privateKey?.trim() === '') {
+      // a form sent with its key input empty: never a derived account instead
+      throw invalidParams(
+        'Invalid createAccount options at privateKey: enter a private key',
+        {
+          reason: 'invalidPrivateKey',
+          field: 'privateKey',
+          problem: 'required',
+        },
+      );
+    }
     const smart = parsed.type === EthAccountType.Erc4337;
     if (parsed.scopes !== undefined && !smart) {
       throw invalidParams(
