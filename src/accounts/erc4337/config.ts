@@ -141,13 +141,16 @@ export function contractsOf(
   };
 }
 
-/** The `eth_chainId` check of a new chain config: one attempt of at most 5 s, and one retry. */
-const CHECK = { timeoutMs: 5_000, retries: 1, retryMaxElapsedMs: 6_000 };
+/**
+ * The `eth_chainId` check of a new chain config: one attempt of at most 10 s (as *Find my
+ * accounts* waits for a chain), no retry: a dead URL is answered at once, and the person can save
+ * again.
+ */
+const CHECK = { timeoutMs: 10_000, retries: 0 };
 
 /**
  * Check over the network that `config.rpcUrl` serves the chain its scope names (`eth_chainId`):
- * at most two attempts of 5 s each (CHECK), so a dead URL is answered in seconds, before any
- * dialog. A failure says what to do in words a page can show (never the transport's text).
+ * one attempt of at most 10 s (CHECK), so a dead URL is answered in seconds, before any dialog. A failure says what to do in words a page can show (never the transport's text).
  *
  * @param config - A parsed config.
  * @throws JsonRpcError -32002 (`data: { reason: 'rpcUnreachable', field: 'rpcUrl', status? }`)
