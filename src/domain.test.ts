@@ -120,6 +120,35 @@ describe('values that crash superstruct while it describes them', () => {
   });
 });
 
+describe('keyring_createAccount with an empty key', () => {
+  it.each([
+    ['empty', ''],
+    ['blank', ' \t\n '],
+  ])(
+    'privateKey %s: -32602 naming privateKey ("enter a private key"), no account derived instead, nothing announced',
+    async (_kind, privateKey) => {
+      const { keyring, events } = domain();
+      for (const type of ['eip155:eoa', 'eip155:erc4337']) {
+        const error = await keyring
+          .createAccount({ type, privateKey })
+          .catch((caught: unknown) => caught);
+        expect(error).toMatchObject({
+          code: -32602,
+          message:
+            'Invalid createAccount options at privateKey: enter a private key',
+          data: {
+            reason: 'invalidPrivateKey',
+            field: 'privateKey',
+            problem: 'required',
+          },
+        });
+      }
+      expect(await keyring.listAccounts()).toHaveLength(0);
+      expect(events).toHaveLength(0);
+    },
+  );
+});
+
 describe('keyring_updateAccount', () => {
   it('a malformed address: -32602 naming address, not viem’s "Address … is invalid"', async () => {
     const { keyring } = domain();
@@ -148,6 +177,7 @@ describe('keyring_updateAccount', () => {
       exportable: true,
       entropy: { type: 'custom' },
       label: 'savings',
+      name: 'Keyring Account 1',
     });
   });
 

@@ -236,6 +236,14 @@ describe('a site’s change is shown before it is made, in the words of the dial
         body += chunk.toString();
       });
       request.on('end', () => {
+        if (request.url === '/missing') {
+          response.writeHead(404).end('not found');
+          return;
+        }
+        if (request.url === '/page') {
+          response.writeHead(200).end('<html>a web page</html>');
+          return;
+        }
         const { id } = JSON.parse(body) as Record<string, unknown>;
         response
           .writeHead(200, { 'Content-Type': 'application/json' })
@@ -275,6 +283,57 @@ describe('a site’s change is shown before it is made, in the words of the dial
     });
     return { settings, saved, dialogs };
   }
+
+  it('checks the node before the dialog: a dead URL or one serving another chain is refused with no dialog and nothing saved', async () => {
+    const { settings, saved, dialogs } = withDialogs();
+    const closed = createServer();
+    await new Promise<void>((resolve) =>
+      closed.listen(0, '127.0.0.1', resolve),
+    );
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const dead = await settings
+      .setChainConfig(
+        { scope: 'eip155:31337', rpcUrl: `http://127.0.0.1:${port}` },
+        SITE,
+      )
+      .catch((error: unknown) => error);
+    expect(dead).toMatchObject({
+      code: -32002,
+      message:
+        "Couldn't reach this node: check the address, and that the node is running",
+      data: { reason: 'rpcUnreachable', field: 'rpcUrl' },
+    });
+    for (const [path, status] of [
+      ['/missing', 404],
+      ['/page', undefined],
+    ] as const) {
+      const notNode = await settings
+        .setChainConfig(
+          { scope: 'eip155:31337', rpcUrl: `${base}${path}` },
+          SITE,
+        )
+        .catch((error: unknown) => error);
+      expect(notNode).toMatchObject({
+        code: -32002,
+        message: `This address doesn't answer as an Ethereum node${status ? ` (it answered HTTP ${status})` : ''}: check the address, and its key if the provider gave one`,
+        data: {
+          reason: 'rpcUnreachable',
+          field: 'rpcUrl',
+          ...(status ? { status } : {}),
+        },
+      });
+    }
+    const other = await settings
+      .setChainConfig({ scope: 'eip155:1', rpcUrl: base }, SITE)
+      .catch((error: unknown) => error);
+    expect(other).toMatchObject({
+      code: -32602,
+      data: { reason: 'chainMismatch', field: 'rpcUrl', chainId: '31337' },
+    });
+    expect(dialogs).toStrictEqual([]);
+    expect(saved).toStrictEqual([]);
+  });
 
   it('says "set" for a new chain and "replace" for a stored one', async () => {
     const { settings, dialogs } = withDialogs();

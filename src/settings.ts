@@ -68,9 +68,10 @@ export class Settings {
   }
 
   /**
-   * Validate, confirm (a site's change: URLs masked, the EntryPoint and factory of each version
-   * v0.6, v0.7, v0.8 in full, flagged when not canonical), check (`eth_chainId` of the rpcUrl must
-   * be the scope's chain) and store the chain config of one scope, replacing the previous one. A
+   * Validate, check (`eth_chainId` of the rpcUrl must be the scope's chain: verifyChainConfig,
+   * seconds at most), confirm (a site's change, only once the check passed: URLs masked, the
+   * EntryPoint and factory of each version v0.6, v0.7, v0.8 in full, flagged when not canonical)
+   * and store the chain config of one scope, replacing the previous one. A
    * URL sent back exactly as it was shown (masked) keeps the stored URL of the same scope and
    * field, so an edit form can leave a keyed URL untouched; a masked URL anywhere else (another scope, no stored config, another field) is
    * refused before any network request or dialog, since it is only a placeholder.
@@ -80,8 +81,9 @@ export class Settings {
    * @param requester - The caller (from the front door); undefined for the snap's home page.
    * @returns The stored config with every URL's API key masked.
    * @throws JsonRpcError -32602 naming the bad field, a masked URL that stands for nothing stored
-   * (`... at rpcUrl: it is masked ...`) or a chain mismatch; 4001 when the user declines; the
-   * chain adapter's errors (-32002 when the rpcUrl cannot be reached).
+   * (`... at rpcUrl: it is masked ...`) or a chain mismatch (`chainMismatch`); -32002
+   * (`rpcUnreachable`, `Couldn't reach this node: ...`) when the rpcUrl does not answer as a node;
+   * both before any dialog; 4001 when the user declines.
    */
   async setChainConfig(
     params: unknown,
@@ -91,21 +93,23 @@ export class Settings {
       parseChainConfig(params),
       this.#store.current.chains,
     );
-    await requireConsent(this.#ask, requester, {
-      kind: 'chainConfig',
-      config,
-      replaces: this.#store.current.chains[config.scope] !== undefined,
-    });
     rememberCredentials([
       config.rpcUrl,
       config.bundlerUrl,
       config.paymasterUrl,
     ]);
-    // not stored yet, so the front door's scrub does not list its URL: map and mask here, through
-    // the same callerError the front doors use
+    // before the dialog: a URL that does not serve the chain is refused before anyone is asked
+    // (the home page, which asks no one, goes through the same check). Not stored yet, so the
+    // front door's scrub does not list its URL: map and mask here, through the same callerError
+    // the front doors use.
     await verifyChainConfig(config).catch((error: unknown) => {
       // Stryker disable next-line ArrayDeclaration: equivalent: rememberCredentials above already holds this URL, and callerError scrubs every remembered one
       throw callerError(error, [config.rpcUrl]);
+    });
+    await requireConsent(this.#ask, requester, {
+      kind: 'chainConfig',
+      config,
+      replaces: this.#store.current.chains[config.scope] !== undefined,
     });
     await this.#store.run(async () => {
       const draft = this.#store.draft();

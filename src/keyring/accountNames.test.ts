@@ -102,7 +102,14 @@ describe('account names', () => {
     const emitted = events.length;
     expect(await keyring.renameAccount(a.id, '  Savings  ')).toBe('Savings');
     expect(saved.at(-1)?.accounts[a.id]?.name).toBe('Savings');
-    expect(events).toHaveLength(emitted); // keyring-api accounts carry no name: no event
+    // MetaMask is told: the account with its new name in options.name (never stored there)
+    expect(events.slice(emitted)).toStrictEqual([
+      {
+        event: KeyringEvent.AccountUpdated,
+        data: { account: { ...a, options: { ...a.options, name: 'Savings' } } },
+      },
+    ]);
+    expect(saved.at(-1)?.accounts[a.id]?.account.options.name).toBeUndefined();
     // renaming to its own name, in another case, is allowed
     expect(await keyring.renameAccount(a.id, 'SAVINGS')).toBe('SAVINGS');
     for (const [name, reason] of [
@@ -132,7 +139,7 @@ describe('account names', () => {
     ).rejects.toMatchObject({ code: -32001 });
   });
 
-  it('never suggests a number again after a rename, nor after a reload of the saved state', async () => {
+  it("names a derived key's account by its index, an imported key's by its own count, never reusing either", async () => {
     const { keyring, events, saved } = newKeyring();
     const first = await keyring.createAccount();
     await keyring.renameAccount(first.id, 'Savings');
@@ -144,14 +151,87 @@ describe('account names', () => {
     const last = await keyring.createAccount();
     await keyring.deleteAccount(last.id);
     await keyring.createAccount();
+    const imported = await keyring.createAccount({
+      privateKey: generatePrivateKey(),
+    });
+    await keyring.deleteAccount(imported.id);
+    await keyring.createAccount({ privateKey: generatePrivateKey() });
     expect(suggestions(events)).toStrictEqual([
-      'Keyring Account 1',
-      'Keyring Account 2',
-      'Keyring Account 7',
-      'Keyring Account 8',
-      'Keyring Account 9',
+      'Keyring Account 1', // index 0
+      'Keyring Account 2', // index 1
+      'Keyring Account 7', // index 2, the name asked for
+      'Keyring Account 4', // index 3, deleted
+      'Keyring Account 5', // index 4: the index's name, never index 3's
+      'Imported Keyring Account 1',
+      'Imported Keyring Account 2', // not 1: MetaMask still shows that label
     ]);
-    expect(saved.at(-1)?.nameCounters).toStrictEqual({ eoa: 9, smart: 0 });
+    expect(saved.at(-1)?.nameCounters).toStrictEqual({ eoa: 2, smart: 0 });
+  });
+
+  it('a derived name another account took is never given twice: the next free number instead', async () => {
+    const { keyring, events } = newKeyring();
+    const first = await keyring.createAccount();
+    await keyring.renameAccount(first.id, 'Keyring Account 2');
+    await keyring.createAccount(); // index 1 would be Keyring Account 2
+    expect(suggestions(events).at(-1)).toBe('Keyring Account 3');
+    const names = keyring.describeAccounts().map(({ name }) => name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('keyring_updateAccount renames with the rules of the page: options.name is the one name, given out everywhere', async () => {
+    const { keyring, events, saved } = newKeyring();
+    const a = await keyring.createAccount({ name: 'Savings' });
+    const b = await keyring.createAccount();
+    // the name given at creation is the account's options.name
+    expect(a.options.name).toBe('Savings');
+    expect((await keyring.getAccount(b.id)).options.name).toBe(
+      'Keyring Account 2',
+    );
+    const emitted = events.length;
+    await keyring.updateAccount({
+      ...b,
+      options: { ...b.options, name: '  Spending ' },
+    });
+    const renamed = await keyring.getAccount(b.id);
+    expect(renamed.options.name).toBe('Spending');
+    expect(
+      keyring.describeAccounts().find(({ account }) => account.id === b.id)
+        ?.name,
+    ).toBe('Spending');
+    expect(
+      (await keyring.listAccounts()).map(({ options }) => options.name),
+    ).toStrictEqual(['Savings', 'Spending']);
+    expect(events.slice(emitted)).toStrictEqual([
+      { event: KeyringEvent.AccountUpdated, data: { account: renamed } },
+    ]);
+    expect(saved.at(-1)?.accounts[b.id]?.name).toBe('Spending');
+    expect(saved.at(-1)?.accounts[b.id]?.account.options.name).toBeUndefined();
+    // an update without options.name keeps the name
+    const { name: _name, ...rest } = renamed.options;
+    await keyring.updateAccount({ ...renamed, options: rest });
+    expect((await keyring.getAccount(b.id)).options.name).toBe('Spending');
+
+    const before = JSON.stringify(saved.at(-1));
+    const count = events.length;
+    for (const [name, reason] of [
+      ['SAVINGS', 'nameTaken'],
+      ['S\u0430vings', 'nameLookalike'],
+      ['   ', 'invalidName'],
+      ['Sav\u202Egnivas', 'invalidName'],
+      [42, 'invalidName'],
+    ] as const) {
+      const error = await keyring
+        .updateAccount({ ...renamed, options: { ...renamed.options, name } })
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: -32602, data: { reason } });
+      expect((error as Error).message).toMatch(
+        /^Invalid account at options\.name: /u,
+      );
+      expect((error as Error).message.toLowerCase()).not.toContain('savings');
+    }
+    expect(JSON.stringify(saved.at(-1))).toBe(before);
+    expect(events).toHaveLength(count);
+    expect((await keyring.getAccount(b.id)).options.name).toBe('Spending');
   });
 
   it('refuses a look-alike of another name (the same confusable skeleton), naming the other account', async () => {

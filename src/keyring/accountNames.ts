@@ -179,89 +179,150 @@ function accountLookingLike(
   })?.[1];
 }
 
+/** Where an account's suggested name comes from: its kind, and for a derived key its index and phrase. */
+export type NameOrigin = {
+  /** Whether the account is a smart account. */
+  smart: boolean;
+  /** The derivation index of its key; undefined for an imported key. */
+  index?: number;
+  /**
+   * The name of the Secret Recovery Phrase its key comes from when that is not the primary one
+   * (see phraseLabel); undefined for the primary phrase and for an imported key.
+   */
+  phrase?: string;
+};
+
 /**
- * The number of a suggested name (`Keyring Account 7` is 7 for an EOA), to keep in state so that
- * no later suggestion repeats it.
+ * The prefix of the suggested names of a kind: `Keyring Account` and `Smart Account` for keys the
+ * snap derives, `Imported Keyring Account` and `Imported Smart Account` for imported keys (whose
+ * numbers are counted apart, so an import never takes the number a derived index stands for).
+ *
+ * @param smart - Whether the account is a smart account.
+ * @param imported - Whether its key was imported.
+ * @returns The prefix.
+ */
+function prefixOf(smart: boolean, imported: boolean): string {
+  const kind = smart ? 'Smart Account' : 'Keyring Account';
+  return imported ? `Imported ${kind}` : kind;
+}
+
+/**
+ * The number of a suggested name of a kind (`Imported Keyring Account 7` is 7 for an imported
+ * EOA), to keep in state so that no later suggestion repeats it.
  *
  * @param name - An account's name.
  * @param smart - Whether the account is a smart account.
+ * @param imported - Whether its key was imported (the prefix counted).
  * @returns The number, or undefined when the name is not of the suggested form.
  */
 export function suggestedNumber(
   name: string,
   smart: boolean,
+  imported = true,
 ): number | undefined {
-  const match = new RegExp(`^${prefixOf(smart)} ([0-9]{1,9})$`, 'iu').exec(
-    name,
-  );
+  const match = new RegExp(
+    `^${prefixOf(smart, imported)} ([0-9]{1,10})$`,
+    'iu',
+  ).exec(name);
   return match ? Number(match[1]) : undefined;
 }
 
 /**
- * @param smart - Whether the account is a smart account.
- * @returns The prefix of its suggested names.
+ * The deterministic name of a derived key's account: `Keyring Account <index + 1>` or `Smart
+ * Account <index + 1>`, followed by ` (<phrase>)` for a phrase other than the primary one (cut to
+ * fit MAX_NAME_LENGTH). The same key gets the same name at creation and after *Find my accounts*
+ * or a restore on a new install.
+ *
+ * @param origin - The account's kind, index and phrase (`index` defined).
+ * @param index - Its derivation index.
+ * @returns The name (not yet checked against the other accounts').
  */
-function prefixOf(smart: boolean): string {
-  return smart ? 'Smart Account' : 'Keyring Account';
+function indexName(origin: NameOrigin, index: number): string {
+  const base = `${prefixOf(origin.smart, false)} ${index + 1}`;
+  if (origin.phrase === undefined || origin.phrase.trim() === '') {
+    return base;
+  }
+  const room = MAX_NAME_LENGTH - [...base].length - 3;
+  return `${base} (${[...origin.phrase.trim()].slice(0, room).join('')})`;
 }
 
 /**
- * The name suggested for a new account: `<prefix> <n>` (`Keyring Account` for an EOA, `Smart
- * Account` for a smart account) with n above every number suggested before (`used`, kept in
- * state) and above the number of every account's name of that form, so a number is never given
- * twice, even after its account was renamed or deleted (MetaMask keeps the label it showed at
- * creation), and no two accounts share or mimic a name.
+ * Whether no account has `name` or a look-alike of it.
  *
  * @param accounts - The accounts by id.
- * @param smart - Whether the new account is a smart account.
+ * @param name - A checked name.
+ * @returns True when the name is free.
+ */
+function isFree(
+  accounts: Readonly<Record<string, AccountRecord>>,
+  name: string,
+): boolean {
+  return !accountNamed(accounts, name) && !accountLookingLike(accounts, name);
+}
+
+/**
+ * The name suggested for a new account, the first of these that is valid and that no account has
+ * or mimics:
+ * 1. `preferred` (the account metadata's name);
+ * 2. for a derived key, its deterministic name (see indexName: `Keyring Account 3` for the EOA of
+ *    index 2), so an account found again by *Find my accounts* gets the name it was created with
+ *    and no other account's;
+ * 3. `<prefix> <n>` with n above every number of that form on an account, above the index's own,
+ *    and for an imported key above `used` (the highest number suggested before, kept in state), so
+ *    an imported key's number is never given twice, even after its account was renamed or
+ *    deleted (MetaMask keeps the label it showed at creation).
+ *
+ * @param accounts - The accounts by id.
+ * @param origin - The new account's kind, and for a derived key its index and phrase.
  * @param preferred - A name to use when it is valid and free (the account metadata's).
- * @param used - The highest number suggested before for this kind (0 when none).
+ * @param used - The highest number suggested before for imported keys of this kind (0 when none).
  * @returns The suggestion.
  */
 export function suggestName(
   accounts: Readonly<Record<string, AccountRecord>>,
-  smart: boolean,
+  origin: NameOrigin,
   preferred?: string,
   used = 0,
 ): string {
-  if (preferred !== undefined) {
+  const { smart, index } = origin;
+  const candidates = [
+    preferred,
+    index === undefined ? undefined : indexName(origin, index),
+  ];
+  for (const candidate of candidates) {
     try {
-      const name = checkName(preferred);
-      if (
-        !accountNamed(accounts, name) &&
-        !accountLookingLike(accounts, name)
-      ) {
+      const name = checkName(candidate);
+      if (isFree(accounts, name)) {
         return name;
       }
     } catch {
-      // an unusable metadata name: fall back to a numbered one
+      // none, or unusable (a metadata name with control characters): the next one
     }
   }
-  const prefix = prefixOf(smart);
+  const imported = index === undefined;
+  const prefix = prefixOf(smart, imported);
   let next =
     Math.max(
-      used,
+      imported ? used : index + 1,
       ...Object.values(accounts).map(
-        (record) => suggestedNumber(record.name ?? '', smart) ?? 0,
+        (record) => suggestedNumber(record.name ?? '', smart, imported) ?? 0,
       ),
     ) + 1;
-  while (
-    accountNamed(accounts, `${prefix} ${next}`) ||
-    accountLookingLike(accounts, `${prefix} ${next}`)
-  ) {
+  while (!isFree(accounts, `${prefix} ${next}`)) {
     next += 1;
   }
   return `${prefix} ${next}`;
 }
 
 /**
- * Keep the highest suggested number of a name's kind (KeyringState.nameCounters), so that
- * suggestName never gives that number again, even after a rename or a delete (MetaMask keeps the
- * label it showed at creation).
+ * Keep the highest number of an imported key's suggested name (KeyringState.nameCounters), so
+ * that suggestName never gives that number again, even after a rename or a delete (MetaMask keeps
+ * the label it showed at creation). Derived keys' names need no counter: their number is their
+ * index's, and an index is never used twice.
  *
  * @param draft - The state draft to update (its `nameCounters`).
  * @param smart - Whether the account named is a smart account.
- * @param name - The name given (counted only when it has the suggested form of its kind).
+ * @param name - The name given (counted only when it has the imported form of its kind).
  */
 export function countName(
   draft: Pick<KeyringState, 'nameCounters'>,
@@ -274,4 +335,30 @@ export function countName(
     ...counters,
     [kind]: Math.max(counters[kind], suggestedNumber(name, smart) ?? 0),
   };
+}
+
+/**
+ * Rename account `id` in a state draft, with the rules of every rename (the home page's and
+ * `keyring_updateAccount`'s `options.name`): checkName, then assertNameFree against the other
+ * accounts, then countName.
+ *
+ * @param draft - The state draft (its accounts and name counters); `id` must be one of its accounts.
+ * @param id - The account id.
+ * @param name - The new name as received.
+ * @param what - What the messages call it (`Invalid <what>: ...`).
+ * @returns The name as saved (trimmed).
+ * @throws JsonRpcError -32602 (`invalidName`, `nameTaken`, `nameLookalike`), never echoing the name.
+ */
+export function renameIn(
+  draft: Pick<KeyringState, 'accounts' | 'nameCounters'>,
+  id: string,
+  name: unknown,
+  what: string,
+): string {
+  const checked = checkName(name, what);
+  assertNameFree(draft.accounts, checked, what, id);
+  const record = draft.accounts[id];
+  draft.accounts[id] = { ...record, name: checked };
+  countName(draft, record.smartAccount !== undefined, checked);
+  return checked;
 }

@@ -1,5 +1,7 @@
 import type { KeyringAccount } from '@metamask/keyring-api';
 
+import { renameIn } from './accountNames';
+import type { AccountRecord, KeyringState } from '../state/schema';
 import { invalidParams } from '../utils/errors';
 
 /**
@@ -70,4 +72,35 @@ export function assertAccountUpdate(
       );
     }
   }
+}
+
+/**
+ * Apply a checked `keyring_updateAccount` change to a state draft: the methods and options sent
+ * (see assertAccountUpdate), and `options.name`, when sent, as the account's name, with the rules
+ * of every rename (renameIn: trimmed, 1 to 64 characters, no control or bidirectional character,
+ * not another account's name nor a look-alike). The name is kept as the account's name, never in
+ * its stored options (publicAccount puts it back in what is given out); an update without
+ * `options.name` keeps the name.
+ *
+ * @param draft - The state draft; `update.id` must be one of its accounts.
+ * @param update - The account as sent (validated against keyring-api's KeyringAccountStruct).
+ * @returns The updated record.
+ * @throws JsonRpcError -32602 naming the field (`account at options.name` for a name refused,
+ * `data.reason` `invalidName`, `nameTaken` or `nameLookalike`), never echoing a value sent.
+ */
+export function applyAccountUpdate(
+  draft: Pick<KeyringState, 'accounts' | 'nameCounters'>,
+  update: KeyringAccount,
+): AccountRecord {
+  const current = draft.accounts[update.id];
+  assertAccountUpdate(current.account, update);
+  const { name, ...options } = update.options;
+  draft.accounts[update.id] = {
+    ...current,
+    account: { ...current.account, methods: update.methods, options },
+  };
+  if (name !== undefined) {
+    renameIn(draft, update.id, name, 'account at options.name');
+  }
+  return draft.accounts[update.id];
 }

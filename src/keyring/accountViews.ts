@@ -1,4 +1,7 @@
-import type { ResolvedAccountAddress } from '@metamask/keyring-api';
+import type {
+  KeyringAccount,
+  ResolvedAccountAddress,
+} from '@metamask/keyring-api';
 import type { JsonRpcRequest } from '@metamask/utils';
 
 import type { AccountSummary } from './types';
@@ -10,6 +13,26 @@ import { parseScope } from '../utils/scope';
  * Read-only views over the saved accounts, for the keyring's front doors: what the home page lists,
  * which service URLs to scrub from errors, and which account signs a request.
  */
+
+/**
+ * An account as the keyring API gives it out (`keyring_listAccounts`, `keyring_getAccount`,
+ * `keyring_createAccount`'s reply and the `notify:accountCreated` / `notify:accountUpdated` events):
+ * the stored account with its name in `options.name`, the one name the home page, the dialogs and
+ * every site show (keyring-api's `KeyringAccountOptionsStruct` is a record of JSON values, so
+ * MetaMask's keyring bridge accepts it). The stored options never hold it: a `name` there (an
+ * older state's `keyring_updateAccount`) is replaced by the account's own name, or dropped when it
+ * has none.
+ *
+ * @param record - A saved account.
+ * @returns A copy of its account with `options.name`.
+ */
+export function publicAccount(record: AccountRecord): KeyringAccount {
+  const { name: _stored, ...options } = record.account.options;
+  return {
+    ...record.account,
+    options: record.name ? { ...options, name: record.name } : options,
+  };
+}
 
 /**
  * Each account with its snap label and where its key comes from (the snap_getEntropy index,

@@ -9,6 +9,7 @@ import {
   countName,
   suggestName,
 } from './accountNames';
+import { publicAccount } from './accountViews';
 import { takeIndex } from './derivedKeys';
 import type { DerivedKeys, Key } from './derivedKeys';
 import { importedKeyPair } from './keys';
@@ -17,6 +18,7 @@ import { CreateAccountOptionsStruct } from './options';
 import type { CreateAccountOptions } from './options';
 import type { KeyringPlatform } from './types';
 import { newEoaAccount } from '../accounts';
+import { phraseLabel } from './recovery/entropySources';
 import type { EntropySources } from './recovery/entropySources';
 import { newSmartAccount, resolveSmartAccount } from '../accounts/erc4337';
 import type {
@@ -87,15 +89,18 @@ export class AccountCreation {
    * delays only this creation. A smart account whose metadata names an EntryPoint or factory other
    * than the chain config's (or the canonical ones), or bundler or paymaster URLs, is created only
    * after the user confirms a dialog naming them (URLs masked) and the address they give.
-   * The name MetaMask is offered (`accountNameSuggestion`) is `options.name` (trimmed; refused
-   * when another account has it, case-insensitively, or when it holds control or bidirectional
-   * characters), else the metadata's name when free, else `Keyring Account <n>` / `Smart Account
-   * <n>` with the next number not used yet (see suggestName).
+   * The account's name (offered to MetaMask as `accountNameSuggestion`, given out in
+   * `options.name`) is `options.name` (trimmed; refused when another account has it,
+   * case-insensitively, or a look-alike, or when it holds control or bidirectional characters),
+   * else the metadata's name when free, else the derived key's own name (`Keyring Account <index +
+   * 1>` / `Smart Account <index + 1>`, the name *Find my accounts* gives it again) or, for an
+   * imported key, `Imported Keyring Account <n>` / `Imported Smart Account <n>` (see suggestName).
    *
    * @param options - Creation options.
    * @param requester - The caller (from the front door); undefined for the snap's home page (no site is named).
    * @returns The new account, after state is saved and `notify:accountCreated` accepted.
-   * @throws JsonRpcError -32602 on malformed options, an entropy source MetaMask does not list
+   * @throws JsonRpcError -32602 on malformed options (`privateKey` empty or blank: `... at
+   * privateKey: enter a private key`, `data.problem: 'required'`), an entropy source MetaMask does not list
    * (`unknownEntropySource`), `entropySource` with `privateKey`, a duplicate address or name, or a key that backs an
    * account already (`this key already backs account <address>`), 4001 when the user
    * declines, -32001 when a chain or IPFS config is missing.
@@ -109,6 +114,17 @@ export class AccountCreation {
       CreateAccountOptionsStruct,
       'createAccount options',
     );
+    if (parsed.privateKey?.trim() === '') {
+      // a form sent with its key input empty: never a derived account instead
+      throw invalidParams(
+        'Invalid createAccount options at privateKey: enter a private key',
+        {
+          reason: 'invalidPrivateKey',
+          field: 'privateKey',
+          problem: 'required',
+        },
+      );
+    }
     const smart = parsed.type === EthAccountType.Erc4337;
     if (parsed.scopes !== undefined && !smart) {
       throw invalidParams(
@@ -148,6 +164,10 @@ export class AccountCreation {
             key: importedKeyPair(parsed.privateKey),
             derivationIndex: undefined,
           };
+    const phrase =
+      source === undefined
+        ? undefined
+        : phraseLabel(await this.#sources.list(), source);
     try {
       // before any network call or dialog; checked again in the state queue
       this.#keys.assertUnique(key);
@@ -196,19 +216,20 @@ export class AccountCreation {
           chosen ??
           suggestName(
             draft.accounts,
-            smart,
+            { smart, index: derivationIndex, phrase },
             metadata?.name,
             draft.nameCounters?.[smart ? 'smart' : 'eoa'],
           );
         countName(draft, smart, name);
         draft.accounts[account.id] = { ...record, name };
+        const created = publicAccount(draft.accounts[account.id]);
         await this.#store.commit(draft, async () =>
           this.#platform.emitEvent(KeyringEvent.AccountCreated, {
-            account,
+            account: created,
             accountNameSuggestion: name,
           }),
         );
-        return account;
+        return created;
       });
     } finally {
       if (derivationIndex !== undefined) {

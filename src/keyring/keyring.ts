@@ -13,10 +13,11 @@ import type {
 } from '@metamask/keyring-api';
 import type { Json, JsonRpcRequest } from '@metamask/utils';
 
-import { assertNameFree, checkName, countName } from './accountNames';
-import { assertAccountUpdate } from './accountUpdate';
+import { checkName, renameIn } from './accountNames';
+import { applyAccountUpdate } from './accountUpdate';
 import {
   metadataServiceUrls,
+  publicAccount,
   signingAccountAddress,
   summarizeAccounts,
 } from './accountViews';
@@ -128,20 +129,18 @@ export class KeyringSnap implements Keyring {
     this.#recovery = new Recovery({ ...parts, keys: this.#keys, sources });
   }
 
-  /** @returns Every account (public data only). */
+  /** @returns Every account (public data only, its name in `options.name`: see publicAccount). */
   async listAccounts(): Promise<KeyringAccount[]> {
-    return Object.values(this.#store.current.accounts).map(
-      (record) => record.account,
-    );
+    return Object.values(this.#store.current.accounts).map(publicAccount);
   }
 
   /**
    * @param id - Account id (UUID v4).
-   * @returns The account.
+   * @returns The account, its name in `options.name` (see publicAccount).
    * @throws JsonRpcError -32001 when unknown.
    */
   async getAccount(id: string): Promise<KeyringAccount> {
-    return this.#record(id).account;
+    return publicAccount(this.#record(id));
   }
 
   /** @returns The accounts as a person sees them, never a key (see summarizeAccounts). */
@@ -223,24 +222,20 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Update an account's options (and narrow its methods). Address, type, scopes and the options
-   * `exportable`, `entropy` and `metadataCid` are fixed (see assertAccountUpdate).
+   * Update an account's options (and narrow its methods), and rename it when `options.name` is
+   * sent (what MetaMask and the companion site call to rename): address, type, scopes and the
+   * options `exportable`, `entropy` and `metadataCid` are fixed; see applyAccountUpdate.
    *
    * @param account - The full account with changes.
-   * @throws JsonRpcError -32001 when unknown, -32602 when a fixed field changes.
+   * @throws JsonRpcError -32001 when unknown, -32602 when a fixed field changes or the name is
+   * refused (as renameAccount, naming `account at options.name`).
    */
   async updateAccount(account: KeyringAccount): Promise<void> {
     validate(account, KeyringAccountStruct, 'account');
     await this.#store.run(async () => {
-      const current = this.#record(account.id).account;
-      assertAccountUpdate(current, account);
-      const updated: KeyringAccount = {
-        ...current,
-        methods: account.methods,
-        options: account.options,
-      };
+      this.#record(account.id);
       const draft = this.#store.draft();
-      draft.accounts[account.id].account = updated;
+      const updated = publicAccount(applyAccountUpdate(draft, account));
       await this.#store.commit(draft, async () =>
         this.#platform.emitEvent(KeyringEvent.AccountUpdated, {
           account: updated,
@@ -250,13 +245,14 @@ export class KeyringSnap implements Keyring {
   }
 
   /**
-   * Rename an account: the snap's own label, shown on its home page and in its dialogs (the name
-   * createAccount suggested to MetaMask). keyring-api accounts carry no name, so no keyring event
-   * is sent and MetaMask keeps the label it shows. Saved through the state queue like every change.
+   * Rename an account: its one name, shown on the home page, in the snap's dialogs and to sites
+   * (`options.name` of keyring_listAccounts). MetaMask is told (`notify:accountUpdated`, the
+   * account with its new `options.name`) but keeps the label it showed at creation: keyring-api has
+   * no rename event. Saved through the state queue like every change.
    *
    * @param id - Account id.
    * @param name - The new name: 1 to 64 characters once trimmed, no control or bidirectional
-   * characters, not another account's name (case-insensitively).
+   * characters, not another account's name (case-insensitively) nor a look-alike.
    * @returns The name as saved (trimmed).
    * @throws JsonRpcError -32001 when unknown; -32602 naming `name` (`data.reason` `invalidName`,
    * `nameTaken` or `nameLookalike`), never echoing it.
@@ -266,11 +262,13 @@ export class KeyringSnap implements Keyring {
     this.#record(id);
     await this.#store.run(async () => {
       this.#record(id);
-      assertNameFree(this.#store.current.accounts, checked, 'name', id);
       const draft = this.#store.draft();
-      draft.accounts[id].name = checked;
-      countName(draft, draft.accounts[id].smartAccount !== undefined, checked);
-      await this.#store.commit(draft);
+      renameIn(draft, id, checked, 'name');
+      await this.#store.commit(draft, async () =>
+        this.#platform.emitEvent(KeyringEvent.AccountUpdated, {
+          account: publicAccount(draft.accounts[id]),
+        }),
+      );
     });
     return checked;
   }

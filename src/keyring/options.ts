@@ -23,7 +23,7 @@ import { ChainScopeStruct } from '../utils/structs';
  * - `scopes`: CAIP-2 chains of a smart account (default: every configured chain);
  * - `metadataCid`: CID (v0 or v1) of the account's IPFS metadata document;
  * - `entryPointVersion`: `"0.6"` (default), `"0.7"` or `"0.8"`, the EntryPoint of an `eip155:erc4337` account;
- * - `name`: a name suggestion shown by MetaMask;
+ * - `name`: the account's name (the snap's, given out in `options.name`, and MetaMask's suggestion);
  * - `entropySource`: the id of the Secret Recovery Phrase a derived key comes from
  *   (`snap_listEntropySources`; default: the primary one); refused with `privateKey`;
  * - `metamask`: what the wallet itself adds (e.g. a correlation id), ignored.

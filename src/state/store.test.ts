@@ -14,6 +14,7 @@ import { createDomain } from '../domain';
 import { defaultState } from './store';
 import type { KeyringState, StateSaver } from './store';
 import { fuzzRuns } from '../../test/fixtures/fuzz';
+import { publicAccount } from '../keyring/accountViews';
 import type { KeyringPlatform } from '../keyring/keyring';
 
 /**
@@ -435,11 +436,9 @@ describe('state model: concurrent operations with refused events and failed save
               ),
             ).toStrictEqual(new Set(model.pending.keys()));
             expect(settings.approvalMode()).toBe(model.mode);
-            // storage holds exactly what the keyring serves
+            // storage holds exactly what the keyring serves (the name given out in options.name)
             expect(
-              Object.values(storage.saved.accounts).map(
-                (record) => record.account,
-              ),
+              Object.values(storage.saved.accounts).map(publicAccount),
             ).toStrictEqual(listed);
             expect(
               Object.keys(storage.saved.pendingRequests).sort(),

@@ -25,6 +25,34 @@ describe('pageError', () => {
     });
   });
 
+  it('an empty key says to enter one, a bad key what a key is, both under the key input', () => {
+    const context = { form: 'import-key', fields };
+    expect(
+      pageError(
+        invalidParams('Invalid createAccount options at privateKey: …', {
+          reason: 'invalidPrivateKey',
+          field: 'privateKey',
+          problem: 'required',
+        }),
+        context,
+      ),
+    ).toStrictEqual({
+      text: 'Enter a private key',
+      under: 'import-privateKey',
+    });
+    expect(
+      pageError(
+        invalidParams('Invalid private key: …', {
+          reason: 'invalidPrivateKey',
+        }),
+        context,
+      ),
+    ).toStrictEqual({
+      text: 'Invalid private key: paste the key, 64 hex characters (0x optional)',
+      under: 'import-privateKey',
+    });
+  });
+
   it('falls back to the form when the field has no input, and never reads inherited keys', () => {
     expect(
       pageError(

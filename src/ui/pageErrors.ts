@@ -159,8 +159,10 @@ const RULES: readonly Rule[] = [
     code: -32602,
     reason: 'invalidPrivateKey',
     field: 'privateKey',
-    text: () =>
-      'Invalid private key: paste the key, 64 hex characters (0x optional)',
+    text: (data) =>
+      data.problem === 'required'
+        ? 'Enter a private key'
+        : 'Invalid private key: paste the key, 64 hex characters (0x optional)',
   },
   {
     code: -32602,

@@ -51,7 +51,8 @@ export type ErrorReason =
   | 'noFactory'
   | 'requestsChanged'
   | 'unknownEntropySource'
-  | 'insufficientFunds';
+  | 'insufficientFunds'
+  | 'rpcUnreachable';
 
 /** An error's `data`: its reason, and the field or account it is about (never a secret). */
 export type ErrorData = {
@@ -63,6 +64,8 @@ export type ErrorData = {
   address?: string;
   /** `invalidField`: `required` when the field is missing, else `invalid`. */
   problem?: 'required' | 'invalid' | 'credentials' | 'masked' | 'invisible';
+  /** `rpcUnreachable`: the HTTP status the URL answered with, when it answered one. */
+  status?: number;
   /** `chainMismatch`: the chain id the URL serves (decimal). */
   chainId?: string;
   /** `chainMismatch`: the CAIP-2 scope the config names. */
@@ -287,3 +290,17 @@ export const walletCallsError = (
  */
 export const alreadyWaiting = (message: string): JsonRpcError<never> =>
   rpcErrors.resourceUnavailable({ message });
+
+/**
+ * -32002 (resource unavailable, EIP-1474): a service the caller named could not be used (a chain
+ * config's RPC URL that does not answer as a node).
+ *
+ * @param message - What failed, in words a page can show.
+ * @param data - The machine-readable reason and field.
+ * @returns The error to throw.
+ */
+export const unavailable = (
+  message: string,
+  data: ErrorData,
+): JsonRpcError<never> =>
+  rpcErrors.resourceUnavailable({ message, data }) as never;

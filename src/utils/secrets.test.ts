@@ -69,7 +69,7 @@ describe('scrubError: configured credentials never leave in an error', () => {
 });
 
 describe('setChainConfig with a node that quotes its keyed URL', () => {
-  it('masks the key of the config being checked (not stored yet) in the error', async () => {
+  it('never quotes the key of the config being checked (not stored yet) in the error', async () => {
     const server = createServer((req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(
@@ -104,13 +104,15 @@ describe('setChainConfig with a node that quotes its keyed URL', () => {
           rpcUrl: `http://127.0.0.1:${port}/v3/${RPC_KEY}`,
         })
         .catch((caught: JsonRpcError<never>) => caught);
+      // the node's own text is not passed on: the page's words, and never the key
       expect(error).toStrictEqual(
         expect.objectContaining({
-          code: -32000,
-          message: expect.stringContaining('refused http://127.0.0.1'),
+          code: -32002,
+          message:
+            'This node refused to say which chain it serves: check the address, and its key if the provider gave one',
         }),
       );
-      expect((error as Error).message).not.toContain(RPC_KEY);
+      expect(JSON.stringify(error)).not.toContain(RPC_KEY);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -108,7 +108,7 @@ describe('Settings', () => {
     expect(paths.at(-1)).toBe('/v3/SECRETKEY123');
   });
 
-  it('a node error while checking an unsaved config is a JSON-RPC error, its code kept, the key masked (callerError)', async () => {
+  it('a node error while checking an unsaved config is -32002 in words a page can show, the key masked (callerError)', async () => {
     const { settings, saved } = domain();
     const error = await settings
       .setChainConfig({
@@ -117,8 +117,14 @@ describe('Settings', () => {
       })
       .catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(JsonRpcError);
-    expect((error as JsonRpcError<never>).code).toBe(-32000);
-    expect((error as JsonRpcError<never>).message).toMatch(/^no access for /u);
+    expect((error as JsonRpcError<never>).code).toBe(-32002);
+    expect((error as JsonRpcError<never>).message).toBe(
+      'This node refused to say which chain it serves: check the address, and its key if the provider gave one',
+    );
+    expect((error as JsonRpcError<never>).data).toStrictEqual({
+      reason: 'rpcUnreachable',
+      field: 'rpcUrl',
+    });
     expect(JSON.stringify(error)).not.toContain('REFUSEDKEY4567');
     expect(paths.at(-1)).toBe('/refuse/v3/REFUSEDKEY4567');
     expect(saved).toStrictEqual([]);

@@ -5,6 +5,8 @@
  * proxy (an RPC API key in the URL path).
  */
 import type { Json } from '@metamask/utils';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 
 import {
   COMPANION,
@@ -114,6 +116,48 @@ describe('consent for what a site changes or receives', () => {
     await (await dialogOf(approved))?.ok();
     expect(((await approved).response as any).result.scope).toBe(scope);
     expect(await harness.rpc('getChainConfigs')).toHaveLength(1);
+  });
+
+  it('setChainConfig: a dead RPC URL or one serving another chain is refused before any dialog, in words a page can show', async () => {
+    const before = await observed();
+    const closed = createServer();
+    await new Promise<void>((resolve) =>
+      closed.listen(0, '127.0.0.1', resolve),
+    );
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    for (const [params, error] of [
+      [
+        {
+          scope: `eip155:${anvil.chainId}`,
+          rpcUrl: `http://127.0.0.1:${port}`,
+        },
+        {
+          code: -32002,
+          message:
+            "Couldn't reach this node: check the address, and that the node is running",
+          data: { reason: 'rpcUnreachable', field: 'rpcUrl' },
+        },
+      ],
+      [
+        { scope: 'eip155:1', rpcUrl: proxy.url },
+        {
+          code: -32602,
+          message: `Invalid setChainConfig params at rpcUrl: it serves chain ${anvil.chainId}, not eip155:1`,
+          data: {
+            reason: 'chainMismatch',
+            field: 'rpcUrl',
+            chainId: String(anvil.chainId),
+            scope: 'eip155:1',
+          },
+        },
+      ],
+    ] as const) {
+      const pending = send('rpc', 'setChainConfig', params);
+      expect(await dialogOf(pending)).toBeUndefined();
+      expect(((await pending).response as any).error).toMatchObject(error);
+    }
+    expect(await observed()).toBe(before);
   });
 
   it('setIpfsConfig: masked URL, credentials never shown; cancel is 4001 and nothing is written', async () => {

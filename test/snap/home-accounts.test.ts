@@ -7,7 +7,7 @@
 import { createServer } from 'node:net';
 import { privateKeyToAddress } from 'viem/accounts';
 
-import { installKeyringSnap } from './harness';
+import { COMPANION, dialogOf, installKeyringSnap } from './harness';
 import type { KeyringHarness } from './harness';
 import type { HomePageUi } from './homePage';
 import {
@@ -188,6 +188,96 @@ describe('home page: accounts, names and errors in page language', () => {
     });
   });
 
+  it("a site's name is the account's one name: given at creation, renamed with keyring_updateAccount, the page and the Remove dialog follow; a taken name is refused without echoing it", async () => {
+    const [savings] = await harness.keyring('keyring_listAccounts');
+    const travel = await harness.createAccount({ name: 'Travel' });
+    expect(travel.options.name).toBe('Travel');
+    await open();
+    expect(rowValues(ui.content, 'Name')).toContain('Travel');
+
+    // the site renames it the way MetaMask does: keyring_updateAccount with options.name
+    await harness.keyring('keyring_updateAccount', {
+      account: { ...travel, options: { ...travel.options, name: 'Holiday' } },
+    });
+    const renamed = (await harness.keyring('keyring_listAccounts')).find(
+      (account: { id: string }) => account.id === travel.id,
+    );
+    expect(renamed.options.name).toBe('Holiday');
+    expect(harness.events.at(-1)).toEqual({
+      method: 'notify:accountUpdated',
+      params: { account: renamed },
+    });
+    await open();
+    expect(rowValues(ui.content, 'Name')).toStrictEqual([
+      'Savings',
+      'Keyring Account 3',
+      'Holiday',
+    ]);
+    expect(buttonTexts(ui.content)).toContain('Delete Holiday');
+
+    // the site's Remove: its dialog names the account by its new name
+    const removing = harness.snap.onKeyringRequest({
+      origin: COMPANION,
+      method: 'keyring_deleteAccount',
+      params: { id: travel.id },
+    });
+    const dialog = await dialogOf(removing);
+    const asked = shownTexts(dialog?.content).join(' ');
+    expect(asked).toContain('Holiday');
+    expect(asked).not.toContain('Travel');
+    await dialog?.cancel();
+    await removing;
+
+    // another account's name (in any case) or a look-alike: -32602, nothing changed, never echoed
+    for (const name of ['SAVINGS', 'S\u0430vings']) {
+      const count = harness.events.length;
+      const refused = await harness
+        .keyring('keyring_updateAccount', {
+          account: { ...renamed, options: { ...renamed.options, name } },
+        })
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(
+          new RegExp(
+            `^Invalid account at options\\.name: .*account ${savings.address}`,
+            'u',
+          ),
+        ),
+      });
+      expect((refused as Error).message.toLowerCase()).not.toContain('savings');
+      expect(harness.events).toHaveLength(count);
+    }
+    await open();
+    expect(rowValues(ui.content, 'Name')).toContain('Holiday');
+    harness.answerDialogs(true);
+    await step(async (current) =>
+      current.clickElement(`account-delete:${travel.id}`),
+    );
+    expect(rowValues(ui.content, 'Name')).not.toContain('Holiday');
+  });
+
+  it('importing with the key input empty says "Enter a private key" under it and creates nothing; so does the RPC', async () => {
+    const before = await harness.keyring('keyring_listAccounts');
+    const count = harness.events.length;
+    await ui.typeInField('import-privateKey', '   ');
+    await step(async (current) => current.clickElement('import-key-submit'));
+    expect(findField(ui.content, 'import-privateKey')).toBe(
+      'Enter a private key',
+    );
+    for (const privateKey of ['', '  ']) {
+      await expect(harness.createAccount({ privateKey })).rejects.toMatchObject(
+        {
+          code: -32602,
+          message:
+            'Invalid createAccount options at privateKey: enter a private key',
+        },
+      );
+    }
+    expect(await harness.keyring('keyring_listAccounts')).toEqual(before);
+    expect(harness.events).toHaveLength(count);
+  });
+
   it('a key already used names its account under the key input; a bad key says what a key is; the RPC replies are unchanged', async () => {
     const address = privateKeyToAddress(IMPORTED_KEY);
     await ui.typeInField('import-privateKey', IMPORTED_KEY);
@@ -232,7 +322,7 @@ describe('home page: accounts, names and errors in page language', () => {
     expect(notice()).toBe(CANCELLED_TEXT);
   });
 
-  it('an unreachable RPC URL: "Couldn\'t reach this RPC URL" under the URL; the RPC reply keeps its code', async () => {
+  it('an unreachable RPC URL: "Couldn\'t reach this RPC URL" under the URL; the RPC reply says the same in its words, -32002', async () => {
     const port = await closedPort();
     await ui.typeInField('chain-scope', 'eip155:31337');
     await ui.typeInField('chain-rpcUrl', `http://127.0.0.1:${port}`);
@@ -248,7 +338,8 @@ describe('home page: accounts, names and errors in page language', () => {
       }),
     ).rejects.toMatchObject({
       code: -32002,
-      message: expect.stringContaining(`127.0.0.1:${port}`),
+      message:
+        "Couldn't reach this node: check the address, and that the node is running",
     });
   });
 

@@ -4,7 +4,8 @@
  * recovery phrase and an empty state presses *Find my accounts* (progress while it runs, the used
  * one added back, the others not invented, a second press adds nothing, the result still there when
  * the person comes back), restores by index without a chain, and the deletion dialogs and the
- * imported card say what can and cannot come back.
+ * imported card say what can and cannot come back. Each account comes back with the name the first
+ * install's page showed for it, never another's.
  */
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -243,8 +244,47 @@ describe('home page: getting accounts back', () => {
 
   // snaps-jest runs one install at a time: the first one stops when the second starts.
   describe('a second install with the same recovery phrase and an empty state', () => {
+    /** The name the first install's page showed for each account, by address. */
+    const firstNames = new Map<string, string>();
+
+    /**
+     * The names a page shows, by the address of each account's card.
+     *
+     * @param harness - The install.
+     * @returns Name by address, as the home page shows them.
+     */
+    async function shownNames(
+      harness: KeyringHarness,
+    ): Promise<Map<string, string>> {
+      const accounts = await harness.keyring('keyring_listAccounts');
+      const names = rowValues((await openHomePage(harness)).content, 'Name');
+      return new Map(
+        accounts.map((account: { address: string }, at: number) => [
+          account.address,
+          names[at],
+        ]),
+      );
+    }
+
     beforeAll(async () => {
+      for (const [address, name] of await shownNames(first)) {
+        firstNames.set(address, name);
+      }
       second = await installKeyringSnap();
+    });
+
+    it('the first install named its accounts by their index and phrase', () => {
+      expect(firstNames).toStrictEqual(
+        new Map([
+          [used.address, 'Keyring Account 1'],
+          [unused.address, 'Keyring Account 2'],
+          [imported.address, 'Imported Keyring Account 1'],
+          [
+            other.address,
+            'Keyring Account 1 (Alternative Secret Recovery Phrase)',
+          ],
+        ]),
+      );
     });
 
     it('without a chain, Find my accounts says what to add first and adds nothing', async () => {
@@ -286,8 +326,9 @@ describe('home page: getting accounts back', () => {
       expect(
         accounts.map((account: { address: string }) => account.address),
       ).toStrictEqual([unused.address]);
+      // the name it had on the first install, not the first free number
       expect(noticeOf(ui)).toBe(
-        `Restored Keyring Account 1 (${unused.address}) from index 1`,
+        `Restored ${firstNames.get(unused.address)} (${unused.address}) from index 1`,
       );
       expect(rowValues(ui.content, 'Key')).toStrictEqual([
         'derived from your Secret Recovery Phrase (index 1)',
@@ -302,7 +343,7 @@ describe('home page: getting accounts back', () => {
         current.clickElement('restore-form-submit'),
       );
       expect(noticeOf(page)).toBe(
-        `Restored Keyring Account 2 (${other.address}) from index 0`,
+        `Restored ${firstNames.get(other.address)} (${other.address}) from index 0`,
       );
       expect(
         (await second.keyring('keyring_listAccounts')).map(
@@ -353,8 +394,18 @@ describe('home page: getting accounts back', () => {
         'Found 1 used account on Local chain (31337): added 1',
       );
       expect(textOf(last)).toContain(
-        `Added Keyring Account 3 (${used.address}): Account (EOA) #0 of Default Secret Recovery Phrase`,
+        `Added ${firstNames.get(used.address)} (${used.address}): Account (EOA) #0 of Default Secret Recovery Phrase`,
       );
+      // every account back under the name the first install showed, on its own address
+      const back = await shownNames(second);
+      expect([...back.keys()]).toStrictEqual([
+        unused.address,
+        other.address,
+        used.address,
+      ]);
+      for (const [address, name] of back) {
+        expect(name).toBe(firstNames.get(address));
+      }
 
       const accounts = await second.keyring('keyring_listAccounts');
       const addresses = accounts.map(
@@ -386,7 +437,7 @@ describe('home page: getting accounts back', () => {
 
       // Back later: a fresh page still says how the search went.
       expect(textOf(await openHomePage(second))).toContain(
-        `Added Keyring Account 3 (${used.address})`,
+        `Added ${firstNames.get(used.address)} (${used.address})`,
       );
     });
 

@@ -96,10 +96,17 @@ describe('home page', () => {
     expect(page()).toContain('index 0');
 
     const fromRpc = await harness.createAccount();
-    expect({ ...fromRpc, id: undefined, address: undefined }).toEqual({
+    expect(fromRpc.options.name).toBe('Keyring Account 2');
+    expect({
+      ...fromRpc,
+      id: undefined,
+      address: undefined,
+      options: { ...fromRpc.options, name: undefined },
+    }).toEqual({
       ...fromPage,
       id: undefined,
       address: undefined,
+      options: { ...fromPage.options, name: undefined },
     });
     expect(fromRpc.address).not.toBe(fromPage.address);
   });

@@ -72,6 +72,8 @@ describe('Find my accounts: a second install with the same recovery phrase', () 
   let funder: Hex;
   const used: Record<string, Made> = {};
   const notFound: Record<string, Hex> = {};
+  /** The name the first install gave each account, by address. */
+  const firstNames = new Map<string, string>();
 
   /**
    * Sign with one account of a harness: personal_sign for an EOA, eth_signUserOperation for a
@@ -200,6 +202,9 @@ describe('Find my accounts: a second install with the same recovery phrase', () 
       imported: imported.address,
     });
 
+    for (const account of await first.keyring('keyring_listAccounts')) {
+      firstNames.set(account.address, account.options.name);
+    }
     second = await installKeyringSnap(); // same default phrase, empty state
   });
 
@@ -273,7 +278,8 @@ describe('Find my accounts: a second install with the same recovery phrase', () 
         end: 'gap',
       },
     ]);
-    // announced to MetaMask once each, named as new accounts are
+    // announced to MetaMask once each, each named as the first install named it (by its index and
+    // phrase), never with another address's name
     const created = second.events.filter(
       (event) => event.method === 'notify:accountCreated',
     );
@@ -283,11 +289,19 @@ describe('Find my accounts: a second install with the same recovery phrase', () 
     expect(created.map((event) => event.params.accountNameSuggestion)).toEqual([
       'Keyring Account 1',
       'Keyring Account 2',
-      'Keyring Account 3',
+      'Keyring Account 16',
       'Smart Account 1',
       'Smart Account 2',
-      'Keyring Account 4',
+      'Keyring Account 1 (Alternative Secret Recovery Phrase)',
     ]);
+    for (const event of created) {
+      expect(event.params.accountNameSuggestion).toBe(
+        firstNames.get(event.params.account.address),
+      );
+      expect(event.params.account.options.name).toBe(
+        event.params.accountNameSuggestion,
+      );
+    }
 
     // batching, counted where the requests arrive: the search's round trips and calls, plus one
     // getAddress check per smart account added (3 calls), as createAccount checks it

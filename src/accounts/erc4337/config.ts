@@ -16,8 +16,13 @@ import type {
 } from './types';
 import { CANONICAL_CONTRACTS } from './versions';
 import type { EntryPointContracts, EntryPointVersion } from './versions';
-import { createRpcClient, maskUrl } from '../../chain';
-import { invalidParams, validate } from '../../utils/errors';
+import {
+  ChainRpcError,
+  createRpcClient,
+  maskUrl,
+  TransportError,
+} from '../../chain';
+import { invalidParams, unavailable, validate } from '../../utils/errors';
 import { parseScope } from '../../utils/scope';
 import {
   AddressStruct,
@@ -161,14 +166,30 @@ export function contractsOf(
 }
 
 /**
- * Check over the network that `config.rpcUrl` serves the chain its scope names (`eth_chainId`).
+ * The `eth_chainId` check of a new chain config: one attempt of at most 10 s (as *Find my
+ * accounts* waits for a chain), no retry: a dead URL is answered at once, and the person can save
+ * again.
+ */
+const CHECK = { timeoutMs: 10_000, retries: 0 };
+
+/**
+ * Check over the network that `config.rpcUrl` serves the chain its scope names (`eth_chainId`):
+ * one attempt of at most 10 s (CHECK), so a dead URL is answered in seconds, before any dialog. A failure says what to do in words a page can show (never the transport's text).
  *
  * @param config - A parsed config.
- * @throws JsonRpcError -32602 when the endpoint serves another chain; the adapter's errors
- * (-32002 unreachable, provider codes) when it cannot be asked.
+ * @throws JsonRpcError -32002 (`data: { reason: 'rpcUnreachable', field: 'rpcUrl', status? }`)
+ * when the URL cannot be reached (`Couldn't reach this node: ...`) or answers but not as an
+ * Ethereum node (`This address doesn't answer as an Ethereum node: ...`, an HTTP error, a
+ * redirect, a malformed reply or a JSON-RPC error); -32602 (`chainMismatch`) when it serves
+ * another chain.
  */
 export async function verifyChainConfig(config: ChainConfig): Promise<void> {
-  const served = await createRpcClient({ url: config.rpcUrl }).chainId();
+  let served: number;
+  try {
+    served = await createRpcClient({ url: config.rpcUrl, ...CHECK }).chainId();
+  } catch (error) {
+    throw unreachableNode(error);
+  }
   if (BigInt(served) !== parseScope(config.scope).chainId) {
     throw invalidParams(
       `Invalid setChainConfig params at rpcUrl: it serves chain ${served}, not ${config.scope}`,
@@ -180,6 +201,50 @@ export async function verifyChainConfig(config: ChainConfig): Promise<void> {
       },
     );
   }
+}
+
+/** What a failed check says, by what failed (see unreachableNode). */
+const UNREACHABLE = {
+  silent:
+    "Couldn't reach this node: check the address, and that the node is running",
+  refused:
+    'This node refused to say which chain it serves: check the address, and its key if the provider gave one',
+  notNode: "This address doesn't answer as an Ethereum node",
+  fix: 'check the address, and its key if the provider gave one',
+  redirect:
+    "This address sends requests on to another, which the snap doesn't follow: enter the node's own address",
+};
+
+/**
+ * What a failed `eth_chainId` check tells the caller, in words a page can show: the node could
+ * not be reached (network failure, timeout), it redirects (never followed: src/chain/transport.ts),
+ * it refused (a JSON-RPC error reply: a wrong key, a limit), or it answered but not as an Ethereum
+ * node (an HTTP error status, a malformed or oversized reply). Never the transport's or the node's
+ * own text.
+ *
+ * @param error - What the chain client threw.
+ * @returns The -32002 error (`rpcUnreachable`, with the HTTP status when there was one).
+ */
+function unreachableNode(error: unknown): Error {
+  const fault = error instanceof TransportError ? error.kind : undefined;
+  const status = error instanceof TransportError ? error.status : undefined;
+  let message = `${UNREACHABLE.notNode}${status === undefined ? '' : ` (it answered HTTP ${status})`}: ${UNREACHABLE.fix}`;
+  if (fault === 'network' || fault === 'timeout' || fault === 'budget') {
+    message = UNREACHABLE.silent;
+  } else if (
+    fault === 'http' &&
+    (status === undefined || (status >= 300 && status < 400))
+  ) {
+    // the transport's one HTTP fault without a status, or a 3xx: a redirect it refused
+    message = UNREACHABLE.redirect;
+  } else if (error instanceof ChainRpcError) {
+    message = UNREACHABLE.refused;
+  }
+  return unavailable(message, {
+    reason: 'rpcUnreachable',
+    field: 'rpcUrl',
+    ...(status === undefined ? {} : { status }),
+  });
 }
 
 /**

@@ -125,3 +125,19 @@ export function phraseNames(sources: EntropySource[]): string[] {
         : `recovery phrase ${at + 1}`),
   );
 }
+
+/**
+ * The name of a phrase other than the primary one, as an account's suggested name carries it
+ * (`Keyring Account 1 (Alternative Secret Recovery Phrase)`; see phraseNames).
+ *
+ * @param sources - The phrases, primary first (EntropySources.list).
+ * @param id - The phrase's id as stored (undefined for the primary phrase).
+ * @returns Its name, or undefined for the primary phrase (or one MetaMask no longer lists).
+ */
+export function phraseLabel(
+  sources: EntropySource[],
+  id: string | undefined,
+): string | undefined {
+  const at = sources.findIndex((source) => source.id === id);
+  return id === undefined || at <= 0 ? undefined : phraseNames(sources)[at];
+}

@@ -1,23 +1,15 @@
 import { EthAccountType, KeyringEvent } from '@metamask/keyring-api';
 import type { KeyringAccount } from '@metamask/keyring-api';
-import {
-  enums,
-  exactOptional,
-  integer,
-  max,
-  min,
-  object,
-} from '@metamask/superstruct';
 import type { Hex } from 'viem';
 import { isAddressEqual } from 'viem';
 
-import { countName, suggestName } from '../accountNames';
+import { suggestName } from '../accountNames';
+import { publicAccount } from '../accountViews';
 import { takeIndex } from '../derivedKeys';
 import type { DerivedKeys, Key } from '../derivedKeys';
-import { phraseNames } from './entropySources';
+import { phraseLabel, phraseNames } from './entropySources';
 import type { EntropySources } from './entropySources';
 import { RECOVERY_LIMITS } from './recoveryPlan';
-import type { FoundKind } from './recoveryReads';
 import { searchAccounts } from './recoverySearch';
 import type { FoundAccount } from './recoverySearch';
 import type {
@@ -28,6 +20,8 @@ import type {
   RestoreAccountParams,
   SkippedAccount,
 } from './recoveryTypes';
+import { RESTORE, RestoreAccountParamsStruct } from './restoreParams';
+import type { Restoring } from './restoreParams';
 import { newEoaAccount } from '../../accounts';
 import {
   contractsOf,
@@ -41,40 +35,10 @@ import type {
 import type { Requester } from '../../consent';
 import { isSite, requireConsent } from '../../consent';
 import type { Settings } from '../../settings';
-import { EntropySourceIdStruct } from '../../state/schema';
 import type { AccountRecord, DerivationScheme } from '../../state/schema';
 import type { StateStore } from '../../state/store';
 import { invalidParams, validate } from '../../utils/errors';
 import type { KeyringPlatform } from '../types';
-
-/** The largest derivation index restoreAccount takes (2^31 - 1); what its refusals name. */
-const MAX_RESTORE_INDEX = 2 ** 31 - 1;
-const RESTORE = 'restoreAccount params';
-
-/** restoreAccount's params. */
-const RestoreAccountParamsStruct = object({
-  type: enums([EthAccountType.Eoa, EthAccountType.Erc4337]),
-  index: max(min(integer(), 0), MAX_RESTORE_INDEX),
-  entropySource: exactOptional(EntropySourceIdStruct),
-  scheme: exactOptional(enums(['legacy', 'eoa', 'erc4337-owner'])),
-  entryPointVersion: exactOptional(enums(['0.6', '0.7', '0.8'])),
-});
-
-/** What a new account is built from: its key, kind, index, scheme, source and resolved smart account. */
-type Restoring = {
-  /** The derived key. */
-  key: Key;
-  /** EOA or smart account. */
-  kind: FoundKind;
-  /** Its derivation index. */
-  index: number;
-  /** Its salt scheme. */
-  scheme: DerivationScheme;
-  /** Its entropy source (undefined: the primary phrase). */
-  sourceArg: string | undefined;
-  /** A smart account, resolved. */
-  resolved?: ResolvedSmartAccount;
-};
 
 /**
  * Account recovery: *Find my accounts* (search every Secret Recovery Phrase and salt scheme for
@@ -133,7 +97,8 @@ export class Recovery {
    * RECOVERY_LIMITS (indices, calls, time). Each used account this snap does not hold is then
    * added at its index, with the same address and type (a smart account on every configured chain
    * that shares the factory and EntryPoint of a chain where it was found, resolved exactly as
-   * createAccount resolves it), named as a new account is, and the next index of its scheme moves
+   * createAccount resolves it), named as createAccount names its index (`Smart Account 2` for the
+   * owner index 1: the name it was created with unless it was renamed), and the next index of its scheme moves
    * past it. Nothing is added twice: a second run adds nothing. A call while a search runs waits
    * for that search and gets its report. MetaMask asks the person about each account added
    * (`notify:accountCreated`); once she declines one, the rest are not asked (`declined`), so one
@@ -236,6 +201,7 @@ export class Recovery {
       index: parsed.index,
       scheme,
       sourceArg,
+      phrase: phraseLabel(sources, sourceArg),
       resolved,
     });
     return account;
@@ -284,7 +250,11 @@ export class Recovery {
       const declined = report.skipped.some(
         ({ reason }) => reason === 'declined',
       );
-      const added = await this.#addFound(found, declined);
+      const added = await this.#addFound(
+        found,
+        declined,
+        phraseLabel(sources, found.sourceArg),
+      );
       if ('reason' in added) {
         report.skipped.push(added);
       } else {
@@ -301,11 +271,13 @@ export class Recovery {
    *
    * @param found - The found account.
    * @param declined - Whether the person declined one already (then she is not asked again).
+   * @param phrase - The name of its phrase when not the primary one (in its suggested name).
    * @returns The added account, or the skipped one with its reason.
    */
   async #addFound(
     found: FoundAccount,
     declined: boolean,
+    phrase: string | undefined,
   ): Promise<RecoveredAccount | SkippedAccount> {
     const type =
       found.kind === 'smart' ? EthAccountType.Erc4337 : EthAccountType.Eoa;
@@ -347,6 +319,7 @@ export class Recovery {
           index: found.index,
           scheme: found.scheme,
           sourceArg: found.sourceArg,
+          phrase,
           resolved,
         },
         () => {
@@ -439,7 +412,8 @@ export class Recovery {
 
   /**
    * Save one account in the state queue and announce it (`notify:accountCreated`), as
-   * createAccount does: the key and address checked again there, the name suggested there, the
+   * createAccount does: the key and address checked again there, the index's own name given there
+   * (suggestName; another when an account has it), the
    * next index of its scheme moved past it while that stays within the search's reach
    * (RECOVERY_LIMITS.maxIndex): an index restored beyond it leaves the next index where it is, so
    * later accounts stay where *Find my accounts* looks (creation skips a key held already).
@@ -453,7 +427,7 @@ export class Recovery {
     restoring: Restoring,
     onRefused?: () => void,
   ): Promise<{ account: KeyringAccount; name: string }> {
-    const { key, kind, index, scheme, sourceArg, resolved } = restoring;
+    const { key, kind, index, scheme, sourceArg, phrase, resolved } = restoring;
     const account = resolved
       ? newSmartAccount(resolved)
       : newEoaAccount(key.address);
@@ -474,18 +448,17 @@ export class Recovery {
       if (index + 1 < RECOVERY_LIMITS.maxIndex) {
         takeIndex(draft, scheme, sourceArg, index);
       }
-      const name = suggestName(
-        draft.accounts,
-        kind === 'smart',
-        undefined,
-        draft.nameCounters?.[kind === 'smart' ? 'smart' : 'eoa'],
-      );
-      countName(draft, kind === 'smart', name);
+      const name = suggestName(draft.accounts, {
+        smart: kind === 'smart',
+        index,
+        phrase,
+      });
       draft.accounts[account.id] = { ...record, name };
+      const added = publicAccount(draft.accounts[account.id]);
       await this.#store.commit(draft, async () =>
         this.#platform
           .emitEvent(KeyringEvent.AccountCreated, {
-            account,
+            account: added,
             accountNameSuggestion: name,
           })
           .catch((error: unknown) => {
@@ -493,7 +466,7 @@ export class Recovery {
             throw error;
           }),
       );
-      return { account, name };
+      return { account: added, name };
     });
   }
 }
