@@ -168,6 +168,8 @@ const TypedDataParamsStruct = tuple([string(), union([string(), unknown()])]);
  * @param params - The request's params array.
  * @param own - The addresses of the snap's other accounts (the signing one is always counted):
  * typed data that is an instruction to one of them is refused (see assertNotOwnInstruction).
+ * @param delegationManagers - DelegationManagers under which typed data of a `Delegation` is
+ * refused (see assertNotOwnInstruction).
  * @returns The validated task.
  * @throws JsonRpcError -32602 naming the malformed field, a foreign address or a chain mismatch;
  * for typed data, any value that does not match its declared type (v3/v4: see normaliseTypedData;
@@ -180,6 +182,7 @@ export function parseEoaRequest(
   method: string,
   params: unknown,
   own: readonly string[] = [],
+  delegationManagers: readonly string[] = [],
 ): EoaTask {
   const { chainId: scopeChainId } = parseEoaScope(scope);
   switch (method) {
@@ -244,7 +247,11 @@ export function parseEoaRequest(
         typed,
         method === EthMethod.SignTypedDataV3 ? 'V3' : 'V4',
       );
-      assertNotOwnInstruction(normalised, [address, ...own]);
+      assertNotOwnInstruction(
+        normalised,
+        [address, ...own],
+        delegationManagers,
+      );
       return { method: 'eth_signTypedData', version, data: normalised };
     }
     default:

@@ -45,6 +45,8 @@ export type AccountTask =
  * @param chainConfig - The chain config of the request's scope, if any.
  * @param own - The addresses of every account of the snap: an EOA refuses typed data that is an
  * instruction to one of them (see parseEoaRequest).
+ * @param delegationManagers - The DelegationManagers of the configured chains and the canonical
+ * one: an EOA refuses typed data of a `Delegation` under them (see parseEoaRequest).
  * @returns The task, ready to run or sign.
  * @throws JsonRpcError -32602 naming what is wrong, -32001 when the scope has no chain config.
  */
@@ -53,6 +55,7 @@ export function parseAccountRequest(
   request: KeyringRequest,
   chainConfig: ChainConfig | undefined,
   own: readonly string[] = [],
+  delegationManagers: readonly string[] = [],
 ): AccountTask {
   const { method, params } = request.request;
   if (!view.account.methods.includes(method)) {
@@ -88,6 +91,7 @@ export function parseAccountRequest(
       method,
       params ?? [],
       own,
+      delegationManagers,
     ),
   };
 }

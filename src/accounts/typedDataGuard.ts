@@ -104,15 +104,24 @@ export function userOperationShape(
  * - any typed data whose domain's `verifyingContract` is one of them: a message for the account's
  *   own code (an upgraded EOA runs a contract at its own address), which the snap cannot read.
  *
+ * - a `Delegation` of MetaMask's Delegation Framework (ERC-7710): typed data under the domain
+ *   name `DelegationManager` whose `verifyingContract` is a configured or the canonical
+ *   DelegationManager, or any typed data with a `delegator` (any case, at any depth) that is one of
+ *   the snap's accounts. Once an EOA runs the DeleGator, such a signature is a grant; one without
+ *   caveats is a blank cheque. Only the grant flow signs delegations (keyring/deleGator.ts).
+ *
  * @param data - Typed data as normaliseTypedData returns it (EIP-712 v3/v4).
  * @param own - The addresses of this snap's accounts (the signing one included), any case.
+ * @param delegationManagers - The DelegationManagers (configured chains' and the canonical one).
  * @throws JsonRpcError -32602 naming the account (its public address) and why.
  */
 export function assertNotOwnInstruction(
   data: Typed,
   own: readonly string[],
+  delegationManagers: readonly string[] = [],
 ): void {
   const mine = new Set(own.map((address) => address.toLowerCase()));
+  assertNotDelegation(data, mine, delegationManagers);
   const { verifyingContract } = data.domain;
   if (
     typeof verifyingContract === 'string' &&
@@ -133,6 +142,57 @@ export function assertNotOwnInstruction(
       `Invalid typed data: it is a user operation (ERC-4337) for account ${named} of this snap. Its signature would let whoever holds it make any call from that account; this snap signs its accounts' user operations only when you send from the snap itself.`,
     );
   }
+}
+
+/** What the guard says of a delegation. */
+const DELEGATION_REFUSAL =
+  "Invalid typed data: it is a delegation (MetaMask's Delegation Framework, ERC-7710). Its signature would let its delegate spend from this snap's account; this snap signs delegations only in its own permission flow, behind its own dialog.";
+
+/**
+ * Refuse typed data of a `Delegation` (see {@link assertNotOwnInstruction}).
+ *
+ * @param data - Normalised typed data.
+ * @param mine - The snap's accounts, lower case.
+ * @param managers - The DelegationManagers, any case.
+ * @throws JsonRpcError -32602.
+ */
+function assertNotDelegation(
+  data: Typed,
+  mine: ReadonlySet<string>,
+  managers: readonly string[],
+): void {
+  const { name, verifyingContract } = data.domain;
+  const underManager =
+    typeof name === 'string' &&
+    name.toLowerCase() === 'delegationmanager' &&
+    typeof verifyingContract === 'string' &&
+    managers.some(
+      (manager) => manager.toLowerCase() === verifyingContract.toLowerCase(),
+    );
+  if (
+    underManager ||
+    delegators(data.message).some((found) => mine.has(found))
+  ) {
+    throw invalidParams(DELEGATION_REFUSAL);
+  }
+}
+
+/**
+ * The values of every `delegator` field (any case) at any depth, as lower-case addresses.
+ *
+ * @param value - A normalised typed-data value.
+ * @returns The addresses.
+ */
+function delegators(value: Json): string[] {
+  if (typeof value !== 'object' || value === null) {
+    return [];
+  }
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(key.toLowerCase() === 'delegator'
+      ? addresses(inner).map((address) => address.toLowerCase())
+      : []),
+    ...delegators(inner),
+  ]);
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   signAccountTask,
   signsNothing,
 } from '../accounts';
+import { CANONICAL_DELEGATION_ENVIRONMENT } from '../accounts/deleGator/canonical';
 import type { Settings } from '../settings';
 import type { AccountRecord } from '../state/schema';
 import type { StateStore } from '../state/store';
@@ -99,6 +100,19 @@ export class PendingRequests {
     );
   }
 
+  /**
+   * @returns The DelegationManager of every configured chain's Delegation Framework and the
+   * canonical v1.3.0 one: typed data of a `Delegation` under any of them is refused.
+   */
+  #delegationManagers(): string[] {
+    return [
+      CANONICAL_DELEGATION_ENVIRONMENT.DelegationManager,
+      ...Object.values(this.#settings.allChainConfigs()).flatMap(
+        (config) => config.delegationEnvironment?.DelegationManager ?? [],
+      ),
+    ];
+  }
+
   /** @returns Pending requests (async approval mode). */
   async list(): Promise<KeyringRequest[]> {
     return Object.values(this.#store.current.pendingRequests);
@@ -133,6 +147,7 @@ export class PendingRequests {
       request,
       this.#settings.chainConfig(request.scope),
       this.#addresses(),
+      this.#delegationManagers(),
     );
     if (signsNothing(task)) {
       return { pending: false, result: await runUnsigned(task) };
@@ -171,6 +186,7 @@ export class PendingRequests {
           request,
           this.#settings.chainConfig(request.scope),
           this.#addresses(),
+          this.#delegationManagers(),
         ),
       );
       const draft = this.#store.draft();

@@ -14,6 +14,7 @@ import {
   dialogText,
   expectError,
   installKeyringSnap,
+  METAMASK,
 } from './harness';
 import type { KeyringHarness } from './harness';
 import { startDevnet } from '../../devnet/devnet';
@@ -145,5 +146,64 @@ describe("DeleGator: MetaMask's Delegation Framework on the devnet", () => {
       -32602,
       /delegationEnvironment at implementations/u,
     );
+  });
+
+  it("keyring_submitRequest refuses eth_signTypedData_v4 of a Delegation of the snap's EOA under the configured DelegationManager, in async mode too: -32602, nothing parked", async () => {
+    const environment = devnet.delegationEnvironment as NonNullable<
+      Devnet['delegationEnvironment']
+    >;
+    const eoa = await harness.createAccount({});
+    const typed = {
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        Caveat: [
+          { name: 'enforcer', type: 'address' },
+          { name: 'terms', type: 'bytes' },
+        ],
+        Delegation: [
+          { name: 'delegate', type: 'address' },
+          { name: 'delegator', type: 'address' },
+          { name: 'authority', type: 'bytes32' },
+          { name: 'caveats', type: 'Caveat[]' },
+          { name: 'salt', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Delegation',
+      domain: {
+        name: 'DelegationManager',
+        version: '1',
+        chainId: devnet.chainId,
+        verifyingContract: environment.DelegationManager,
+      },
+      message: {
+        delegate: '0x000000000000000000000000000000000000bEEF',
+        delegator: eoa.address,
+        authority: `0x${'f'.repeat(64)}`,
+        caveats: [],
+        salt: '1',
+      },
+    };
+    for (const mode of ['sync', 'async'] as const) {
+      await harness.rpcApproved('setApprovalMode', { mode });
+      await expectError(
+        harness.submit(
+          eoa,
+          'eth_signTypedData_v4',
+          [eoa.address, JSON.stringify(typed)],
+          devnet.scope,
+        ),
+        -32602,
+        /it is a delegation/u,
+      );
+    }
+    expect(
+      await harness.keyring('keyring_listRequests', undefined, METAMASK),
+    ).toEqual([]);
+    await harness.rpcApproved('setApprovalMode', { mode: 'sync' });
   });
 });
