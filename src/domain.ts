@@ -1,15 +1,18 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
 import { AccountActivity } from './keyring/accountActivity';
-import { DappCalls } from './sites/dappCalls';
 import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
 import { MetadataReader } from './metadata';
 import { Settings } from './settings';
+import { DappCalls } from './sites/dappCalls';
+import { ExecutionPermissions } from './sites/permissions/executionPermissions';
+import type { DeleGatorPort, GrantConfirmer } from './sites/permissions/types';
 import { loadState, StateStore } from './state/store';
 import type { KeyringState, StateSaver } from './state/store';
 import { callerError } from './utils/errorMap';
+import { internalError } from './utils/errors';
 
 /**
  * The composition root: builds the settings, the state store, the metadata reader and the keyring
@@ -32,11 +35,36 @@ export type Domain = {
   activity: AccountActivity;
   /** EIP-5792 for sites (wallet_getCapabilities, wallet_sendCalls, wallet_getCallsStatus). */
   dapps: DappCalls;
+  /** ERC-7715 execution permissions for sites, and the home page's list and *Revoke*. */
+  permissions: ExecutionPermissions;
   /**
    * What a caller sees of anything thrown (`callerError`: mapped to a JSON-RPC error, the
    * configured credentials masked in it). A JSON-RPC error keeps its code.
    */
   scrub: (error: unknown) => JsonRpcError<never>;
+};
+
+/** What the domain needs from MetaMask: the keyring's platform, saving state, the grant dialog. */
+export type DomainPlatform = KeyringPlatform & {
+  /** Save the state (snap_manageState). */
+  saveState: StateSaver;
+  /** Show the grant dialog of an execution permission; without it nothing is granted. */
+  confirmGrant?: GrantConfirmer;
+};
+
+/** Until the DeleGator account side is in: every grant stops before its dialog. */
+const DELEGATOR_PENDING: DeleGatorPort = {
+  status: async () => {
+    throw internalError(
+      'Execution permissions are not available in this build yet',
+    );
+  },
+  ensure: async () => undefined,
+  sign: async () => {
+    throw internalError(
+      'Execution permissions are not available in this build yet',
+    );
+  },
 };
 
 /**
@@ -49,7 +77,7 @@ export type Domain = {
  */
 export function createDomain(
   state: KeyringState,
-  platform: KeyringPlatform & { saveState: StateSaver },
+  platform: DomainPlatform,
   redirect: ApprovalRedirect,
 ): Domain {
   const store = new StateStore(state, platform.saveState);
@@ -68,6 +96,14 @@ export function createDomain(
     upgrades: new AccountUpgrades({ store, settings, platform }),
     activity: new AccountActivity({ store, settings }),
     dapps: new DappCalls({ store, settings, keyring }),
+    permissions: new ExecutionPermissions({
+      store,
+      settings,
+      keyring,
+      deleGator: DELEGATOR_PENDING,
+      environment: () => undefined,
+      ...(platform.confirmGrant ? { confirm: platform.confirmGrant } : {}),
+    }),
     scrub: (error) => scrubError(error, domain),
   };
   return domain;
@@ -84,7 +120,7 @@ export function createDomain(
  */
 export async function loadDomain(
   redirect: ApprovalRedirect,
-  platform: KeyringPlatform & { saveState: StateSaver },
+  platform: DomainPlatform,
 ): Promise<Domain> {
   return createDomain(await loadState(), platform, redirect);
 }
