@@ -1,6 +1,7 @@
 /**
- * `npm run devnet`: start the local ERC-4337 devnet (anvil + EntryPoint v0.6 + SimpleAccountFactory +
- * VerifyingPaymaster + Alto bundler + ERC-7677 paymaster service) and the embedded IPFS node, all on
+ * `npm run devnet`: start the local ERC-4337 devnet (anvil + EntryPoint v0.6, v0.7, v0.8 + SimpleAccountFactory +
+ * VerifyingPaymaster + Alto bundler + ERC-7677 paymaster service + MetaMask's Delegation Framework
+ * deployed by the Smart Accounts Kit) and the embedded IPFS node, all on
  * 127.0.0.1, print what a person needs to use them from MetaMask (URLs, a funded test account, a
  * sample metadata CID, the snap's `setChainConfig` and `setIpfsConfig` params), and run until Ctrl-C
  * or SIGTERM (then stop everything).
@@ -211,6 +212,7 @@ async function main(): Promise<void> {
   devnet = await startDevnet({
     altoArgs: ['--enable-cors', 'true'],
     ports: options.ports,
+    delegation: true,
   });
   ipfs = await startIpfsNode({ port: options.ports.ipfs, cors: true });
   const metadataCid = await addJson(ipfs, SAMPLE_METADATA);
@@ -223,6 +225,11 @@ async function main(): Promise<void> {
   );
 
   const { contracts } = devnet;
+  const environment = devnet.delegationEnvironment;
+  const chainConfig = {
+    ...devnet.chainConfig,
+    delegationEnvironment: environment,
+  };
   const ipfsConfig = { apiUrl: ipfs.apiUrl };
   /**
    * Print one aligned row.
@@ -252,6 +259,22 @@ async function main(): Promise<void> {
     `${contracts.verifyingPaymaster} (signer ${contracts.paymasterSignerAddress}, key held by the paymaster service)`,
   );
   row('deployer', contracts.deployer);
+  if (environment) {
+    console.log(
+      "\nMetaMask's Delegation Framework v1.3.0 (deployed by the Smart Accounts Kit, NOT at the canonical addresses;\n" +
+        '  setChainConfig below carries it as delegationEnvironment, all of it):',
+    );
+    row('DelegationManager', environment.DelegationManager);
+    row(
+      'EIP7702StatelessDeleG.',
+      environment.implementations.EIP7702StatelessDeleGatorImpl ?? '',
+    );
+    row('its EntryPoint v0.7', environment.EntryPoint);
+    row(
+      'caveat enforcers',
+      `${Object.keys(environment.caveatEnforcers).length}`,
+    );
+  }
 
   console.log(`\nFunded account: anvil's default mnemonic, account #0`);
   row('address', funded.address);
@@ -259,7 +282,7 @@ async function main(): Promise<void> {
   row('balance', `${formatEther(balance)} ETH`);
   console.log(
     '  TEST KEY, PUBLIC (every anvil and Hardhat user knows it): never use it on a real network.\n' +
-      "  (Accounts #1 to #3 of that mnemonic are the bundler's and the deployer's: leave them alone.)\n" +
+      "  (Accounts #1 to #4 of that mnemonic are the bundler's and the deployers': leave them alone.)\n" +
       `  In MetaMask: add the network (RPC URL ${devnet.rpcUrl}, chain id ${devnet.chainId}, currency ETH), then\n` +
       "  import the key (MetaMask's Import account, or the snap's home page, Import).",
   );
@@ -276,13 +299,13 @@ async function main(): Promise<void> {
       "(the manifest's endowment:rpc allowedOrigins; a development build from `npm run serve:dev` adds a\n" +
       "local site's origin), or type the same values into the snap's home page (Chains, IPFS settings).",
   );
-  block('setChainConfig params:', devnet.chainConfig);
+  block('setChainConfig params:', chainConfig);
   block('setIpfsConfig params:', ipfsConfig);
   console.log(
     `\nFor example, from a page of that origin (snap id ${SNAP_ID}, as \`npm run serve\` serves it):`,
   );
   for (const [method, params] of [
-    ['setChainConfig', devnet.chainConfig],
+    ['setChainConfig', chainConfig],
     ['setIpfsConfig', ipfsConfig],
   ] as const) {
     console.log(

@@ -57,6 +57,11 @@ describe('the chain settings dialog', () => {
         { label: 'Bundler URL', value: 'none' },
         { label: 'Paymaster URL', value: 'none' },
         ...chainContractRows(config),
+        {
+          label: 'Spending permissions',
+          value:
+            "MetaMask's Delegation Framework v1.3.0 (canonical deployment)",
+        },
       ],
       warnings: [],
     });

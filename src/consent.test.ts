@@ -59,6 +59,74 @@ describe('describeConsent', () => {
     ).toContain(`"label":"Tokens offered to pay gas","value":"${OTHER}"`);
   });
 
+  it('shows the spending-permission contracts a chain config sets, each not canonical one in full and warned about', () => {
+    const config = {
+      scope: 'eip155:31337',
+      rpcUrl: 'http://127.0.0.1:8545',
+      entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+      accountFactory: OTHER,
+    };
+    /**
+     * The dialog of the config with more fields.
+     *
+     * @param more - Fields to add or replace.
+     * @returns The dialog's text.
+     */
+    const rows = (
+      more: Partial<typeof config> & Record<string, unknown>,
+    ): ReturnType<typeof describeConsent> =>
+      describeConsent({
+        origin: SITE,
+        change: {
+          kind: 'chainConfig',
+          replaces: false,
+          config: { ...config, ...more },
+        },
+      });
+    expect(rows({}).rows).toContainEqual({
+      label: 'Spending permissions',
+      value: 'not available on this chain',
+    });
+    expect(rows({ scope: 'eip155:1' }).rows).toContainEqual({
+      label: 'Spending permissions',
+      value: "MetaMask's Delegation Framework v1.3.0 (canonical deployment)",
+    });
+    const manager = '0x2222222222222222222222222222222222222222';
+    const custom = rows({
+      delegationEnvironment: {
+        DelegationManager: manager,
+        EntryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+        SimpleFactory: OTHER,
+        implementations: { EIP7702StatelessDeleGatorImpl: OTHER },
+        caveatEnforcers: {
+          TimestampEnforcer: '0x1046bb45C8d673d4ea75321280DB34899413c069',
+          ValueLteEnforcer: OTHER,
+        },
+      },
+    });
+    expect(custom.rows).toStrictEqual(
+      expect.arrayContaining([
+        { label: 'Delegation manager', value: `${manager} (NOT canonical)` },
+        {
+          label: 'Smart-account code of an account that grants',
+          value: `${OTHER} (NOT canonical)`,
+        },
+        {
+          label: 'Its EntryPoint',
+          value: '0x0000000071727De22E5E9d8BAf0edAc6f37da032 (canonical)',
+        },
+        {
+          label: 'Rule contract ValueLteEnforcer',
+          value: `${OTHER} (NOT canonical)`,
+        },
+        { label: 'Other rule contracts', value: '1 canonical' },
+      ]),
+    );
+    expect(custom.warnings.join(' ')).toContain(
+      "NOT MetaMask's canonical Delegation Framework v1.3.0 deployment",
+    );
+  });
+
   it('never shows IPFS credentials; names the account of a deletion and of an export', () => {
     const ipfs = dialogText({
       kind: 'ipfsConfig',

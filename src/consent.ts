@@ -1,6 +1,7 @@
 import { isAddressEqual } from 'viem';
 import type { Hex } from 'viem';
 
+import { delegationEnvironmentRows } from './accounts/deleGator/describe';
 import type { ChainConfig } from './accounts/erc4337';
 import { contractsOf } from './accounts/erc4337/config';
 import { knownImplementation } from './accounts/erc4337/knownFactories';
@@ -307,6 +308,7 @@ export function describeConsent({ origin, change }: Consent): ConsentText {
           ...(['0.6', '0.7', '0.8'] as const).flatMap((version) =>
             contractRows(config, version, warnings),
           ),
+          ...delegationEnvironmentRows(config, warnings),
           ...(config.gasTokens?.length
             ? [
                 {

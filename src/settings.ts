@@ -1,5 +1,7 @@
 import { enums, object } from '@metamask/superstruct';
 
+import { resolveDelegationEnvironment } from './accounts/deleGator/environment';
+import type { DelegationEnvironment } from './accounts/deleGator/environment';
 import {
   maskChainConfig,
   parseChainConfig,
@@ -15,10 +17,11 @@ import type { IpfsConfig } from './metadata';
 import type { StateStore } from './state/store';
 import { callerError } from './utils/errorMap';
 import { invalidParams, validate } from './utils/errors';
+import { parseScope } from './utils/scope';
 import { rememberCredentials } from './utils/secrets';
 import { ChainScopeStruct } from './utils/structs';
 
-export type { ChainConfig, GasTokenView };
+export type { ChainConfig, DelegationEnvironment, GasTokenView };
 
 /** How signing requests are approved: at once (`sync`) or parked until approved (`async`). */
 export type ApprovalMode = 'sync' | 'async';
@@ -72,7 +75,8 @@ export class Settings {
    * field, so an edit form can leave a keyed URL untouched; a masked URL anywhere else (another scope, no stored config, another field) is
    * refused before any network request or dialog, since it is only a placeholder.
    *
-   * @param params - `{ scope: "eip155:<decimal>", rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl?, entryPoints? }`.
+   * @param params - `{ scope: "eip155:<decimal>", rpcUrl, entryPoint?, accountFactory?, bundlerUrl?, paymasterUrl?, entryPoints?, gasTokens?, delegationEnvironment? }`
+   * (`delegationEnvironment`: the kit's `SmartAccountsEnvironment`, as `deploySmartAccountsEnvironment` returns it; a site's dialog lists its contracts, flagged when not canonical).
    * @param requester - The caller (from the front door); undefined for the snap's home page.
    * @returns The stored config with every URL's API key masked.
    * @throws JsonRpcError -32602 naming the bad field, a masked URL that stands for nothing stored
@@ -124,6 +128,25 @@ export class Settings {
    */
   chainConfig(scope: string): ChainConfig | undefined {
     return this.#store.current.chains[scope];
+  }
+
+  /**
+   * The Delegation Framework grants and DeleGator accounts use on a chain: the chain config's
+   * `delegationEnvironment`, else MetaMask's canonical v1.3.0 deployment where the chain has it
+   * (`@metamask/delegation-deployments`).
+   *
+   * @param scope - CAIP-2 chain id, `eip155:<decimal chain id>`.
+   * @returns A copy of the environment (the kit's `SmartAccountsEnvironment` shape, checksummed
+   * addresses), or undefined when the chain has no config or no environment.
+   */
+  delegationEnvironment(scope: string): DelegationEnvironment | undefined {
+    const config = this.#store.current.chains[scope];
+    return config
+      ? resolveDelegationEnvironment(
+          config.delegationEnvironment,
+          parseScope(scope).chainId,
+        )
+      : undefined;
   }
 
   /**

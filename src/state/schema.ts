@@ -21,6 +21,7 @@ import {
 } from '@metamask/superstruct';
 import type { Describe } from '@metamask/superstruct';
 
+import { DelegationEnvironmentStruct } from '../accounts/deleGator/environment';
 import type {
   ActivityEntry,
   ChainConfig,
@@ -328,6 +329,7 @@ const ChainConfigStruct = object({
     }),
   ),
   gasTokens: exactOptional(size(array(AddressStruct), 0, 8)),
+  delegationEnvironment: exactOptional(DelegationEnvironmentStruct),
 });
 
 /**

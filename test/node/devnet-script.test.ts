@@ -117,6 +117,14 @@ describe('npm run devnet', () => {
         accountFactory: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/u),
         bundlerUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/u),
         paymasterUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/u),
+        delegationEnvironment: expect.objectContaining({
+          DelegationManager: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/u),
+          EntryPoint: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+          implementations: expect.objectContaining({
+            EIP7702StatelessDeleGatorImpl:
+              expect.stringMatching(/^0x[0-9a-fA-F]{40}$/u),
+          }),
+        }),
       });
       const ipfsConfig = jsonAfter(run.stdout, 'setIpfsConfig params:');
       expect(ipfsConfig).toStrictEqual({

@@ -1,4 +1,10 @@
-import { array, exactOptional, object, size } from '@metamask/superstruct';
+import {
+  array,
+  exactOptional,
+  object,
+  size,
+  unknown,
+} from '@metamask/superstruct';
 import { getAddress, isAddressEqual } from 'viem';
 import type { Hex } from 'viem';
 
@@ -18,6 +24,10 @@ import {
   ChainScopeStruct,
   HttpUrlStruct,
 } from '../../utils/structs';
+import {
+  DelegationEnvironmentStruct,
+  normalizeDelegationEnvironment,
+} from '../deleGator/environment';
 
 const EntryPointContractsStruct = object({
   entryPoint: AddressStruct,
@@ -30,8 +40,9 @@ export const MAX_GAS_TOKENS = 8;
 /**
  * `setChainConfig` params: `{ scope, rpcUrl, entryPoint?, accountFactory?, bundlerUrl?,
  * paymasterUrl?, entryPoints?: { "0.7"?: { entryPoint, accountFactory }, "0.8"?: { ... } },
- * gasTokens?: [address, ...] }` (at most {@link MAX_GAS_TOKENS} ERC-20 tokens the home page offers
- * to pay gas with through the paymaster service).
+ * gasTokens?: [address, ...], delegationEnvironment? }` (at most {@link MAX_GAS_TOKENS} ERC-20
+ * tokens the home page offers to pay gas with through the paymaster service; the Delegation
+ * Framework's contracts as `DelegationEnvironmentStruct` bounds them).
  */
 export const ChainConfigParamsStruct = object({
   scope: ChainScopeStruct,
@@ -47,6 +58,8 @@ export const ChainConfigParamsStruct = object({
     }),
   ),
   gasTokens: exactOptional(size(array(AddressStruct), 0, MAX_GAS_TOKENS)),
+  // checked on its own below, so an error names its fields (fieldName shortens longer names to <key>)
+  delegationEnvironment: exactOptional(unknown()),
 });
 
 /**
@@ -88,6 +101,17 @@ export function parseChainConfig(params: unknown): ChainConfig {
           ],
         }
       : {}),
+    ...(input.delegationEnvironment === undefined
+      ? {}
+      : {
+          delegationEnvironment: normalizeDelegationEnvironment(
+            validate(
+              input.delegationEnvironment,
+              DelegationEnvironmentStruct,
+              'setChainConfig delegationEnvironment',
+            ),
+          ),
+        }),
   };
 }
 

@@ -1,5 +1,7 @@
 import type { Hex } from 'viem';
 
+import type { DelegationEnvironment } from '../deleGator/canonical';
+
 /**
  * The persisted shapes of the ERC-4337 side: a chain's settings (`setChainConfig`) and a smart
  * account's own data. Plain JSON, kept in the snap's encrypted state by the domain; the account
@@ -33,6 +35,11 @@ export type ChainConfig = {
   };
   /** ERC-20 tokens (checksummed, at most 8) the home page offers to pay gas with through `paymasterUrl`. */
   gasTokens?: string[];
+  /**
+   * MetaMask's Delegation Framework on this chain (the kit's `SmartAccountsEnvironment`,
+   * checksummed), replacing the canonical v1.3.0 deployment (or giving one to a chain without it).
+   */
+  delegationEnvironment?: DelegationEnvironment;
 };
 
 /** What an account may set for one chain on top of the chain config (from its IPFS metadata). */
