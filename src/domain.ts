@@ -101,7 +101,7 @@ export function createDomain(
       settings,
       keyring,
       deleGator: DELEGATOR_PENDING,
-      environment: () => undefined,
+      environment: (scope) => settings.delegationEnvironment(scope),
       ...(platform.confirmGrant ? { confirm: platform.confirmGrant } : {}),
     }),
     scrub: (error) => scrubError(error, domain),

@@ -6,14 +6,11 @@
  * `erc7710WalletActions().sendTransactionWithDelegation`. What each redemption moved is read from
  * the node (balances), and every refusal names the enforcer that refused it.
  */
+import type { SmartAccountsEnvironment } from '@metamask/smart-accounts-kit';
 import { overrideDeployedEnvironment } from '@metamask/smart-accounts-kit/utils';
-import { deploySmartAccountsEnvironment } from '@metamask/smart-accounts-kit/utils';
 import {
-  createPublicClient,
-  createWalletClient,
   decodeAbiParameters,
   getAddress,
-  http,
   parseEther,
   recoverTypedDataAddress,
   toFunctionSelector,
@@ -23,7 +20,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 import { ANVIL_KEYS, startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
-import { devnetChain } from '../../devnet/erc4337';
+import {
+  DELEGATION_DEPLOYER_KEY,
+  deployDelegationFramework,
+} from '../../devnet/delegation';
 import { jsonRpc } from '../../devnet/json-rpc';
 import {
   delegateEoa,
@@ -40,7 +40,6 @@ import { Settings } from '../../src/settings';
 import { delegationTypedData } from '../../src/sites/permissions/delegation';
 import { ExecutionPermissions } from '../../src/sites/permissions/executionPermissions';
 import type {
-  DelegationContracts,
   DeleGatorPort,
   GrantReview,
 } from '../../src/sites/permissions/types';
@@ -54,9 +53,7 @@ const RECIPIENT = '0x000000000000000000000000000000000000bEEF' as Address;
 
 describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegation Framework v1.3.0)', () => {
   let anvil: Anvil;
-  let environment: DelegationContracts & {
-    implementations: Record<string, Address>;
-  };
+  let environment: SmartAccountsEnvironment;
   let token: Address;
   let permissions: ExecutionPermissions;
   let store: StateStore;
@@ -67,17 +64,12 @@ describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegatio
 
   beforeAll(async () => {
     anvil = await startAnvil({ args: ['--hardfork', 'prague'] });
-    const chain = devnetChain(anvil.chainId, anvil.url);
-    environment = await deploySmartAccountsEnvironment(
-      createWalletClient({
-        account: privateKeyToAccount(ANVIL_KEYS[0]),
-        chain,
-        transport: http(anvil.url),
-      }),
-      createPublicClient({ chain, transport: http(anvil.url) }),
-      chain,
-    );
-    overrideDeployedEnvironment(anvil.chainId, '1.3.0', environment as never);
+    await jsonRpc(anvil.url, 'anvil_setBalance', [
+      privateKeyToAccount(DELEGATION_DEPLOYER_KEY).address,
+      '0x56bc75e2d63100000',
+    ]); // 100 ETH
+    environment = await deployDelegationFramework(anvil.url);
+    overrideDeployedEnvironment(anvil.chainId, '1.3.0', environment);
     token = await deployTestToken(anvil.url, 'TST');
     const state = defaultState();
     const scope = `eip155:${anvil.chainId}`;
@@ -139,7 +131,7 @@ describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegatio
       settings,
       keyring,
       deleGator,
-      environment: (): DelegationContracts => environment,
+      environment: (): SmartAccountsEnvironment => environment,
       confirm: async (review): Promise<boolean> => {
         reviews.push(review);
         return answer;

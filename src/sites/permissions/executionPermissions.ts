@@ -21,13 +21,13 @@ import { readGrantViews } from './grantViews';
 import { grantAtChainTime, parseGrantRequest } from './request';
 import { disableGrant } from './revocation';
 import type {
-  DelegationContracts,
   DeleGatorPort,
   GrantConfirmer,
   GrantView,
   TokenShown,
 } from './types';
 import { readGrantFacts } from '../../accounts/delegation/grantReads';
+import type { DelegationEnvironment } from '../../accounts/deleGator/environment';
 import type { KeyringSnap } from '../../keyring/keyring';
 import type { Settings } from '../../settings';
 import type { StateStore } from '../../state/store';
@@ -70,7 +70,7 @@ export class ExecutionPermissions {
 
   readonly #deleGator: DeleGatorPort;
 
-  readonly #environment: (scope: string) => DelegationContracts | undefined;
+  readonly #environment: (scope: string) => DelegationEnvironment | undefined;
 
   readonly #confirm: GrantConfirmer | undefined;
 
@@ -91,7 +91,7 @@ export class ExecutionPermissions {
     settings: Settings;
     keyring: KeyringSnap;
     deleGator: DeleGatorPort;
-    environment: (scope: string) => DelegationContracts | undefined;
+    environment: (scope: string) => DelegationEnvironment | undefined;
     confirm?: GrantConfirmer;
   }) {
     this.#store = parts.store;
@@ -160,7 +160,7 @@ export class ExecutionPermissions {
           : undefined;
       const facts = await readGrantFacts(config.rpcUrl, request.chainId, {
         delegator: request.from,
-        delegationManager: contracts.DelegationManager,
+        delegationManager: contracts.DelegationManager as Hex,
         nonceEnforcer: enforcers.NonceEnforcer,
         ...(token ? { token } : {}),
       });
@@ -227,7 +227,7 @@ export class ExecutionPermissions {
         account.id,
         unsigned,
         request.chainId,
-        contracts.DelegationManager,
+        contracts.DelegationManager as Hex,
       );
       const grant = grantRecord({
         origin,
@@ -235,7 +235,7 @@ export class ExecutionPermissions {
         request: granted,
         delegation: { ...unsigned, signature },
         hash: delegationHash(unsigned),
-        delegationManager: contracts.DelegationManager,
+        delegationManager: contracts.DelegationManager as Hex,
         ...(shown ? { token: shown } : {}),
       });
       await this.#store.run(async () => {

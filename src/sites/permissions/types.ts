@@ -118,12 +118,3 @@ export type DeleGatorPort = {
     delegationManager: Hex,
   ) => Promise<Hex>;
 };
-
-/** The Delegation Framework's contracts on a chain (the Smart Accounts Kit's environment shape). */
-export type DelegationContracts = {
-  /** The DelegationManager. */
-  // eslint-disable-next-line @typescript-eslint/naming-convention -- the kit's environment field
-  DelegationManager: Hex;
-  /** The caveat enforcers by name. */
-  caveatEnforcers: Record<string, Hex>;
-};
