@@ -13,7 +13,7 @@ import type { NativeFormatter } from './grantWords';
 import { ConfirmationLine } from './sendConfirmation';
 import type { ConfirmationRow } from './sendConfirmationRows';
 import type { GrantReview } from '../../sites/permissions/types';
-import { displayText, printable } from '../../utils/safeText';
+import { displayText } from '../../utils/safeText';
 
 /**
  * The dialog of `wallet_requestExecutionPermissions` (content of a `snap_dialog` of type
@@ -79,7 +79,7 @@ export function grantRows(
     intro: `${origin} asks that the session account below may spend ${limit} from ${accountName ?? 'your account'} on ${chain}, from ${timeWords(terms.startTime, now)} until ${timeWords(review.expiry, now)}, without asking you each time. You can revoke it on this snap's home page.`,
     rows,
     ...(review.justification
-      ? { justification: `“${printable(review.justification, 500)}”` }
+      ? { justification: `“${displayText(review.justification)}”` }
       : {}),
     ...(deleGator.ready
       ? {}
