@@ -398,6 +398,66 @@ describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegatio
     );
   });
 
+  it('native-token-stream: the initial amount at once, then the rate, never past the total; the home page reads what is unlocked', async () => {
+    const start = await chainNow();
+    const response = await grant(
+      {
+        type: 'native-token-stream',
+        data: {
+          initialAmount: `0x${parseEther('0.1').toString(16)}`,
+          amountPerSecond: `0x${parseEther('0.001').toString(16)}`,
+          maxAmount: `0x${parseEther('0.2').toString(16)}`,
+          startTime: start,
+        },
+      },
+      start + 86_400,
+    );
+    const before = await balance(RECIPIENT);
+    // about 0.1 ETH is unlocked at first: 0.15 is more
+    expect(
+      await redeem(
+        anvil.url,
+        SESSION_KEY,
+        { to: RECIPIENT, value: parseEther('0.15') },
+        response,
+      ),
+    ).toMatch(/allowance-exceeded/u);
+    expect(
+      await redeem(
+        anvil.url,
+        SESSION_KEY,
+        { to: RECIPIENT, value: parseEther('0.1') },
+        response,
+      ),
+    ).toBe('success');
+    await later(1000); // 1 ETH more by the rate, but the total is 0.2
+    const views = await permissions.views();
+    const view = Object.values(views)
+      .flat()
+      .find((item) => item.terms.type === 'native-token-stream');
+    expect(view).toMatchObject({
+      status: 'active',
+      available: parseEther('0.1'),
+    });
+    expect(
+      await redeem(
+        anvil.url,
+        SESSION_KEY,
+        { to: RECIPIENT, value: parseEther('0.1') + 1n },
+        response,
+      ),
+    ).toMatch(/allowance-exceeded/u);
+    expect(
+      await redeem(
+        anvil.url,
+        SESSION_KEY,
+        { to: RECIPIENT, value: parseEther('0.1') },
+        response,
+      ),
+    ).toBe('success');
+    expect(await balance(RECIPIENT)).toBe(before + parseEther('0.2'));
+  });
+
   it('a declined grant signs nothing and upgrades nothing, and keeps nothing', async () => {
     const before = { ...calls };
     const kept = store.current.grants?.length ?? 0;
