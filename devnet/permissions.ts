@@ -7,10 +7,15 @@
  * Accounts Kit (`erc7710WalletActions().sendTransactionWithDelegation`). Importing it sets
  * `DO_NOT_TRACK=1`, which turns off the kit's analytics.
  */
-import { erc7710WalletActions } from '@metamask/smart-accounts-kit/actions';
 import {
+  erc7710WalletActions,
+  erc7715ProviderActions,
+} from '@metamask/smart-accounts-kit/actions';
+import {
+  createClient,
   createPublicClient,
   createWalletClient,
+  custom,
   encodeAbiParameters,
   encodeFunctionData,
   http,
@@ -182,9 +187,52 @@ export async function delegateEoa(
   }).waitForTransactionReceipt({ hash, timeout: 15_000 });
 }
 
+/** A call the session key makes from the granting account, and the permission it uses. */
+type Redemption = {
+  /** anvil's URL. */
+  rpcUrl: string;
+  /** The session account's key (the delegate). */
+  sessionKey: Hex;
+  /** What to do from the granting account. */
+  call: { to: Address; value?: bigint; data?: Hex };
+  /** From the grant's response. */
+  permission: { context: Hex; delegationManager: Address };
+};
+
 /**
  * Redeem a permission from a session key with the Smart Accounts Kit (the kit must know the chain's
  * environment: `overrideDeployedEnvironment` first), and wait for the transaction.
+ *
+ * @param redemption - The call and the permission.
+ * @returns The transaction's receipt (`status`, `gasUsed`).
+ * @throws The kit's or the node's error when the estimate refuses it (an enforcer's revert).
+ */
+async function sendRedemption(
+  redemption: Redemption,
+): Promise<{ status: 'success' | 'reverted'; gasUsed: bigint }> {
+  const { rpcUrl, sessionKey, call, permission } = redemption;
+  const chainId = Number(await jsonRpc<Hex>(rpcUrl, 'eth_chainId', []));
+  const chain = devnetChain(chainId, rpcUrl);
+  const session = createWalletClient({
+    account: privateKeyToAccount(sessionKey),
+    chain,
+    transport: http(rpcUrl),
+  }).extend(erc7710WalletActions());
+  const hash = await session.sendTransactionWithDelegation({
+    to: call.to,
+    value: call.value ?? 0n,
+    data: call.data ?? '0x',
+    permissionContext: permission.context,
+    delegationManager: permission.delegationManager,
+  } as never);
+  return createPublicClient({
+    chain,
+    transport: http(rpcUrl),
+  }).waitForTransactionReceipt({ hash, timeout: 15_000 });
+}
+
+/**
+ * Redeem a permission from a session key with the Smart Accounts Kit (see sendRedemption).
  *
  * @param rpcUrl - anvil's URL.
  * @param sessionKey - The session account's key (the delegate).
@@ -201,30 +249,47 @@ export async function delegateEoa(
 export async function redeem(
   rpcUrl: string,
   sessionKey: Hex,
-  call: { to: Address; value?: bigint; data?: Hex },
-  permission: { context: Hex; delegationManager: Address },
+  call: Redemption['call'],
+  permission: Redemption['permission'],
 ): Promise<string> {
-  const chainId = Number(await jsonRpc<Hex>(rpcUrl, 'eth_chainId', []));
-  const chain = devnetChain(chainId, rpcUrl);
-  const session = createWalletClient({
-    account: privateKeyToAccount(sessionKey),
-    chain,
-    transport: http(rpcUrl),
-  }).extend(erc7710WalletActions());
   try {
-    const hash = await session.sendTransactionWithDelegation({
-      to: call.to,
-      value: call.value ?? 0n,
-      data: call.data ?? '0x',
-      permissionContext: permission.context,
-      delegationManager: permission.delegationManager,
-    } as never);
-    const receipt = await createPublicClient({
-      chain,
-      transport: http(rpcUrl),
-    }).waitForTransactionReceipt({ hash, timeout: 15_000 });
-    return receipt.status;
+    return (await sendRedemption({ rpcUrl, sessionKey, call, permission }))
+      .status;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
+}
+
+/**
+ * The gas of one successful redemption (see sendRedemption), from its receipt.
+ *
+ * @param redemption - The call and the permission.
+ * @returns The transaction's gas used.
+ * @throws When it is refused or reverts.
+ */
+export async function redemptionGas(redemption: Redemption): Promise<number> {
+  const receipt = await sendRedemption(redemption);
+  if (receipt.status !== 'success') {
+    throw new Error('the redemption reverted');
+  }
+  return Number(receipt.gasUsed);
+}
+
+/**
+ * The Smart Accounts Kit's ERC-7715 client as a dapp uses it against this snap: a viem client whose
+ * transport hands each call to `invoke`, which wraps it in `wallet_invokeSnap` (or calls the snap
+ * in a simulation as a site does).
+ *
+ * @param invoke - Sends one snap RPC call as the site; resolves its result.
+ * @returns The client with `requestExecutionPermissions`, `getSupportedExecutionPermissions` and
+ * `getGrantedExecutionPermissions`.
+ */
+export function kitOverSnap(
+  invoke: (method: string, params: unknown) => Promise<unknown>,
+): ReturnType<ReturnType<typeof erc7715ProviderActions>> {
+  return createClient({
+    transport: custom({
+      request: async ({ method, params }) => invoke(method, params),
+    }),
+  }).extend(erc7715ProviderActions());
 }
