@@ -1,6 +1,7 @@
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
 import { AccountActivity } from './keyring/accountActivity';
+import { DeleGators } from './keyring/deleGator';
 import { AccountUpgrades } from './keyring/eip7702';
 import { KeyringSnap } from './keyring/keyring';
 import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
@@ -8,11 +9,10 @@ import { MetadataReader } from './metadata';
 import { Settings } from './settings';
 import { DappCalls } from './sites/dappCalls';
 import { ExecutionPermissions } from './sites/permissions/executionPermissions';
-import type { DeleGatorPort, GrantConfirmer } from './sites/permissions/types';
+import type { GrantConfirmer } from './sites/permissions/types';
 import { loadState, StateStore } from './state/store';
 import type { KeyringState, StateSaver } from './state/store';
 import { callerError } from './utils/errorMap';
-import { internalError } from './utils/errors';
 
 /**
  * The composition root: builds the settings, the state store, the metadata reader and the keyring
@@ -31,6 +31,11 @@ export type Domain = {
   settings: Settings;
   /** EIP-7702 upgrade and undo of the keyring's EOAs (the home page's buttons). */
   upgrades: AccountUpgrades;
+  /**
+   * The keyring's EOAs as delegators of MetaMask's Delegation Framework (EIP-7702 to the
+   * DeleGator, the delegation signer): the seam of the ERC-7715 grant flow (keyring/deleGator.ts).
+   */
+  deleGators: DeleGators;
   /** Each account's Activity list, read from the chain (the home page's Activity part). */
   activity: AccountActivity;
   /** EIP-5792 for sites (wallet_getCapabilities, wallet_sendCalls, wallet_getCallsStatus). */
@@ -50,21 +55,6 @@ export type DomainPlatform = KeyringPlatform & {
   saveState: StateSaver;
   /** Show the grant dialog of an execution permission; without it nothing is granted. */
   confirmGrant?: GrantConfirmer;
-};
-
-/** Until the DeleGator account side is in: every grant stops before its dialog. */
-const DELEGATOR_PENDING: DeleGatorPort = {
-  status: async () => {
-    throw internalError(
-      'Execution permissions are not available in this build yet',
-    );
-  },
-  ensure: async () => undefined,
-  sign: async () => {
-    throw internalError(
-      'Execution permissions are not available in this build yet',
-    );
-  },
 };
 
 /**
@@ -90,18 +80,19 @@ export function createDomain(
     platform,
     redirect,
   });
+  const deleGators = new DeleGators({ store, settings, platform });
   const domain: Domain = {
     keyring,
     settings,
     upgrades: new AccountUpgrades({ store, settings, platform }),
+    deleGators,
     activity: new AccountActivity({ store, settings }),
     dapps: new DappCalls({ store, settings, keyring }),
     permissions: new ExecutionPermissions({
       store,
       settings,
       keyring,
-      deleGator: DELEGATOR_PENDING,
-      environment: (scope) => settings.delegationEnvironment(scope),
+      deleGators,
       ...(platform.confirmGrant ? { confirm: platform.confirmGrant } : {}),
     }),
     scrub: (error) => scrubError(error, domain),

@@ -1,6 +1,7 @@
 import { numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
+import { rememberSent } from '../accounts/erc4337';
 import {
   firstUseBlock,
   historyEntryPoints,
@@ -15,6 +16,7 @@ import type {
   ActivityEntry,
   ActivityLog,
   KeyringState,
+  SentUserOperation,
 } from '../state/schema';
 import type { StateStore } from '../state/store';
 
@@ -103,6 +105,38 @@ export function notePendingActivity(
     ].slice(0, ACTIVITY_KEPT),
   };
   state.activity[record.account.id] = byScope;
+}
+
+/**
+ * Remember a user operation the snap just sent, for its receipt (`sentUserOperations`), and put it
+ * pending at the top of its account's Activity list. Best effort: the operation is sent either
+ * way; without the entry its receipt is searched as a foreign one.
+ *
+ * @param store - The state store.
+ * @param entry - The sent operation (userOpHash lower case).
+ * @param sender - The account that sent it.
+ * @param kind - `operation`, or `upgrade` when it carries an EIP-7702 authorization.
+ */
+export async function rememberSentOperation(
+  store: StateStore,
+  entry: SentUserOperation,
+  sender: string,
+  kind: 'operation' | 'upgrade' = 'operation',
+): Promise<void> {
+  await store
+    .run(async () => {
+      const state = store.draft();
+      state.sentUserOperations = rememberSent(
+        state.sentUserOperations ?? [],
+        entry,
+      );
+      notePendingActivity(state, sender, entry.scope, {
+        kind,
+        hash: entry.userOpHash,
+      });
+      await store.commit(state);
+    })
+    .catch(() => undefined);
 }
 
 /**

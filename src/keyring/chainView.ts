@@ -1,10 +1,13 @@
 import type { KeyringAccount } from '@metamask/keyring-api';
 
+import { resolveDelegationEnvironment } from '../accounts/deleGator/environment';
+import { deleGatorImplementation } from '../accounts/deleGator/implementation';
 import { delegationOf } from '../accounts/erc4337';
 import type { ChainConfig } from '../accounts/erc4337';
 import type { Delegation } from '../accounts/erc4337/eip7702';
 import { createRpcClient, readHexData, readQuantity } from '../chain';
 import type { RpcCall, Settled } from '../chain';
+import { parseScope } from '../utils/scope';
 
 /**
  * What the home page shows of each account on each configured chain, read in one JSON-RPC batch
@@ -22,7 +25,7 @@ export type AccountOnChain = {
   scope: string;
   /** Its balance in wei, decimal; absent when it could not be read. */
   balance?: string;
-  /** An EOA's delegation: `simple7702` (upgraded by this snap), `other` code, or `none`; absent when unread or not an EOA. */
+  /** An EOA's delegation: `simple7702` or `deleGator` (upgraded by this snap), `other` code, or `none`; absent when unread or not an EOA. */
   code?: Delegation;
 };
 
@@ -63,6 +66,11 @@ async function readChain(
 ): Promise<Record<string, AccountOnChain>> {
   const { scope } = config;
   const eoas = accounts.filter((account) => account.type === 'eip155:eoa');
+  const environment = resolveDelegationEnvironment(
+    config.delegationEnvironment,
+    parseScope(scope).chainId,
+  );
+  const deleGator = environment && deleGatorImplementation(environment);
   const calls: RpcCall[] = [
     { method: 'eth_chainId' },
     ...accounts.map((account) => ({
@@ -94,7 +102,7 @@ async function readChain(
         eoa === -1
           ? undefined
           : settled(replies[1 + accounts.length + eoa], (result) =>
-              delegationOf(readHexData(result, 'code')),
+              delegationOf(readHexData(result, 'code'), deleGator),
             );
       return [
         account.id,

@@ -1,10 +1,12 @@
 import type { Json } from '@metamask/utils';
-import { formatEther } from 'viem';
+import { formatEther, zeroAddress } from 'viem';
 import type { Hex } from 'viem';
 
-import { notePendingActivity } from './accountActivity';
+import { notePendingActivity, rememberSentOperation } from './accountActivity';
 import { assertCanPay, reviewSend } from './sendReview';
 import type { KeyringPlatform } from './types';
+import { deleGatorChain } from '../accounts/deleGator/account';
+import type { DelegationEnvironment } from '../accounts/deleGator/canonical';
 import {
   assertUpgradable,
   draftModernUserOperation,
@@ -12,7 +14,6 @@ import {
   eip7702Chain,
   parseIntents,
   readEoaChainState,
-  rememberSent,
   sendUndoTransaction,
   sendNoncesOf,
   signEip7702Authorization,
@@ -22,8 +23,8 @@ import {
   UNDO_MIN_GAS,
   submitModernUserOperation,
 } from '../accounts/erc4337';
-import type { SendNonces } from '../accounts/erc4337';
-import type { EoaChainState } from '../accounts/erc4337/eip7702';
+import type { ChainConfig, SendNonces } from '../accounts/erc4337';
+import type { Delegation, EoaChainState } from '../accounts/erc4337/eip7702';
 import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
 import type { AccountRecord } from '../state/schema';
@@ -40,13 +41,29 @@ import { ownEntry, quoteId } from '../utils/safeText';
 const UPGRADE_ORIGIN = 'this snap’s home page (Upgrade to a smart account)';
 
 /** What a send returns (sendUserOperation's result). */
-type Sent = {
-  /** The operation's userOpHash (EntryPoint v0.8). */
+export type Sent = {
+  /** The operation's userOpHash (of its EntryPoint). */
   userOpHash: string;
-  /** EntryPoint v0.8. */
+  /** EntryPoint v0.8 (Simple7702Account), or the chain's DeleGator EntryPoint (v0.7). */
   entryPoint: string;
   /** The EOA. */
   sender: string;
+};
+
+/** A drafted operation of an EOA, and the EIP-7702 upgrade it carries, if any. */
+export type Drafted = {
+  /** From draftModernUserOperation. */
+  draft: Awaited<ReturnType<typeof draftModernUserOperation>>;
+  /** The delegate its authorization names and the EOA's account nonce it carries. */
+  upgrade?: { delegate: Hex; nonce: bigint };
+};
+
+/** What the undo dialog says the EOA stops running. */
+const UNDONE_CODE: Record<Delegation, string> = {
+  none: 'nothing',
+  simple7702: 'Simple7702Account',
+  deleGator: "MetaMask's smart-account code (EIP7702StatelessDeleGator)",
+  other: 'the code it delegates to',
 };
 
 /**
@@ -109,80 +126,155 @@ export class AccountUpgrades {
     gasToken?: Hex,
   ): Promise<Sent> {
     const intents = parseIntents(rawIntents);
-    const chain = this.#chain(id, scope);
-    return this.#nonces.run(chain, async (floor) => {
-      const state = await this.#read(chain);
-      assertUpgradable(state);
+    return this.locked(id, scope, async (simple) => {
+      const environment = this.#settings.delegationEnvironment(scope);
+      const state = await this.read(simple, environment);
+      const deleGator = state.delegation === 'deleGator' && environment;
+      if (!deleGator) {
+        assertUpgradable(state);
+      }
+      const chain = deleGator
+        ? deleGatorChain(
+            simple.sender,
+            this.#config(scope),
+            deleGator,
+            state.deleGatorReady,
+          )
+        : simple;
       const upgrading = state.delegation === 'none';
-      const draft = await draftModernUserOperation(
-        chain,
-        scope,
-        intents,
-        floor,
-        upgrading ? stubAuthorization(chain.chainId, state.nonce) : undefined,
-        gasToken,
+      return this.#nonces.run(chain, async (floor) =>
+        this.#confirmAndSend(id, scope, chain, origin, {
+          draft: await draftModernUserOperation(
+            chain,
+            scope,
+            intents,
+            floor,
+            upgrading
+              ? stubAuthorization(chain.chainId, state.nonce)
+              : undefined,
+            gasToken,
+          ),
+          ...(upgrading
+            ? { upgrade: { delegate: SIMPLE_7702_ACCOUNT, nonce: state.nonce } }
+            : {}),
+        }),
       );
-      if (!this.#platform.confirmSend) {
-        throw internalError(
-          'This platform cannot show the send confirmation: nothing was signed',
-        );
-      }
-      const review = await reviewSend(
-        chain,
-        draft.summary,
-        origin,
-        this.#eoa(id).name,
-      );
-      const confirmed = await this.#platform.confirmSend({
-        ...review,
-        ...(upgrading
-          ? {
-              upgrade: {
-                delegate: SIMPLE_7702_ACCOUNT,
-                nonce: state.nonce,
-                undoCost: UNDO_MIN_GAS * draft.summary.maxFeePerGas,
-              },
-            }
-          : {}),
-      });
-      if (!confirmed) {
-        throw userRejected('The user declined to send the user operation');
-      }
-      const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
-      // The authorization is signed here, for this operation only, and travels inside it.
-      const userOp = upgrading
-        ? {
-            ...draft.userOp,
-            authorization: await signEip7702Authorization(privateKey, {
-              address: SIMPLE_7702_ACCOUNT,
-              chainId: chain.chainId,
-              nonce: this.#used(chain, state.nonce),
-            }),
-          }
-        : draft.userOp;
-      const signature = await signModernUserOperation(
-        privateKey,
-        chain,
-        userOp,
-      );
-      const userOpHash = await submitModernUserOperation(chain, {
-        ...userOp,
-        signature,
-      });
-      this.#nonces.accepted(chain, draft.summary.nonce);
-      await this.#remember(
-        chain,
-        scope,
-        userOpHash,
-        draft.fromBlock,
-        upgrading,
-      );
-      return {
-        userOpHash,
-        entryPoint: chain.entryPoint,
-        sender: chain.sender,
-      };
     });
+  }
+
+  /**
+   * Show the send confirmation of a drafted operation, then sign and send it (see {@link send}).
+   *
+   * @param id - The EOA's account id.
+   * @param scope - The chain.
+   * @param chain - The chain side the draft was made for.
+   * @param origin - Who asked, shown in the dialog.
+   * @param drafted - The draft, and the upgrade it carries if any.
+   * @returns The sent operation.
+   * @throws JsonRpcError 4001 when the user declines (nothing signed); as {@link submit}.
+   */
+  async #confirmAndSend(
+    id: string,
+    scope: string,
+    chain: SmartAccountChain,
+    origin: string,
+    drafted: Drafted,
+  ): Promise<Sent> {
+    if (!this.#platform.confirmSend) {
+      throw internalError(
+        'This platform cannot show the send confirmation: nothing was signed',
+      );
+    }
+    const { draft, upgrade } = drafted;
+    const review = await reviewSend(
+      chain,
+      draft.summary,
+      origin,
+      this.#eoa(id).name,
+    );
+    const confirmed = await this.#platform.confirmSend({
+      ...review,
+      ...(upgrade
+        ? {
+            upgrade: {
+              ...upgrade,
+              undoCost: UNDO_MIN_GAS * draft.summary.maxFeePerGas,
+            },
+          }
+        : {}),
+    });
+    if (!confirmed) {
+      throw userRejected('The user declined to send the user operation');
+    }
+    const { userOpHash, entryPoint, sender } = await this.submit(
+      id,
+      scope,
+      chain,
+      drafted,
+    );
+    return { userOpHash, entryPoint, sender };
+  }
+
+  /**
+   * Sign and send a drafted operation, with no dialog of its own: {@link send} calls it after its
+   * confirmation, and the DeleGator upgrade of the grant flow (keyring/deleGator.ts) after the
+   * grant's dialog. The authorization an upgrading draft carries is signed here, for this
+   * operation only, and travels inside it; the EOA's account nonce it carries is noted as used.
+   *
+   * @param id - The EOA's account id.
+   * @param scope - The chain.
+   * @param chain - The chain side the draft was made for.
+   * @param drafted - The draft, and the upgrade it carries if any (`delegate`: Simple7702Account or
+   * the chain's DeleGator, which `chain.deleGator` marks).
+   * @returns `{ userOpHash, entryPoint, sender }` and the block the draft was made at.
+   * @throws The bundler's code when it refuses; JsonRpcError -32602 for a delegate not allowed.
+   */
+  async submit(
+    id: string,
+    scope: string,
+    chain: SmartAccountChain,
+    drafted: Drafted,
+  ): Promise<Sent & { fromBlock: Hex }> {
+    const { draft, upgrade } = drafted;
+    const privateKey = this.#eoa(id).privateKey as Hex; // still there after any dialog
+    const userOp = upgrade
+      ? {
+          ...draft.userOp,
+          authorization: await signEip7702Authorization(
+            privateKey,
+            {
+              address: upgrade.delegate,
+              chainId: chain.chainId,
+              nonce: this.#used(chain, upgrade.nonce),
+            },
+            chain.deleGator ? chain.implementation : undefined,
+          ),
+        }
+      : draft.userOp;
+    const signature = await signModernUserOperation(privateKey, chain, userOp);
+    const userOpHash = await submitModernUserOperation(chain, {
+      ...userOp,
+      signature,
+    });
+    this.#nonces.accepted(chain, draft.summary.nonce);
+    await rememberSentOperation(
+      this.#store,
+      {
+        userOpHash: userOpHash.toLowerCase(),
+        scope,
+        entryPoint: chain.entryPoint,
+        bundlerUrl: chain.bundlerUrl as string,
+        fromBlock: draft.fromBlock,
+      },
+      chain.sender,
+      upgrade ? 'upgrade' : 'operation',
+    );
+    return {
+      userOpHash,
+      entryPoint: chain.entryPoint,
+      sender: chain.sender,
+      fromBlock: draft.fromBlock,
+    };
   }
 
   /**
@@ -191,13 +283,20 @@ export class AccountUpgrades {
    *
    * @param id - The EOA's account id.
    * @param scope - The chain.
-   * @returns The sent operation, or `null` when the EOA already runs Simple7702Account there.
+   * @returns The sent operation, or `null` when the EOA already runs Simple7702Account (or the
+   * chain's DeleGator) there.
    * @throws As {@link send}.
    */
   async upgrade(id: string, scope: string): Promise<Sent | null> {
     const chain = this.#chain(id, scope);
-    const state = await this.#read(chain);
-    if (state.delegation === 'simple7702' && state.canonicalDelegate) {
+    const state = await this.read(
+      chain,
+      this.#settings.delegationEnvironment(scope),
+    );
+    if (
+      (state.delegation === 'simple7702' && state.canonicalDelegate) ||
+      state.delegation === 'deleGator'
+    ) {
       return null;
     }
     return this.send(
@@ -225,7 +324,10 @@ export class AccountUpgrades {
    */
   async undo(id: string, scope: string): Promise<{ transactionHash: Hex }> {
     const chain = this.#chain(id, scope);
-    const state = await this.#read(chain);
+    const state = await this.read(
+      chain,
+      this.#settings.delegationEnvironment(scope),
+    );
     if (state.delegation === 'none') {
       throw invalidParams(
         `This account has no code on ${scope}: there is no upgrade to undo`,
@@ -240,7 +342,7 @@ export class AccountUpgrades {
     });
     const confirmed = await this.#platform.confirm(
       'Undo the upgrade',
-      `Account ${chain.sender} on ${scope} stops running ${state.delegation === 'simple7702' ? 'Simple7702Account' : 'the code it delegates to'} and is a plain account again, at the same address. It signs an EIP-7702 authorization to the zero address and sends it itself, in a transaction to its own address with no value (nonce ${draft.nonce}). This account pays the fee itself (never a paymaster): at most ${formatEther(draft.maxCost)} ETH (${draft.gas} gas × ${draft.maxFeePerGas} wei per gas).`,
+      `Account ${chain.sender} on ${scope} stops running ${UNDONE_CODE[state.delegation]} and is a plain account again, at the same address.${state.delegation === 'deleGator' ? ' Spending permissions it granted stop working while it has no code, but they are not revoked: they work again if it runs that code again.' : ''} It signs an EIP-7702 authorization to the zero address and sends it itself, in a transaction to its own address with no value (nonce ${draft.nonce}). This account pays the fee itself (never a paymaster): at most ${formatEther(draft.maxCost)} ETH (${draft.gas} gas × ${draft.maxFeePerGas} wei per gas).`,
     );
     if (!confirmed) {
       throw userRejected('The user declined to undo the upgrade');
@@ -262,16 +364,21 @@ export class AccountUpgrades {
   }
 
   /**
-   * {@link readEoaChainState}, and refuse an account nonce below one the snap already signed with
+   * {@link readEoaChainState} (with the chain's Delegation Framework, the DeleGator recognised and
+   * its implementation checked), and refuse an account nonce below one the snap already signed with
    * for this EOA on this chain (nonces never go down).
    *
    * @param chain - The EOA's chain side.
+   * @param environment - The chain's Delegation Framework, so its DeleGator is recognised.
    * @returns The EOA's state on the chain.
    * @throws As readEoaChainState; JsonRpcError -32602 for a nonce below one already used (nothing
    * signed).
    */
-  async #read(chain: SmartAccountChain): Promise<EoaChainState> {
-    const state = await readEoaChainState(chain);
+  async read(
+    chain: SmartAccountChain,
+    environment?: DelegationEnvironment,
+  ): Promise<EoaChainState> {
+    const state = await readEoaChainState(chain, environment);
     const seen = this.#nonces.lastAccountNonce(chain.chainId, chain.sender);
     if (seen !== undefined && state.nonce < seen) {
       throw invalidParams(
@@ -294,6 +401,42 @@ export class AccountUpgrades {
   }
 
   /**
+   * Run `task` with the EOA's sends, upgrades and undos on `scope` held one after the other: a
+   * SendNonces slot of its own (the zero address for EntryPoint), inside which each send takes
+   * the slot of the EntryPoint it uses ({@link inSlot}).
+   *
+   * @param id - The EOA's account id.
+   * @param scope - The chain.
+   * @param task - Gets the Simple7702Account chain side (the EOA's RPC).
+   * @returns What `task` returns.
+   * @throws As {@link #chain}, and whatever `task` throws.
+   */
+  async locked<Result>(
+    id: string,
+    scope: string,
+    task: (simple: SmartAccountChain) => Promise<Result>,
+  ): Promise<Result> {
+    const simple = this.#chain(id, scope);
+    return this.#nonces.run({ ...simple, entryPoint: zeroAddress }, async () =>
+      task(simple),
+    );
+  }
+
+  /**
+   * Run `task` in the send slot of `chain` (SendNonces), with its nonce floor.
+   *
+   * @param chain - A chain side of the EOA.
+   * @param task - Gets the floor.
+   * @returns What `task` returns.
+   */
+  async inSlot<Result>(
+    chain: SmartAccountChain,
+    task: (floor: bigint) => Promise<Result>,
+  ): Promise<Result> {
+    return this.#nonces.run(chain, task);
+  }
+
+  /**
    * The chain side of an EOA on `scope`.
    *
    * @param id - The account id.
@@ -303,12 +446,23 @@ export class AccountUpgrades {
    */
   #chain(id: string, scope: string): SmartAccountChain {
     const record = this.#eoa(id);
-    const config =
+    return eip7702Chain(record.account.address as Hex, this.#config(scope));
+  }
+
+  /**
+   * The stored config of `scope`.
+   *
+   * @param scope - The chain.
+   * @returns The config.
+   * @throws JsonRpcError -32001 when there is none.
+   */
+  #config(scope: string): ChainConfig {
+    return (
       this.#settings.chainConfig(scope) ??
       throwNotFound(`No chain config for ${scope}: call setChainConfig first`, {
         reason: 'noChainConfig',
-      });
-    return eip7702Chain(record.account.address as Hex, config);
+      })
+    );
   }
 
   /**
@@ -328,43 +482,5 @@ export class AccountUpgrades {
       );
     }
     return record;
-  }
-
-  /**
-   * Remember a sent operation for its receipt (best effort, as sendUserOperation does).
-   *
-   * @param chain - Its chain side.
-   * @param scope - Its chain.
-   * @param userOpHash - Its hash.
-   * @param fromBlock - The block it was prepared at.
-   * @param upgrading - Whether it carries the upgrade (its Activity entry says so).
-   */
-  async #remember(
-    chain: SmartAccountChain,
-    scope: string,
-    userOpHash: Hex,
-    fromBlock: Hex,
-    upgrading: boolean,
-  ): Promise<void> {
-    await this.#store
-      .run(async () => {
-        const state = this.#store.draft();
-        state.sentUserOperations = rememberSent(
-          state.sentUserOperations ?? [],
-          {
-            userOpHash: userOpHash.toLowerCase(),
-            scope,
-            entryPoint: chain.entryPoint,
-            bundlerUrl: chain.bundlerUrl as string,
-            fromBlock,
-          },
-        );
-        notePendingActivity(state, chain.sender, scope, {
-          kind: upgrading ? 'upgrade' : 'operation',
-          hash: userOpHash,
-        });
-        await this.#store.commit(state);
-      })
-      .catch(() => undefined);
   }
 }

@@ -3,7 +3,7 @@ import { array, object, optional, size, string } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
-import { notePendingActivity } from './accountActivity';
+import { rememberSentOperation } from './accountActivity';
 import { AccountUpgrades } from './eip7702';
 import { ownRequest, distinct } from './requests';
 import { reviewSend } from './sendReview';
@@ -15,7 +15,6 @@ import {
   draftUserOperation,
   lookupUserOperationReceipt,
   parseSmartAccountRequest,
-  rememberSent,
   sendNoncesOf,
   signModernUserOperation,
   smartAccountChain,
@@ -25,11 +24,7 @@ import {
 import type { SendNonces } from '../accounts/erc4337';
 import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
-import type {
-  AccountRecord,
-  SentUserOperation,
-  SmartAccountData,
-} from '../state/schema';
+import type { AccountRecord, SmartAccountData } from '../state/schema';
 import type { StateStore } from '../state/store';
 import {
   internalError,
@@ -336,7 +331,8 @@ export class UserOperations {
       }
       throw error;
     }
-    await this.#remember(
+    await rememberSentOperation(
+      this.#store,
       {
         userOpHash: hash.toLowerCase(),
         scope,
@@ -351,31 +347,6 @@ export class UserOperations {
       entryPoint: chain.entryPoint,
       sender: chain.sender,
     };
-  }
-
-  /**
-   * Remember a sent operation for its receipt (best effort: the operation is sent either way;
-   * without the entry its receipt is searched as a foreign one).
-   *
-   * @param entry - The sent operation.
-   * @param sender - The account that sent it (its Activity list shows it pending).
-   */
-  async #remember(entry: SentUserOperation, sender: Hex): Promise<void> {
-    // Best effort: the operation is sent either way; without the entry its receipt is searched as a foreign one.
-    await this.#store
-      .run(async () => {
-        const state = this.#store.draft();
-        state.sentUserOperations = rememberSent(
-          state.sentUserOperations ?? [],
-          entry,
-        );
-        notePendingActivity(state, sender, entry.scope, {
-          kind: 'operation',
-          hash: entry.userOpHash,
-        });
-        await this.#store.commit(state);
-      })
-      .catch(() => undefined);
   }
 
   /**

@@ -33,16 +33,15 @@ import {
   tokenBalance,
   transferCall,
 } from '../../devnet/permissions';
+import { DELEGATION_TYPES } from '../../src/accounts/deleGator/delegation';
+import { normalizeDelegationEnvironment } from '../../src/accounts/deleGator/environment';
+import { DeleGators } from '../../src/keyring/deleGator';
 import { KeyringSnap } from '../../src/keyring/keyring';
 import type { KeyringPlatform } from '../../src/keyring/keyring';
 import { MetadataReader } from '../../src/metadata';
 import { Settings } from '../../src/settings';
-import { delegationTypedData } from '../../src/sites/permissions/delegation';
 import { ExecutionPermissions } from '../../src/sites/permissions/executionPermissions';
-import type {
-  DeleGatorPort,
-  GrantReview,
-} from '../../src/sites/permissions/types';
+import type { GrantReview } from '../../src/sites/permissions/types';
 import { defaultState, StateStore } from '../../src/state/store';
 
 const SITE = 'https://dapp.example';
@@ -60,7 +59,7 @@ describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegatio
   let eoa: Address;
   const reviews: GrantReview[] = [];
   let answer = true;
-  const calls = { ensure: 0, sign: 0 };
+  let deleGators: DeleGators;
 
   beforeAll(async () => {
     anvil = await startAnvil({ args: ['--hardfork', 'prague'] });
@@ -78,6 +77,7 @@ describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegatio
       rpcUrl: anvil.url,
       entryPoint: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
       accountFactory: '0x9406Cc6185a346906296840746125a0E44976454',
+      delegationEnvironment: normalizeDelegationEnvironment(environment),
     };
     store = new StateStore(state, async () => undefined);
     const settings = new Settings(store);
@@ -114,24 +114,13 @@ describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegatio
       KEY,
       environment.implementations.EIP7702StatelessDeleGatorImpl,
     );
-    const deleGator: DeleGatorPort = {
-      status: async () => ({ ready: true }),
-      ensure: async () => {
-        calls.ensure += 1;
-      },
-      sign: async (_id, delegation, chainId, manager) => {
-        calls.sign += 1;
-        return privateKeyToAccount(KEY).signTypedData(
-          delegationTypedData(delegation, chainId, manager),
-        );
-      },
-    };
+    // the snap's own seam: the EOA already runs the DeleGator (pointed out of band above)
+    deleGators = new DeleGators({ store, settings, platform });
     permissions = new ExecutionPermissions({
       store,
       settings,
       keyring,
-      deleGator,
-      environment: (): SmartAccountsEnvironment => environment,
+      deleGators,
       confirm: async (review): Promise<boolean> => {
         reviews.push(review);
         return answer;
@@ -275,11 +264,15 @@ describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegatio
     ) as unknown as [[any]];
     expect(
       await recoverTypedDataAddress({
-        ...delegationTypedData(
-          delegation,
-          anvil.chainId,
-          environment.DelegationManager,
-        ),
+        domain: {
+          name: 'DelegationManager',
+          version: '1',
+          chainId: anvil.chainId,
+          verifyingContract: environment.DelegationManager,
+        },
+        types: DELEGATION_TYPES,
+        primaryType: 'Delegation',
+        message: delegation,
         signature: delegation.signature,
       }),
     ).toBe(eoa);
@@ -459,7 +452,8 @@ describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegatio
   });
 
   it('a declined grant signs nothing and upgrades nothing, and keeps nothing', async () => {
-    const before = { ...calls };
+    const sign = jest.spyOn(deleGators, 'signDelegation');
+    const ensure = jest.spyOn(deleGators, 'ensureDeleGator');
     const kept = store.current.grants?.length ?? 0;
     answer = false;
     try {
@@ -475,7 +469,8 @@ describe('ERC-7715 grants redeemed with the Smart Accounts Kit (anvil, Delegatio
     } finally {
       answer = true;
     }
-    expect(calls).toStrictEqual(before);
+    expect(sign).not.toHaveBeenCalled();
+    expect(ensure).not.toHaveBeenCalled();
     expect(store.current.grants?.length ?? 0).toBe(kept);
   });
 

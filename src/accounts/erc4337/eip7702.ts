@@ -25,6 +25,12 @@ import {
   settledResult,
 } from '../../chain';
 import { invalidParams } from '../../utils/errors';
+import type { DelegationEnvironment } from '../deleGator/canonical';
+import {
+  deleGatorImplementation,
+  implementationMatches,
+  implementationReads,
+} from '../deleGator/implementation';
 import { signSetCodeTransaction } from '../eoa';
 
 /**
@@ -71,8 +77,11 @@ const STUB_SIGNATURE: { r: Hex; s: Hex; yParity: number } = {
   yParity: 1,
 };
 
-/** What an EOA's code says about its delegation on one chain. */
-export type Delegation = 'none' | 'simple7702' | 'other';
+/**
+ * What an EOA's code says about its delegation on one chain: none, Simple7702Account, the chain's
+ * EIP7702StatelessDeleGatorImpl (MetaMask's DeleGator, accounts/deleGator), or anything else.
+ */
+export type Delegation = 'none' | 'simple7702' | 'deleGator' | 'other';
 
 /** An EOA on one chain, as read before an upgrade, a send or an undo. */
 export type EoaChainState = {
@@ -82,6 +91,11 @@ export type EoaChainState = {
   nonce: bigint;
   /** Whether Simple7702Account's code on this chain hashes to {@link SIMPLE_7702_ACCOUNT_CODE_HASH}. */
   canonicalDelegate: boolean;
+  /**
+   * With an environment: whether its EIP7702StatelessDeleGatorImpl has code and names the
+   * environment's EntryPoint, DelegationManager and domain (accounts/deleGator/implementation.ts).
+   */
+  deleGatorReady?: boolean;
 };
 
 /**
@@ -116,9 +130,11 @@ export function eip7702Chain(
  * Read, in one batched round trip: `eth_chainId` (must be the scope's, never 0), the EOA's code,
  * its account nonce at `latest` and at `pending` (which must agree: an authorization carries the
  * nonce, and one a lying RPC set in the future would become valid later, after an undo), and
- * Simple7702Account's code (hashed here).
+ * Simple7702Account's code (hashed here); with a Delegation Framework environment, also its
+ * DeleGator implementation's code and views (implementationReads).
  *
- * @param chain - From {@link eip7702Chain}.
+ * @param chain - From {@link eip7702Chain} (or deleGatorChain: the same RPC and EOA).
+ * @param environment - The chain's Delegation Framework, when the DeleGator is to be recognised.
  * @returns The EOA's delegation, nonce and whether the delegate's code is the canonical one.
  * @throws JsonRpcError -32602 for chain id 0, an RPC serving another chain, or latest and pending
  * nonces that differ (nothing signed); TransportError
@@ -126,17 +142,19 @@ export function eip7702Chain(
  */
 export async function readEoaChainState(
   chain: SmartAccountChain,
+  environment?: DelegationEnvironment,
 ): Promise<EoaChainState> {
   assertChainId(chain.chainId);
   const { client, sender } = chain;
-  const [chainId, code, latest, pending, delegateCode] =
+  const [chainId, code, latest, pending, delegateCode, ...deleGator] =
     (await client.batchSettled([
       { method: 'eth_chainId', params: [] },
       { method: 'eth_getCode', params: [sender, 'latest'] },
       { method: 'eth_getTransactionCount', params: [sender, 'latest'] },
       { method: 'eth_getTransactionCount', params: [sender, 'pending'] },
       { method: 'eth_getCode', params: [SIMPLE_7702_ACCOUNT, 'latest'] },
-    ])) as [Settled, Settled, Settled, Settled, Settled];
+      ...(environment ? implementationReads(environment) : []),
+    ])) as [Settled, Settled, Settled, Settled, Settled, ...Settled[]];
   const served = readQuantity(
     settledResult(chainId),
     'eth_chainId',
@@ -164,29 +182,45 @@ export async function readEoaChainState(
   return {
     delegation: delegationOf(
       readHexData(settledResult(code), 'eth_getCode', client.origin),
+      environment && deleGatorImplementation(environment),
     ),
     nonce: next,
     canonicalDelegate:
       keccak256(
         readHexData(settledResult(delegateCode), 'eth_getCode', client.origin),
       ) === SIMPLE_7702_ACCOUNT_CODE_HASH,
+    ...(environment
+      ? { deleGatorReady: implementationMatches(deleGator, environment) }
+      : {}),
   };
 }
 
 /**
- * What an EOA's code says: empty, the delegation indicator to Simple7702Account, or anything else
- * (EIP-7702: a delegated EOA's code is `0xef0100 ++ address`). The home page's chain view reads it too.
+ * What an EOA's code says: empty, the delegation indicator to Simple7702Account or to the chain's
+ * DeleGator implementation, or anything else (EIP-7702: a delegated EOA's code is
+ * `0xef0100 ++ address`). The home page's chain view reads it too.
  *
  * @param code - `eth_getCode` of the EOA (hex bytes, checked).
+ * @param deleGator - The chain's EIP7702StatelessDeleGatorImpl, if it has a Delegation Framework.
  * @returns The delegation.
  */
-export function delegationOf(code: Hex): Delegation {
+export function delegationOf(code: Hex, deleGator?: Hex): Delegation {
   if (code === '0x') {
     return 'none';
   }
-  return code.toLowerCase() ===
-    concatHex([DELEGATION_PREFIX, SIMPLE_7702_ACCOUNT]).toLowerCase()
-    ? 'simple7702'
+  /**
+   * The code of an EOA delegating to `delegate`, lower case.
+   *
+   * @param delegate - The delegate.
+   * @returns `0xef0100 ++ delegate`.
+   */
+  const indicator = (delegate: Hex): string =>
+    concatHex([DELEGATION_PREFIX, delegate]).toLowerCase();
+  if (code.toLowerCase() === indicator(SIMPLE_7702_ACCOUNT)) {
+    return 'simple7702';
+  }
+  return deleGator && code.toLowerCase() === indicator(deleGator)
+    ? 'deleGator'
     : 'other';
 }
 
@@ -212,21 +246,23 @@ export function assertUpgradable(state: EoaChainState): void {
 }
 
 /**
- * The EIP-7702 authorization to Simple7702Account with a stub signature, for the bundler's
- * estimate (the userOpHash of EntryPoint v0.8 hashes only its address, so it is the same hash the
- * real one gives).
+ * The EIP-7702 authorization to Simple7702Account (or the DeleGator) with a stub signature, for
+ * the bundler's estimate (the userOpHash of EntryPoint v0.8 hashes only its address, v0.7's none
+ * of it, so it is the same hash the real one gives).
  *
  * @param chainId - The chain's id (never 0).
  * @param nonce - The EOA's current nonce.
+ * @param delegate - The delegate (default Simple7702Account).
  * @returns The stub authorization.
  */
 export function stubAuthorization(
   chainId: bigint,
   nonce: bigint,
+  delegate: Hex = SIMPLE_7702_ACCOUNT,
 ): SignedAuthorization {
   assertChainId(chainId);
   return {
-    address: SIMPLE_7702_ACCOUNT,
+    address: delegate,
     chainId: Number(chainId),
     nonce: Number(nonce),
     ...STUB_SIGNATURE,
@@ -235,29 +271,34 @@ export function stubAuthorization(
 
 /**
  * Sign an EIP-7702 authorization with the EOA's key: `keccak256(0x05 ++ rlp([chainId, address,
- * nonce]))` (viem's `hashAuthorization`), signed raw (secp256k1, `yParity`). Only two delegates
- * are ever signed: Simple7702Account (the upgrade) and the zero address (the undo, which EIP-7702
- * treats as clearing the code); and never chain id 0, which would be valid on every chain.
+ * nonce]))` (viem's `hashAuthorization`), signed raw (secp256k1, `yParity`). Only three delegates
+ * are ever signed: Simple7702Account (the upgrade), the chain's EIP7702StatelessDeleGatorImpl when
+ * the caller names it (the DeleGator upgrade, from the chain's settings) and the zero address (the
+ * undo, which EIP-7702 treats as clearing the code); and never chain id 0, which would be valid on
+ * every chain.
  *
  * @param privateKey - The EOA's 32-byte key.
  * @param authorization - `{ address, chainId, nonce }`.
- * @param authorization.address - Simple7702Account or the zero address.
+ * @param authorization.address - Simple7702Account, `deleGator`, or the zero address.
  * @param authorization.chainId - The chain's id (1 to 2^53 - 1).
  * @param authorization.nonce - The EOA's nonce when the authorization is processed.
+ * @param deleGator - The chain's EIP7702StatelessDeleGatorImpl, when it may be signed.
  * @returns The signed authorization (viem's `SignedAuthorization`).
  * @throws JsonRpcError -32602 for another delegate or chain id 0.
  */
 export async function signEip7702Authorization(
   privateKey: Hex,
   authorization: { address: Hex; chainId: bigint; nonce: bigint },
+  deleGator?: Hex,
 ): Promise<SignedAuthorization> {
   assertChainId(authorization.chainId);
   if (
     !isAddressEqual(authorization.address, SIMPLE_7702_ACCOUNT) &&
-    !isAddressEqual(authorization.address, zeroAddress)
+    !isAddressEqual(authorization.address, zeroAddress) &&
+    !(deleGator && isAddressEqual(authorization.address, deleGator))
   ) {
     throw invalidParams(
-      'Refused: an EIP-7702 authorization is signed only to Simple7702Account v0.8 or to the zero address',
+      "Refused: an EIP-7702 authorization is signed only to Simple7702Account v0.8, the chain's DeleGator or the zero address",
     );
   }
   const unsigned = {

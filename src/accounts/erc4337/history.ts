@@ -40,8 +40,9 @@ export type HistoryKind = 'eoa' | 'contract';
 
 /**
  * Every EntryPoint of a chain whose logs may hold an account's operations: the chain config's v0.6,
- * v0.7 and v0.8 ones (or the canonical deployments), the canonical v0.8 one (an upgraded EOA's),
- * and the account's own.
+ * v0.7 and v0.8 ones (or the canonical deployments), the canonical v0.8 one (an EOA upgraded to
+ * Simple7702Account), the Delegation Framework's (an EOA upgraded to the DeleGator), and the
+ * account's own.
  *
  * @param config - The chain config.
  * @param own - The account's own EntryPoint, if any (a smart account's).
@@ -53,6 +54,9 @@ export function historyEntryPoints(config: ChainConfig, own?: string): Hex[] {
       (version) => contractsOf(config, version).entryPoint,
     ),
     CANONICAL_CONTRACTS['0.8'].entryPoint,
+    ...(config.delegationEnvironment
+      ? [config.delegationEnvironment.EntryPoint]
+      : []),
     ...(own ? [own] : []),
   ].map((address) => getAddress(address));
   return [...new Set(all)];

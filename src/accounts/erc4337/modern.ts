@@ -31,6 +31,10 @@ import type { Intent } from './userop';
 import type { Settled } from '../../chain';
 import { readHexData, settledResult } from '../../chain';
 import { invalidParams, notFound } from '../../utils/errors';
+import {
+  encodeDeleGatorCalls,
+  signDeleGatorUserOperation,
+} from '../deleGator/account';
 
 /**
  * The send path of SimpleAccount on EntryPoint v0.7 and v0.8 (eth-infinitism/account-abstraction
@@ -205,23 +209,37 @@ export async function draftModernUserOperation(
   );
   const nonce = read > floor ? read : floor;
   const fees = fromBundler ?? chainFees(priority, history);
+  /**
+   * The sender's call data for calls: the DeleGator's or SimpleAccount's.
+   *
+   * @param calls - The calls.
+   * @returns ABI-encoded call data.
+   */
+  const encode = (calls: Intent[]): Hex =>
+    chain.deleGator
+      ? encodeDeleGatorCalls(calls)
+      : encodeModernCallData(version, calls);
   const token = payment
     ? payInToken(payment, fees.maxFeePerGas, (approve) =>
-        encodeModernCallData(version, [approve, ...intents]),
+        encode([approve, ...intents]),
       )
     : undefined;
   const draft: ModernUserOperation = {
     sender,
     nonce,
-    callData: token?.callData ?? encodeModernCallData(version, intents),
+    callData: token?.callData ?? encode(intents),
     callGasLimit: 0n,
     verificationGasLimit: 0n,
     preVerificationGas: 0n,
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     signature: DUMMY_SIGNATURE,
-    ...(deployed ? {} : eip7702Fields(eip7702Auth)),
-    ...(deployed || eip7702Auth
+    // a DeleGator's authorization also switches an EOA from Simple7702Account
+    ...eip7702Fields(
+      deployed && !chain.deleGator ? undefined : eip7702Auth,
+      chain.deleGator,
+    ),
+    ...(deployed || eip7702Auth || chain.deleGator
       ? {}
       : {
           factory: chain.accountFactory,
@@ -291,18 +309,23 @@ export async function draftModernUserOperation(
 }
 
 /**
- * The fields of an operation that delegates its EOA sender (EntryPoint v0.8, ERC-7769's
- * `eip7702Auth`): `factory` is the marker `0x7702` and the authorization travels with it.
+ * The fields of an operation that delegates its EOA sender (ERC-7769's `eip7702Auth`): v0.8 marks
+ * it with `factory: 0x7702`; v0.7 (the DeleGator's) knows no marker: no factory.
  *
  * @param authorization - The EIP-7702 authorization, if any.
+ * @param deleGator - Whether the sender is a DeleGator (EntryPoint v0.7).
  * @returns The fields, or none without an authorization.
  */
 function eip7702Fields(
   authorization: SignedAuthorization | undefined,
+  deleGator = false,
 ): Partial<ModernUserOperation> {
-  return authorization
-    ? { factory: '0x7702', factoryData: '0x', authorization }
-    : {};
+  if (!authorization) {
+    return {};
+  }
+  return deleGator
+    ? { authorization }
+    : { factory: '0x7702', factoryData: '0x', authorization };
 }
 
 /**
@@ -326,7 +349,8 @@ export function modernPrefundGas(op: ModernUserOperation): bigint {
 /**
  * Sign a v0.7 / v0.8 operation as SimpleAccount validates it: v0.7 signs the userOpHash with the
  * EIP-191 `personal_sign` prefix; v0.8 (EIP-712 userOpHash) signs the raw digest. The hash is
- * viem's `getUserOperationHash`, which equals the EntryPoint's `getUserOpHash`.
+ * viem's `getUserOperationHash`, which equals the EntryPoint's `getUserOpHash`. A DeleGator
+ * (`chain.deleGator`) signs its own EIP-712 typed data instead (signDeleGatorUserOperation).
  *
  * @param privateKey - The owner's 32-byte key.
  * @param chain - The account's chain side.
@@ -338,6 +362,9 @@ export async function signModernUserOperation(
   chain: SmartAccountChain,
   userOp: ModernUserOperation,
 ): Promise<Hex> {
+  if (chain.deleGator) {
+    return signDeleGatorUserOperation(privateKey, chain, userOp);
+  }
   const hash = modernUserOpHash(chain, userOp);
   return modernVersion(chain) === '0.7'
     ? signMessage({ privateKey, message: { raw: hash } })

@@ -68,6 +68,11 @@ export type SmartAccountChain = {
   bundlerUrl?: string;
   /** ERC-7677 paymaster web service asked for stub data, when the chain or account has one. */
   paymasterUrl?: string;
+  /**
+   * The sender is an EOA running MetaMask's EIP7702StatelessDeleGator (EntryPoint v0.7): its call
+   * data and signature are the DeleGator's (accounts/deleGator/account.ts), never SimpleAccount's.
+   */
+  deleGator?: boolean;
 };
 
 /** Fee placeholders with realistic non-zero bytes, for preVerificationGas before the wallet sets fees. */

@@ -138,3 +138,51 @@ export async function lookupUserOperationReceipt(
     latest,
   );
 }
+
+/** How often {@link awaitUserOperationReceipt} asks, in milliseconds. */
+export const RECEIPT_POLL_MS = 500;
+
+/** How many times {@link awaitUserOperationReceipt} asks at most (with {@link RECEIPT_POLL_MS}: 90 s). */
+export const RECEIPT_POLL_ATTEMPTS = 180;
+
+/**
+ * Wait, bounded, for the receipt of an operation this snap sent: {@link lookupUserOperationReceipt}
+ * every `intervalMs` milliseconds, at most `attempts` times. A failed lookup counts as not yet
+ * (the bundler or the node may be briefly unreachable); the last attempt's error is thrown.
+ *
+ * @param sources - Where to look (`sent` set: the bundler, then the EntryPoint's logs).
+ * @param userOpHash - 32-byte hash.
+ * @param options - Bounds.
+ * @param options.attempts - Lookups at most (default {@link RECEIPT_POLL_ATTEMPTS}).
+ * @param options.intervalMs - Milliseconds between lookups (default {@link RECEIPT_POLL_MS}).
+ * @returns The receipt, or null when it was not found in time.
+ * @throws The last lookup's error when every lookup failed.
+ */
+export async function awaitUserOperationReceipt(
+  sources: ReceiptSources,
+  userOpHash: Hex,
+  options: { attempts?: number; intervalMs?: number } = {},
+): Promise<UserOperationReceipt | null> {
+  const attempts = options.attempts ?? RECEIPT_POLL_ATTEMPTS;
+  let failure: Error | undefined;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    try {
+      const receipt = await lookupUserOperationReceipt(sources, userOpHash);
+      if (receipt) {
+        return receipt;
+      }
+      failure = undefined;
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+    }
+    if (attempt < attempts) {
+      await new Promise((resolve) =>
+        setTimeout(resolve, options.intervalMs ?? RECEIPT_POLL_MS),
+      );
+    }
+  }
+  if (failure !== undefined) {
+    throw failure;
+  }
+  return null;
+}

@@ -21,7 +21,6 @@ import {
 import {
   decodeFunctionData,
   getAddress,
-  hashTypedData,
   parseAbi,
   recoverTypedDataAddress,
 } from 'viem';
@@ -31,14 +30,16 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { GRANT_ENFORCERS, grantCaveats, permissionCaveats } from './caveats';
 import type { GrantEnforcers, GrantTerms } from './caveats';
 import {
-  delegationDigest,
   delegationHash,
-  delegationTypedData,
   disableDelegationCall,
   encodePermissionContext,
   ROOT_AUTHORITY,
 } from './delegation';
 import type { Delegation } from './delegation';
+import {
+  DELEGATION_TYPES,
+  signDelegationWithKey,
+} from '../../accounts/deleGator/delegation';
 
 const canonical = DELEGATOR_CONTRACTS['1.3.0'][1];
 const enforcers = Object.fromEntries(
@@ -253,29 +254,37 @@ describe('the delegation against delegation-core and the Smart Accounts Kit', ()
     );
   });
 
-  it("the signed digest is the kit's typed data over the DelegationManager domain, and recovers the delegator", async () => {
-    const typed = delegationTypedData(unsigned, 31337, manager);
-    expect(typed.types).toStrictEqual(SIGNABLE_DELEGATION_TYPED_DATA);
-    const digest = delegationDigest(unsigned, 31337, manager);
-    expect(digest).toBe(
-      hashTypedData({
-        domain: {
-          name: 'DelegationManager',
-          version: '1',
-          chainId: 31337,
-          verifyingContract: manager,
-        },
-        types: SIGNABLE_DELEGATION_TYPED_DATA,
-        primaryType: 'Delegation',
-        message: unsigned,
-      }),
+  it("the grant's delegation, as the snap's only delegation signer signs it, recovers to the delegator under the kit's typed data and the DelegationManager's domain", async () => {
+    expect(DELEGATION_TYPES).toStrictEqual(SIGNABLE_DELEGATION_TYPED_DATA);
+    const signature = await signDelegationWithKey(
+      `0x${'11'.repeat(32)}`,
+      owner.address,
+      { DelegationManager: manager } as never,
+      31337n,
+      unsigned,
     );
-    const signature = await owner.signTypedData(typed);
+    const kitTypedData = {
+      domain: {
+        name: 'DelegationManager',
+        version: '1',
+        chainId: 31337,
+        verifyingContract: manager,
+      },
+      types: SIGNABLE_DELEGATION_TYPED_DATA,
+      primaryType: 'Delegation',
+      message: unsigned,
+    } as const;
     expect(
-      await recoverTypedDataAddress({ ...typed, signature }),
+      await recoverTypedDataAddress({ ...kitTypedData, signature }),
     ).toStrictEqual(owner.address);
-    // another chain or manager is another digest
-    expect(delegationDigest(unsigned, 1, manager)).not.toBe(digest);
+    // another chain is another digest: the same signature does not recover the delegator there
+    expect(
+      await recoverTypedDataAddress({
+        ...kitTypedData,
+        domain: { ...kitTypedData.domain, chainId: 1 },
+        signature,
+      }),
+    ).not.toStrictEqual(owner.address);
   });
 
   it('encodePermissionContext is delegation-core encodeDelegations of the signed delegation', () => {

@@ -1,17 +1,14 @@
-import {
-  encodeAbiParameters,
-  encodeFunctionData,
-  hashStruct,
-  hashTypedData,
-} from 'viem';
+import { encodeAbiParameters, encodeFunctionData, hashStruct } from 'viem';
 import type { Hex } from 'viem';
+
+import { DELEGATION_TYPES } from '../../accounts/deleGator/delegation';
 
 /**
  * A delegation of MetaMask's Delegation Framework v1.3.0 (ERC-7710), built and encoded with viem's
  * pure ABI and EIP-712 helpers (no `@metamask/abi-utils` in the bundle). The shapes are the
- * framework's `Delegation` and `Caveat` structs (`src/utils/Types.sol`); the encodings match
- * `@metamask/delegation-core`'s `hashDelegation` and `encodeDelegations`, which the unit tests use
- * as the reference.
+ * framework's `Delegation` and `Caveat` structs (`src/utils/Types.sol`; the EIP-712 types are the
+ * signer's, src/accounts/deleGator/delegation.ts); the encodings match `@metamask/delegation-core`'s
+ * `hashDelegation` and `encodeDelegations`, which the unit tests use as the reference.
  */
 
 /** `authority` of a root delegation: the delegator's own authority, not a redelegation. */
@@ -47,21 +44,6 @@ export type Delegation = UnsignedDelegation & {
   signature: Hex;
 };
 
-/** The EIP-712 types of a delegation (`Delegation` and `Caveat`, without the unsigned `args`). */
-export const DELEGATION_TYPES = {
-  Caveat: [
-    { name: 'enforcer', type: 'address' },
-    { name: 'terms', type: 'bytes' },
-  ],
-  Delegation: [
-    { name: 'delegate', type: 'address' },
-    { name: 'delegator', type: 'address' },
-    { name: 'authority', type: 'bytes32' },
-    { name: 'caveats', type: 'Caveat[]' },
-    { name: 'salt', type: 'uint256' },
-  ],
-} as const;
-
 const CAVEAT_COMPONENTS = [
   { name: 'enforcer', type: 'address' },
   { name: 'terms', type: 'bytes' },
@@ -90,43 +72,6 @@ const DISABLE_DELEGATION_ABI = [
 ] as const;
 
 /**
- * The EIP-712 typed data the delegator signs: domain `{ name: "DelegationManager", version: "1",
- * chainId, verifyingContract: <DelegationManager> }`, primary type `Delegation`.
- *
- * @param delegation - The unsigned delegation.
- * @param chainId - The chain's id.
- * @param delegationManager - The chain's DelegationManager.
- * @returns viem / eth_signTypedData_v4 typed data (salt as a bigint).
- */
-export function delegationTypedData(
-  delegation: UnsignedDelegation,
-  chainId: number,
-  delegationManager: Hex,
-): {
-  domain: {
-    name: 'DelegationManager';
-    version: '1';
-    chainId: number;
-    verifyingContract: Hex;
-  };
-  types: typeof DELEGATION_TYPES;
-  primaryType: 'Delegation';
-  message: UnsignedDelegation;
-} {
-  return {
-    domain: {
-      name: 'DelegationManager',
-      version: '1',
-      chainId,
-      verifyingContract: delegationManager,
-    },
-    types: DELEGATION_TYPES,
-    primaryType: 'Delegation',
-    message: delegation,
-  };
-}
-
-/**
  * The delegation's hash as the framework computes it (`EncoderLib._getDelegationHash`, the EIP-712
  * struct hash): the key of `disabledDelegations` and of every enforcer's per-delegation state.
  *
@@ -139,24 +84,6 @@ export function delegationHash(delegation: UnsignedDelegation): Hex {
     primaryType: 'Delegation',
     types: DELEGATION_TYPES,
   });
-}
-
-/**
- * The digest the delegator signs (EIP-712: `keccak256(0x1901 ‖ domainSeparator ‖ structHash)`).
- *
- * @param delegation - The unsigned delegation.
- * @param chainId - The chain's id.
- * @param delegationManager - The chain's DelegationManager.
- * @returns 32 bytes, hex.
- */
-export function delegationDigest(
-  delegation: UnsignedDelegation,
-  chainId: number,
-  delegationManager: Hex,
-): Hex {
-  return hashTypedData(
-    delegationTypedData(delegation, chainId, delegationManager),
-  );
 }
 
 /**

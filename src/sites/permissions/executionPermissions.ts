@@ -21,13 +21,13 @@ import { readGrantViews } from './grantViews';
 import { grantAtChainTime, parseGrantRequest } from './request';
 import { disableGrant } from './revocation';
 import type {
-  DeleGatorPort,
+  DeleGatorState,
   GrantConfirmer,
   GrantView,
   TokenShown,
 } from './types';
 import { readGrantFacts } from '../../accounts/delegation/grantReads';
-import type { DelegationEnvironment } from '../../accounts/deleGator/environment';
+import type { DeleGatorPlan, DeleGators } from '../../keyring/deleGator';
 import type { KeyringSnap } from '../../keyring/keyring';
 import type { Settings } from '../../settings';
 import type { StateStore } from '../../state/store';
@@ -68,9 +68,7 @@ export class ExecutionPermissions {
 
   readonly #keyring: KeyringSnap;
 
-  readonly #deleGator: DeleGatorPort;
-
-  readonly #environment: (scope: string) => DelegationEnvironment | undefined;
+  readonly #deleGators: DeleGators;
 
   readonly #confirm: GrantConfirmer | undefined;
 
@@ -82,23 +80,20 @@ export class ExecutionPermissions {
    * @param parts.store - The state store (the grants).
    * @param parts.settings - Chain settings (RPC).
    * @param parts.keyring - The accounts, the send path and receipts.
-   * @param parts.deleGator - The EOA's DeleGator state, upgrade and delegation signer.
-   * @param parts.environment - The chain's Delegation Framework contracts, if it has them.
+   * @param parts.deleGators - The EOA's DeleGator state, upgrade and the delegation signer.
    * @param parts.confirm - Shows the grant dialog (without it nothing is granted).
    */
   constructor(parts: {
     store: StateStore;
     settings: Settings;
     keyring: KeyringSnap;
-    deleGator: DeleGatorPort;
-    environment: (scope: string) => DelegationEnvironment | undefined;
+    deleGators: DeleGators;
     confirm?: GrantConfirmer;
   }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#keyring = parts.keyring;
-    this.#deleGator = parts.deleGator;
-    this.#environment = parts.environment;
+    this.#deleGators = parts.deleGators;
     this.#confirm = parts.confirm;
   }
 
@@ -149,7 +144,7 @@ export class ExecutionPermissions {
           `No chain settings for ${request.scope}: this snap does not know that chain`,
           { reason: 'noChainConfig' },
         );
-      const contracts = this.#environment(request.scope);
+      const contracts = this.#settings.delegationEnvironment(request.scope);
       const enforcers = this.#enforcers(request.scope);
       if (!contracts || !enforcers) {
         throw invalidParams('This chain has no Delegation Framework settings');
@@ -178,7 +173,10 @@ export class ExecutionPermissions {
             }
           : undefined;
       assertRoom(this.#store.current.grants ?? [], facts.now);
-      const deleGator = await this.#deleGator.status(account.id, request.scope);
+      const plan = await this.#deleGators.planDeleGator(
+        account.id,
+        request.scope,
+      );
       if (!this.#confirm) {
         throw internalError(
           'This platform cannot show the permission dialog: nothing was granted',
@@ -201,14 +199,14 @@ export class ExecutionPermissions {
         ...(granted.justification
           ? { justification: granted.justification }
           : {}),
-        deleGator,
+        deleGator: deleGatorState(plan),
       });
       if (!approved) {
         throw userRejected(
           'The user declined the permission request: nothing was signed',
         );
       }
-      await this.#deleGator.ensure(account.id, request.scope, { origin });
+      await this.#deleGators.ensureDeleGator(account.id, request.scope, plan);
       const unsigned = {
         delegate: request.to.toLowerCase() as Hex,
         delegator: request.from.toLowerCase() as Hex,
@@ -223,11 +221,10 @@ export class ExecutionPermissions {
           globalThis.crypto.getRandomValues(new Uint8Array(32)),
         ),
       };
-      const signature = await this.#deleGator.sign(
+      const signature = await this.#deleGators.signDelegation(
         account.id,
+        request.scope,
         unsigned,
-        request.chainId,
-        contracts.DelegationManager as Hex,
       );
       const grant = grantRecord({
         origin,
@@ -343,7 +340,7 @@ export class ExecutionPermissions {
    * @returns Them, or undefined when the chain has no environment or lacks one of them.
    */
   #enforcers(scope: string): GrantEnforcers | undefined {
-    const environment = this.#environment(scope);
+    const environment = this.#settings.delegationEnvironment(scope);
     if (!environment) {
       return undefined;
     }
@@ -405,4 +402,22 @@ export class ExecutionPermissions {
       this.#busy.delete(origin);
     }
   }
+}
+
+/**
+ * What the grant dialog says of the account's DeleGator plan.
+ *
+ * @param plan - The seam's plan (planDeleGator).
+ * @returns Ready, or the upgrade or switch and who pays it.
+ */
+function deleGatorState(plan: DeleGatorPlan): DeleGatorState {
+  if (plan.needs === 'nothing' || !plan.upgrade) {
+    return { ready: true };
+  }
+  return {
+    ready: false,
+    change: plan.needs,
+    sponsored: plan.upgrade.paymaster !== null,
+    maxCost: plan.upgrade.maxCost,
+  };
 }

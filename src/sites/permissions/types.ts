@@ -1,12 +1,10 @@
 import type { Hex } from 'viem';
 
 import type { GrantTerms } from './caveats';
-import type { UnsignedDelegation } from './delegation';
 
 /**
  * The values the grant dialog and the home page show (src/ui/dialogs/grant.tsx,
- * src/ui/components/Grants.tsx), and what the grant flow needs from the account side: whether the
- * EOA runs MetaMask's DeleGator on the chain, the upgrade, and the delegation's signature.
+ * src/ui/components/Grants.tsx).
  */
 
 /** A token as shown: its address, and what the chain answered for `symbol()` and `decimals()`. */
@@ -21,8 +19,8 @@ export type TokenShown = {
 
 /**
  * Whether the granting EOA runs `EIP7702StatelessDeleGatorImpl` on the chain, and if not, what
- * approving also does: `upgrade` (a plain EOA), `switch` (it runs another implementation, such as
- * Simple7702Account, and gets a new authorization); `payer` says who pays that transaction, in words.
+ * approving also does: `upgrade` (a plain EOA), `switch` (it runs Simple7702Account and gets a new
+ * authorization), and who pays that user operation's gas.
  */
 export type DeleGatorState =
   | { ready: true }
@@ -30,8 +28,10 @@ export type DeleGatorState =
       ready: false;
       /** What approving does to the account first. */
       change: 'upgrade' | 'switch';
-      /** Who pays the upgrade, in a sentence (the account itself, or the chain's paymaster). */
-      payer: string;
+      /** Whether the chain's paymaster service pays its gas (else the account does). */
+      sponsored: boolean;
+      /** The most the account pays for it, in wei (0 when sponsored). */
+      maxCost: bigint;
     };
 
 /** What the grant dialog shows, before anything is signed. */
@@ -93,28 +93,4 @@ export type GrantView = {
   available?: bigint;
   /** Active, expired or revoked. */
   status: GrantStatus;
-};
-
-/**
- * What the grant flow needs from the account side (the keyring's EIP-7702 flows): the DeleGator
- * state of an EOA on a chain, the upgrade or switch to it (no dialog of its own: the grant's dialog
- * said so; resolves once on chain), and the delegator's signature over the delegation's EIP-712
- * digest (signed only here, never through the keyring's typed-data signing).
- */
-export type DeleGatorPort = {
-  /** The EOA's DeleGator state on `scope`. */
-  status: (accountId: string, scope: string) => Promise<DeleGatorState>;
-  /** Upgrade or switch the EOA to the DeleGator on `scope`, if needed; resolves once on chain. */
-  ensure: (
-    accountId: string,
-    scope: string,
-    requester: { origin: string },
-  ) => Promise<void>;
-  /** Sign the delegation (EIP-712, the DelegationManager's domain); the signature, hex. */
-  sign: (
-    accountId: string,
-    delegation: UnsignedDelegation,
-    chainId: number,
-    delegationManager: Hex,
-  ) => Promise<Hex>;
 };

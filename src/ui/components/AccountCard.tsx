@@ -18,6 +18,7 @@ import { Grants } from './Grants';
 import { TokenBalances } from './PayGasWith';
 import { SendForm } from './SendForm';
 import { UpgradeControls } from './Upgrade';
+import type { AccountOnChain } from '../../keyring/chainView';
 import type { AccountSummary } from '../../keyring/keyring';
 import { displayText } from '../../utils/safeText';
 import { accountLabel } from '../accountLabel';
@@ -51,13 +52,37 @@ function phraseOf(source: string | undefined, model: HomeModel): string {
 /**
  * What an EOA's Type row says.
  *
- * @param upgradedOn - The chains where it runs Simple7702Account (EIP-7702).
- * @returns `Account (EOA)`, or that it is upgraded and where.
+ * @param upgradedOn - The chains where it runs Simple7702Account or MetaMask's DeleGator (EIP-7702).
+ * @returns `Account (EOA)`, or that it is upgraded, where and to what.
  */
-function eoaType(upgradedOn: string[]): string {
-  return upgradedOn.length === 0
-    ? 'Account (EOA)'
-    : `Upgraded to a smart account on ${upgradedOn.map(chainName).join(', ')} (EIP-7702: the same address runs Simple7702Account)`;
+function eoaType(upgradedOn: AccountOnChain[]): string {
+  if (upgradedOn.length === 0) {
+    return 'Account (EOA)';
+  }
+  /**
+   * The chains where the EOA runs `code`, named.
+   *
+   * @param code - The delegation.
+   * @returns The names, joined.
+   */
+  const chains = (code: AccountOnChain['code']): string =>
+    upgradedOn
+      .filter((entry) => entry.code === code)
+      .map((entry) => chainName(entry.scope))
+      .join(', ');
+  return [
+    ['simple7702', 'Simple7702Account'],
+    [
+      'deleGator',
+      "MetaMask's smart-account code (EIP7702StatelessDeleGator), which can grant spending permissions",
+    ],
+  ]
+    .filter(([code]) => chains(code as AccountOnChain['code']) !== '')
+    .map(
+      ([code, runs]) =>
+        `Upgraded to a smart account on ${chains(code as AccountOnChain['code'])} (EIP-7702: the same address runs ${runs})`,
+    )
+    .join('; ');
 }
 
 /**
@@ -89,9 +114,10 @@ export const AccountCard: SnapComponent<{
       ? IMPORTED_KEY_TEXT
       : `derived from ${phraseOf(keySource.entropySource, model)} (index ${keySource.derivationIndex})`;
   const onChains = model.onChains?.[account.id] ?? [];
-  const upgradedOn = onChains
-    .filter((entry) => entry.code === 'simple7702')
-    .map((entry) => entry.scope);
+  const upgraded = onChains.filter(
+    (entry) => entry.code === 'simple7702' || entry.code === 'deleGator',
+  );
+  const upgradedOn = upgraded.map((entry) => entry.scope);
   const metadataCid =
     typeof account.options.metadataCid === 'string'
       ? account.options.metadataCid
@@ -105,7 +131,7 @@ export const AccountCard: SnapComponent<{
         <Text>
           {smart
             ? `Smart account (ERC-4337, SimpleAccount v${version}, EntryPoint v${version})`
-            : eoaType(upgradedOn)}
+            : eoaType(upgraded)}
         </Text>
       </Row>
       <Copyable value={account.address} />

@@ -41,7 +41,10 @@ export const UpgradeControls: SnapComponent<{
   const code = onChains.flatMap((entry) => entry.code ?? []);
   // where no chain's code could be read, both are offered
   const upgrade =
-    code.length === 0 || code.some((delegation) => delegation !== 'simple7702');
+    code.length === 0 ||
+    code.some(
+      (delegation) => delegation !== 'simple7702' && delegation !== 'deleGator',
+    );
   const undo =
     code.length === 0 || code.some((delegation) => delegation !== 'none');
   const error =

@@ -148,6 +148,7 @@ describe('consentDialog (setChainConfig)', () => {
       'Account factory v0.7',
       'EntryPoint v0.8',
       'Account factory v0.8',
+      'Spending permissions',
     ]);
     expect(warningsOf(plain)).toStrictEqual([]);
   });

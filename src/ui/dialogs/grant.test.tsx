@@ -158,31 +158,42 @@ describe('the grant dialog', () => {
         deleGator: {
           ready: false,
           change: 'upgrade',
-          payer: 'This account pays the upgrade itself: at most 0.001 ETH.',
+          sponsored: false,
+          maxCost: parseEther('0.001'),
         },
       },
       'Local chain (31337)',
       eth,
     );
     expect(upgrade).toBe(
-      "Approving also upgrades this account to MetaMask's smart account (EIP7702StatelessDeleGatorImpl, EIP-7702) on Local chain (31337), at the same address and with the same key: only such an account can grant this permission. This account pays the upgrade itself: at most 0.001 ETH.",
+      "Approving also upgrades this account to MetaMask's smart account (EIP7702StatelessDeleGatorImpl, EIP-7702) on Local chain (31337), at the same address and with the same key: only such an account can grant this permission. It is one user operation, sent before the permission is signed: this account pays its gas itself, at most 0.001 ETH.",
     );
     const { upgrade: switched } = grantRows(
       {
         ...NATIVE,
-        deleGator: { ready: false, change: 'switch', payer: 'Sponsored.' },
+        deleGator: {
+          ready: false,
+          change: 'switch',
+          sponsored: true,
+          maxCost: 0n,
+        },
       },
       'Local chain (31337)',
       eth,
     );
     expect(switched).toMatch(
-      /^Approving also switches this account from the smart-account code it runs now/u,
+      /^Approving also switches this account from the smart-account code it runs now.*the chain's paymaster service pays its gas, so it costs you nothing\.$/u,
     );
     const text = JSON.stringify(
       grantDialog(
         {
           ...NATIVE,
-          deleGator: { ready: false, change: 'switch', payer: 'Sponsored.' },
+          deleGator: {
+            ready: false,
+            change: 'switch',
+            sponsored: true,
+            maxCost: 0n,
+          },
         },
         'Local chain (31337)',
         eth,

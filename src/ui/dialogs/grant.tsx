@@ -84,7 +84,7 @@ export function grantRows(
     ...(deleGator.ready
       ? {}
       : {
-          upgrade: `${deleGator.change === 'upgrade' ? 'Approving also upgrades this account' : 'Approving also switches this account from the smart-account code it runs now'} to MetaMask's smart account (EIP7702StatelessDeleGatorImpl, EIP-7702) on ${chain}, at the same address and with the same key: only such an account can grant this permission. ${deleGator.payer}`,
+          upgrade: `${deleGator.change === 'upgrade' ? 'Approving also upgrades this account' : 'Approving also switches this account from the smart-account code it runs now'} to MetaMask's smart account (EIP7702StatelessDeleGatorImpl, EIP-7702) on ${chain}, at the same address and with the same key: only such an account can grant this permission. It is one user operation, sent before the permission is signed: ${deleGator.sponsored ? "the chain's paymaster service pays its gas, so it costs you nothing" : `this account pays its gas itself, at most ${native(deleGator.maxCost)}`}.`,
         }),
   };
 }
