@@ -8,7 +8,7 @@
  */
 import { overrideDeployedEnvironment } from '@metamask/smart-accounts-kit/utils';
 import type { Json } from '@metamask/utils';
-import { numberToHex, parseEther } from 'viem';
+import { numberToHex, parseEther, toFunctionSelector } from 'viem';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
@@ -178,5 +178,26 @@ describe('a spending permission through the built snap, with the Smart Accounts 
     expect(
       await harness.rpc('wallet_getGrantedExecutionPermissions', [], COMPANION),
     ).toEqual([]);
+  });
+
+  it('the site revokes it: disableDelegation is sent by the account (its send confirmation), {} once on chain, then the session key is refused', async () => {
+    const [granted] = await kit.getGrantedExecutionPermissions();
+    const permission = granted as { context: Hex; delegationManager: Address };
+    const pending = harness.snap.request({
+      origin: SITE,
+      method: 'wallet_revokeExecutionPermission',
+      params: { permissionContext: permission.context },
+    });
+    await (await dialogOf(pending))?.ok();
+    expect(((await pending) as any).response).toEqual({ result: {} });
+    expect(
+      await redeem(
+        devnet.rpcUrl,
+        sessionKey,
+        { to: RECIPIENT, value: 1n },
+        permission,
+      ),
+    ).toMatch(toFunctionSelector('CannotUseADisabledDelegation()'));
+    expect(await kit.getGrantedExecutionPermissions()).toStrictEqual([]);
   });
 });
