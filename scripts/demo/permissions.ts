@@ -103,7 +103,7 @@ export async function permissionsFlow(
   if (!granted) {
     throw new Error('no permission granted');
   }
-  say(
+  console.log(
     `    Granted: context ${granted.context.slice(0, 18)}… (${(granted.context.length - 2) / 2} bytes), DelegationManager ${granted.delegationManager}`,
   );
   const code = await jsonRpc<Hex>(devnet.rpcUrl, 'eth_getCode', [
