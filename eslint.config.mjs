@@ -17,6 +17,7 @@ const config = createConfig([
       'node_modules/',
       '.stryker-tmp/',
       'reports/',
+      'site/vendor/',
     ],
   },
 

@@ -11,6 +11,7 @@ import { benchErc4337 } from './bench/erc4337';
 import { benchEvaluate } from './bench/evaluate';
 import { benchGasToken } from './bench/gasToken';
 import { benchLatency } from './bench/latency';
+import { benchPermissions } from './bench/permissions';
 import { benchRecovery } from './bench/recovery';
 import { benchSend } from './bench/send';
 import { benchSesLatency } from './bench/ses-latency';
@@ -29,7 +30,7 @@ const RESULTS = path.join(ROOT, 'bench/results.json');
  */
 function parseArgs(argv: string[]): {
   anchor?: string;
-  only?: 'logs' | 'recovery' | 'send' | 'activity' | 'gasToken';
+  only?: 'logs' | 'recovery' | 'send' | 'activity' | 'gasToken' | 'permissions';
 } {
   const only = argv.indexOf('--only');
   if (only !== -1) {
@@ -39,10 +40,11 @@ function parseArgs(argv: string[]): {
       section !== 'recovery' &&
       section !== 'send' &&
       section !== 'activity' &&
-      section !== 'gasToken'
+      section !== 'gasToken' &&
+      section !== 'permissions'
     ) {
       throw new Error(
-        '--only takes `logs` (the getLogs section alone), `recovery` (Find my accounts, on the built bundle), `send` (sendUserOperation per EntryPoint version, on the built bundle), `activity` (the Activity list, on the built bundle) or `gasToken` (a token-paid send beside a self-paid one, on the built bundle)',
+        '--only takes `logs` (the getLogs section alone), `recovery` (Find my accounts, on the built bundle), `send` (sendUserOperation per EntryPoint version, on the built bundle), `activity` (the Activity list, on the built bundle) `gasToken` (a token-paid send beside a self-paid one, on the built bundle) or `permissions` (ERC-7715 grant round trips and redemption gas, on the built bundle)',
       );
     }
     return { only: section };
@@ -138,6 +140,22 @@ async function main(): Promise<void> {
       `${JSON.stringify({ ...previous, chain }, null, 2)}\n`,
     );
     console.log(`\nchain section written to ${path.relative(ROOT, RESULTS)}`);
+    return;
+  }
+  if (only === 'permissions') {
+    // `npm run bench -- --only permissions`: ERC-7715 grants and their redemption, on the bundle as built.
+    const permissions = await benchPermissions();
+    const previous = JSON.parse(readFileSync(RESULTS, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(
+      RESULTS,
+      `${JSON.stringify({ ...previous, permissions }, null, 2)}\n`,
+    );
+    console.log(
+      `\npermissions section written to ${path.relative(ROOT, RESULTS)}`,
+    );
     return;
   }
   if (only === 'gasToken') {
@@ -254,6 +272,7 @@ async function main(): Promise<void> {
   results.erc4337 = await benchErc4337();
   results.send = await benchSend();
   results.gasToken = await benchGasToken();
+  results.permissions = await benchPermissions();
   results.recovery = await benchRecovery();
   results.activity = await benchActivity();
   mkdirSync(path.dirname(RESULTS), { recursive: true });

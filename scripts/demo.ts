@@ -30,6 +30,7 @@ import {
   RECORDERS,
 } from '../devnet/targets';
 import manifest from '../snap.manifest.json';
+import { permissionsFlow } from './demo/permissions';
 import { entryPointsFlow, waitForReceipt } from './lib/demo-entrypoints';
 import { gasTokenFlow } from './lib/demo-gas-token';
 import { check, say } from './lib/demo-log';
@@ -529,6 +530,7 @@ async function main(): Promise<void> {
     await smartAccountFlow(snap, devnet, ipfs);
     await entryPointsFlow(snap, devnet);
     await gasTokenFlow(snap, devnet);
+    await permissionsFlow(snap, devnet);
     await homePageFlow(snap);
     await restoreFlow(snap, devnet);
     console.log('\nAll checks passed.');

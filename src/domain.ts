@@ -8,6 +8,8 @@ import type { ApprovalRedirect, KeyringPlatform } from './keyring/keyring';
 import { MetadataReader } from './metadata';
 import { Settings } from './settings';
 import { DappCalls } from './sites/dappCalls';
+import { ExecutionPermissions } from './sites/permissions/executionPermissions';
+import type { GrantConfirmer } from './sites/permissions/types';
 import { loadState, StateStore } from './state/store';
 import type { KeyringState, StateSaver } from './state/store';
 import { callerError } from './utils/errorMap';
@@ -38,11 +40,21 @@ export type Domain = {
   activity: AccountActivity;
   /** EIP-5792 for sites (wallet_getCapabilities, wallet_sendCalls, wallet_getCallsStatus). */
   dapps: DappCalls;
+  /** ERC-7715 execution permissions for sites, and the home page's list and *Revoke*. */
+  permissions: ExecutionPermissions;
   /**
    * What a caller sees of anything thrown (`callerError`: mapped to a JSON-RPC error, the
    * configured credentials masked in it). A JSON-RPC error keeps its code.
    */
   scrub: (error: unknown) => JsonRpcError<never>;
+};
+
+/** What the domain needs from MetaMask: the keyring's platform, saving state, the grant dialog. */
+export type DomainPlatform = KeyringPlatform & {
+  /** Save the state (snap_manageState). */
+  saveState: StateSaver;
+  /** Show the grant dialog of an execution permission; without it nothing is granted. */
+  confirmGrant?: GrantConfirmer;
 };
 
 /**
@@ -55,7 +67,7 @@ export type Domain = {
  */
 export function createDomain(
   state: KeyringState,
-  platform: KeyringPlatform & { saveState: StateSaver },
+  platform: DomainPlatform,
   redirect: ApprovalRedirect,
 ): Domain {
   const store = new StateStore(state, platform.saveState);
@@ -68,13 +80,21 @@ export function createDomain(
     platform,
     redirect,
   });
+  const deleGators = new DeleGators({ store, settings, platform });
   const domain: Domain = {
     keyring,
     settings,
     upgrades: new AccountUpgrades({ store, settings, platform }),
-    deleGators: new DeleGators({ store, settings, platform }),
+    deleGators,
     activity: new AccountActivity({ store, settings }),
     dapps: new DappCalls({ store, settings, keyring }),
+    permissions: new ExecutionPermissions({
+      store,
+      settings,
+      keyring,
+      deleGators,
+      ...(platform.confirmGrant ? { confirm: platform.confirmGrant } : {}),
+    }),
     scrub: (error) => scrubError(error, domain),
   };
   return domain;
@@ -91,7 +111,7 @@ export function createDomain(
  */
 export async function loadDomain(
   redirect: ApprovalRedirect,
-  platform: KeyringPlatform & { saveState: StateSaver },
+  platform: DomainPlatform,
 ): Promise<Domain> {
   return createDomain(await loadState(), platform, redirect);
 }

@@ -32,17 +32,25 @@ export enum SnapRpcMethod {
   SendCalls = 'wallet_sendCalls',
   GetCallsStatus = 'wallet_getCallsStatus',
   DescribeAccounts = 'describeAccounts',
+  GetSupportedExecutionPermissions = 'wallet_getSupportedExecutionPermissions',
+  RequestExecutionPermissions = 'wallet_requestExecutionPermissions',
+  GetGrantedExecutionPermissions = 'wallet_getGrantedExecutionPermissions',
+  RevokeExecutionPermission = 'wallet_revokeExecutionPermission',
 }
 
 /**
- * What any other https site may call (the manifest's `endowment:rpc` has `dapps: true`): EIP-5792
- * and the snap's own send and receipt. Accounts, keys, settings, recovery and approvals stay with
- * MetaMask, the home page and the companion.
+ * What any other https site may call (the manifest's `endowment:rpc` has `dapps: true`): EIP-5792,
+ * ERC-7715 execution permissions, and the snap's own send and receipt. Accounts, keys, settings,
+ * recovery and approvals stay with MetaMask, the home page and the companion.
  */
 const DAPP_METHODS: ReadonlySet<string> = new Set([
   SnapRpcMethod.GetCapabilities,
   SnapRpcMethod.SendCalls,
   SnapRpcMethod.GetCallsStatus,
+  SnapRpcMethod.GetSupportedExecutionPermissions,
+  SnapRpcMethod.RequestExecutionPermissions,
+  SnapRpcMethod.GetGrantedExecutionPermissions,
+  SnapRpcMethod.RevokeExecutionPermission,
   SnapRpcMethod.SendUserOperation,
   SnapRpcMethod.GetUserOperationReceipt,
 ]);

@@ -15,6 +15,7 @@ import { methodNotFound } from '../utils/errors';
  * restoreAccount, listEntropySources, describeAccounts...).
  * @param domain.settings - Chain, IPFS and approval settings.
  * @param domain.dapps - EIP-5792 and sendUserOperation by address, one send per site at a time.
+ * @param domain.permissions - ERC-7715 execution permissions (a site's own grants only).
  * @param request - `{ method, params }`.
  * @param origin - The caller's origin as MetaMask reported it (named in consent and send dialogs).
  * @returns The method's result.
@@ -22,7 +23,7 @@ import { methodNotFound } from '../utils/errors';
  * user declines a site's change, search or restore).
  */
 export async function handleSnapRpc(
-  { keyring, settings, dapps }: Domain,
+  { keyring, settings, dapps, permissions }: Domain,
   request: JsonRpcRequest,
   origin: string,
 ): Promise<Json> {
@@ -61,6 +62,14 @@ export async function handleSnapRpc(
         keyring.describeAccounts(),
         Object.values(settings.allChainConfigs()),
       );
+    case SnapRpcMethod.GetSupportedExecutionPermissions:
+      return permissions.supported(request.params);
+    case SnapRpcMethod.RequestExecutionPermissions:
+      return permissions.request(request.params, origin);
+    case SnapRpcMethod.GetGrantedExecutionPermissions:
+      return permissions.granted(request.params, origin);
+    case SnapRpcMethod.RevokeExecutionPermission:
+      return permissions.revoke(request.params, origin);
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }

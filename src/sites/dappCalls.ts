@@ -14,11 +14,11 @@ import {
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
-import type { KeyringSnap } from '../keyring/keyring';
 import {
   parseBundlerReceipt,
   serviceClient,
 } from '../accounts/erc4337/bundler';
+import type { KeyringSnap } from '../keyring/keyring';
 import type { Settings } from '../settings';
 import type { DappCall } from '../state/schema';
 import type { StateStore } from '../state/store';

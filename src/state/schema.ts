@@ -29,6 +29,8 @@ import type {
   SmartAccountData,
 } from '../accounts/erc4337/types';
 import type { IpfsConfig } from '../metadata';
+import { GrantsStruct } from './grants';
+import type { PermissionGrant } from './grants';
 import {
   defang,
   expectation,
@@ -45,6 +47,7 @@ export type {
   ActivityEntry,
   ChainConfig,
   IpfsConfig,
+  PermissionGrant,
   SentUserOperation,
   SmartAccountData,
 };
@@ -153,6 +156,8 @@ export type KeyringState = {
    * (absent in states saved before it existed: read from the chain again).
    */
   activity?: Record<string, Record<string, ActivityLog>>;
+  /** Execution permissions (ERC-7715) granted to sites, oldest first, bounded (absent before it existed). */
+  grants?: PermissionGrant[];
 };
 
 /** What was read of one account's activity on one chain. */
@@ -397,6 +402,7 @@ export const KeyringStateStruct = object({
   activity: exactOptional(
     plainRecord(string(), plainRecord(ChainScopeStruct, ActivityLogStruct)),
   ),
+  grants: exactOptional(GrantsStruct),
 }) as unknown as Describe<KeyringState>;
 
 /**

@@ -12,6 +12,7 @@ import {
   renameAccount,
   showExportedKey,
 } from './actions/accounts';
+import { revokeGrant } from './actions/grants';
 import { findMyAccounts, restoreByIndex } from './actions/recovery';
 import {
   approveParked,
@@ -190,6 +191,8 @@ async function act(
       return clicked ? findMyAccounts(domain, repaint) : undefined;
     case UI.restoreForm:
       return submitted ? restoreByIndex(domain, submitted) : undefined;
+    case UI.grantRevoke:
+      return clicked ? revokeGrant(domain, target) : undefined;
     default:
       return undefined;
   }

@@ -9,6 +9,8 @@ import type { AccountOnChain } from '../keyring/chainView';
 import type { AccountSummary } from '../keyring/keyring';
 import type { EntropySource } from '../keyring/recovery/recoveryTypes';
 import type { ChainConfig, GasTokenView } from '../settings';
+import { grantLines } from './grantLines';
+import type { GrantLine } from './grantLines';
 
 /**
  * The element names of the home page: the contract its tests and any automation use. Buttons that
@@ -56,6 +58,7 @@ export const UI = {
   activityRefresh: 'activity-refresh',
   restoreVersion: 'restore-entryPointVersion',
   importVersion: 'import-entryPointVersion',
+  grantRevoke: 'grant-revoke',
 } as const;
 
 /** The *Pay gas with* value that keeps the default: the chain's paymaster when it has one, else ETH. */
@@ -183,6 +186,8 @@ export type HomeModel = {
   recovery?: RecoveryStatus;
   /** Each account's Activity list by account id: per chain, what was read from it. */
   activity?: Record<string, ChainActivity[]>;
+  /** Each account's spending permissions (ERC-7715 grants to sites) by account id, newest first. */
+  grants?: Record<string, GrantLine[]>;
 };
 
 /** The outcome of one home-page action: a notice, errors by form or field, and the inputs to show. */
@@ -198,20 +203,21 @@ export type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & {
  * @param domain.keyring - The keyring: accounts and pending requests.
  * @param domain.settings - The settings: chain configs, IPFS config and approval mode.
  * @param domain.activity - The accounts' Activity lists as last read (this reads no chain).
+ * @param domain.permissions - The grants to sites (what is left of each is read from the chain).
  * @param outcome - Notice, errors and input values to show.
  * @param readChains - Whether to read the accounts on the chains (balances, upgrades; one batch
  * per chain): false for a long action's repaints.
  * @returns The model to render.
  */
 export async function buildHomeModel(
-  { keyring, settings, activity }: Domain,
+  { keyring, settings, activity, permissions }: Domain,
   outcome: Outcome = { errors: {} },
   readChains = true,
 ): Promise<HomeModel> {
   const recovery = recoveryStatus(keyring);
   const accounts = keyring.describeAccounts();
   // The chains' reads for the cards (balances and code; gas-token balances) go out together.
-  const [onChains, gasTokens] = await Promise.all([
+  const [onChains, gasTokens, grants] = await Promise.all([
     readChains
       ? readAccountsOnChains(
           accounts.map((summary) => summary.account),
@@ -229,10 +235,21 @@ export async function buildHomeModel(
           )
           .catch(() => undefined)
       : undefined,
+    readChains ? permissions.views().catch(() => undefined) : undefined,
   ]);
   return {
     ...(onChains ? { onChains } : {}),
     ...(gasTokens?.tokens.length ? { gasTokens } : {}),
+    ...(grants
+      ? {
+          grants: Object.fromEntries(
+            Object.entries(grants).map(([id, views]) => [
+              id,
+              grantLines(views, Math.floor(Date.now() / 1000)),
+            ]),
+          ),
+        }
+      : {}),
     entropySources: await keyring.listEntropySources().catch(() => []),
     ...(recovery ? { recovery } : {}),
     accounts,

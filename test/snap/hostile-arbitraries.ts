@@ -112,6 +112,10 @@ export const SNAP_METHODS = [
   'wallet_sendCalls',
   'wallet_getCallsStatus',
   'describeAccounts',
+  'wallet_getSupportedExecutionPermissions',
+  'wallet_requestExecutionPermissions',
+  'wallet_getGrantedExecutionPermissions',
+  'wallet_revokeExecutionPermission',
 ];
 export const KEYRING_METHODS: string[] = Object.values(KeyringRpcMethod);
 
@@ -524,6 +528,19 @@ export function template(
           ? `fuzz-${pick % 7}`
           : `0x${(pick % 256).toString(16).padStart(2, '0').repeat(32)}`,
       ];
+    case 'wallet_getSupportedExecutionPermissions':
+    case 'wallet_getGrantedExecutionPermissions':
+      return variant % 2 ? [] : undefined;
+    case 'wallet_requestExecutionPermissions':
+      return [executionPermissionRequest(account?.address, variant, live)];
+    case 'wallet_revokeExecutionPermission':
+      return {
+        permissionContext: [
+          '0x00',
+          `0x${'00'.repeat(31)}20${'00'.repeat(32)}`,
+          `0x${(pick % 256).toString(16).padStart(2, '0').repeat(96)}`,
+        ][variant % 3],
+      };
     case 'listEntropySources':
     case 'findAccounts':
       return variant % 2 ? {} : undefined;
@@ -545,6 +562,50 @@ export function template(
     default:
       return variant % 2 ? {} : undefined;
   }
+}
+
+/**
+ * An ERC-7715 permission request (`@metamask/7715-permission-types` shape) from `from`: one of the
+ * permission types, a far expiry (or a passed one), a session account that is not the granter.
+ *
+ * @param from - The granting account (an unknown address when there is none).
+ * @param variant - Picks the type and its details.
+ * @param live - The configured chain.
+ * @returns The request.
+ */
+function executionPermissionRequest(
+  from: string | undefined,
+  variant: number,
+  live: LiveContext,
+): Record<string, unknown> {
+  const token = '0x000000000000000000000000000000000000dEaD';
+  const data = [
+    { periodAmount: '0x6f05b59d3b20000', periodDuration: 3600 },
+    { periodAmount: '0x1', periodDuration: 86_400, tokenAddress: token },
+    { amountPerSecond: '0x1', maxAmount: '0x100', startTime: 1 },
+    { amountPerSecond: '0x1', maxAmount: '0x10', tokenAddress: token },
+  ][variant % 4];
+  return {
+    chainId: `0x${BigInt(live.scope.split(':')[1] ?? '1').toString(16)}`,
+    from: from ?? '0x000000000000000000000000000000000000dEaD',
+    to: '0x000000000000000000000000000000000000bEEF',
+    permission: {
+      type: [
+        'native-token-periodic',
+        'erc20-token-periodic',
+        'native-token-stream',
+        'erc20-token-stream',
+      ][variant % 4],
+      isAdjustmentAllowed: variant % 2 === 0,
+      data: { ...data, justification: 'fuzz' },
+    },
+    rules: [
+      {
+        type: 'expiry',
+        data: { timestamp: variant % 5 === 4 ? 1 : 4_102_444_800 },
+      },
+    ],
+  };
 }
 
 /**

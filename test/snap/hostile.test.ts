@@ -91,11 +91,15 @@ const ALLOWED: Record<string, ReadonlySet<string>> = {
     'keyring_rejectRequest',
     ...SNAP_METHODS,
   ]),
-  // any other https site: EIP-5792, sendUserOperation and getUserOperationReceipt
+  // any other https site: EIP-5792, ERC-7715, sendUserOperation and getUserOperationReceipt
   'https://evil.example': new Set([
     'wallet_getCapabilities',
     'wallet_sendCalls',
     'wallet_getCallsStatus',
+    'wallet_getSupportedExecutionPermissions',
+    'wallet_requestExecutionPermissions',
+    'wallet_getGrantedExecutionPermissions',
+    'wallet_revokeExecutionPermission',
     'sendUserOperation',
     'getUserOperationReceipt',
   ]),
@@ -126,6 +130,8 @@ const MUTATING = new Set([
   'findAccounts',
   'restoreAccount',
   'wallet_sendCalls',
+  'wallet_requestExecutionPermissions',
+  'wallet_revokeExecutionPermission',
 ]);
 
 /**

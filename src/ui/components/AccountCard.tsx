@@ -14,6 +14,7 @@ import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
 import { Activity } from './Activity';
 import { balanceRows } from './Balances';
+import { Grants } from './Grants';
 import { TokenBalances } from './PayGasWith';
 import { SendForm } from './SendForm';
 import { UpgradeControls } from './Upgrade';
@@ -195,6 +196,7 @@ export const AccountCard: SnapComponent<{
           onChains={onChains}
         />
       )}
+      <Grants id={account.id} model={model} />
       <Activity summary={summary} model={model} />
     </Section>
   );
