@@ -2,7 +2,7 @@ import type { Json } from '@metamask/utils';
 import { formatEther } from 'viem';
 import type { Hex } from 'viem';
 
-import { notePendingActivity } from './accountActivity';
+import { notePendingActivity, sentDetails } from './accountActivity';
 import { assertCanPay, reviewSend } from './sendReview';
 import type { KeyringPlatform } from './types';
 import {
@@ -170,13 +170,10 @@ export class AccountUpgrades {
         signature,
       });
       this.#nonces.accepted(chain, draft.summary.nonce);
-      await this.#remember(
-        chain,
-        scope,
-        userOpHash,
-        draft.fromBlock,
-        upgrading,
-      );
+      await this.#remember(chain, scope, userOpHash, draft.fromBlock, {
+        kind: upgrading ? 'upgrade' : 'operation',
+        ...sentDetails(draft.summary.intents),
+      });
       return {
         userOpHash,
         entryPoint: chain.entryPoint,
@@ -337,14 +334,15 @@ export class AccountUpgrades {
    * @param scope - Its chain.
    * @param userOpHash - Its hash.
    * @param fromBlock - The block it was prepared at.
-   * @param upgrading - Whether it carries the upgrade (its Activity entry says so).
+   * @param entry - Its Activity entry's kind (`upgrade` when it carries the upgrade) and what it
+   * sends (sentDetails).
    */
   async #remember(
     chain: SmartAccountChain,
     scope: string,
     userOpHash: Hex,
     fromBlock: Hex,
-    upgrading: boolean,
+    entry: Omit<Parameters<typeof notePendingActivity>[3], 'hash'>,
   ): Promise<void> {
     await this.#store
       .run(async () => {
@@ -360,7 +358,7 @@ export class AccountUpgrades {
           },
         );
         notePendingActivity(state, chain.sender, scope, {
-          kind: upgrading ? 'upgrade' : 'operation',
+          ...entry,
           hash: userOpHash,
         });
         await this.#store.commit(state);

@@ -3,7 +3,7 @@ import { array, object, optional, size, string } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
-import { notePendingActivity } from './accountActivity';
+import { notePendingActivity, sentDetails } from './accountActivity';
 import { AccountUpgrades } from './eip7702';
 import { ownRequest, distinct } from './requests';
 import { reviewSend } from './sendReview';
@@ -345,6 +345,7 @@ export class UserOperations {
         fromBlock: draft.fromBlock,
       },
       chain.sender,
+      sentDetails(draft.summary.intents),
     );
     return {
       userOpHash: hash,
@@ -359,8 +360,13 @@ export class UserOperations {
    *
    * @param entry - The sent operation.
    * @param sender - The account that sent it (its Activity list shows it pending).
+   * @param sent - What it sends, for its Activity entry (sentDetails).
    */
-  async #remember(entry: SentUserOperation, sender: Hex): Promise<void> {
+  async #remember(
+    entry: SentUserOperation,
+    sender: Hex,
+    sent: ReturnType<typeof sentDetails>,
+  ): Promise<void> {
     // Best effort: the operation is sent either way; without the entry its receipt is searched as a foreign one.
     await this.#store
       .run(async () => {
@@ -372,6 +378,7 @@ export class UserOperations {
         notePendingActivity(state, sender, entry.scope, {
           kind: 'operation',
           hash: entry.userOpHash,
+          ...sent,
         });
         await this.#store.commit(state);
       })

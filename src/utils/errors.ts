@@ -61,8 +61,20 @@ export type ErrorData = {
   field?: string;
   /** The existing account it is about (checksummed address), when the reason names one. */
   address?: string;
-  /** `invalidField`: `required` when the field is missing, else `invalid`. */
-  problem?: 'required' | 'invalid' | 'credentials' | 'masked' | 'invisible';
+  /**
+   * `invalidField`: `required` when the field is missing, else `invalid`, or what is wrong with a
+   * URL (`credentials`: a user name and password in it; `masked`: the hidden form of another URL;
+   * `insecure`: plain http to another computer) or a key (`otherServer`: the stored IPFS key and
+   * secret belong to another server); `invalidName`: `invisible`.
+   */
+  problem?:
+    | 'required'
+    | 'invalid'
+    | 'credentials'
+    | 'masked'
+    | 'invisible'
+    | 'insecure'
+    | 'otherServer';
   /** `chainMismatch`: the chain id the URL serves (decimal). */
   chainId?: string;
   /** `chainMismatch`: the CAIP-2 scope the config names. */

@@ -254,7 +254,7 @@ describe('home page settings', () => {
     await ui.typeInField('ipfs-apiUrl', 'http://127.0.0.1:5002');
     await step(async (current) => current.clickElement('ipfs-form-submit'));
     expect(findField(ui.content, 'ipfs-apiKey')).toMatch(
-      /at apiKey: the stored key and secret belong to another server/u,
+      /^The stored key and secret belong to another server: enter them again for this address, or tick Remove the stored key and secret$/u,
     );
     expect(rowText(ui.content, 'API URL')).toBe('http://127.0.0.1:5001/***');
     expect(rowText(ui.content, 'Credentials')).toBe('set');
@@ -288,7 +288,7 @@ describe('home page settings', () => {
     await ui.typeInField('ipfs-apiUrl', 'https://attack777.io');
     await step(async (current) => current.clickElement('ipfs-form-submit'));
     expect(findField(ui.content, 'ipfs-apiKey')).toMatch(
-      /at apiKey: the stored key and secret belong to another server/u,
+      /^The stored key and secret belong to another server: enter them again for this address, or tick Remove the stored key and secret$/u,
     );
     expect(rowText(ui.content, 'Credentials')).toBe('set');
   });

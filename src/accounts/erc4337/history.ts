@@ -12,7 +12,7 @@ import { entryPointAbi } from './constants';
 import type { ActivityEntry, ChainConfig } from './types';
 import { CANONICAL_CONTRACTS } from './versions';
 import { readHexData, readQuantity } from '../../chain';
-import type { RpcClient, RpcLog } from '../../chain';
+import type { RpcCall, RpcClient, RpcLog, Settled } from '../../chain';
 
 /**
  * An account's history on a chain, read from the chain itself: its user operations from the
@@ -60,28 +60,42 @@ export function historyEntryPoints(config: ChainConfig, own?: string): Hex[] {
 
 /**
  * Whether the account was used at a block: an EOA sent a transaction or took an EIP-7702
- * authorization (nonce > 0), a contract account has code.
+ * authorization (nonce > 0), a contract account has code, or either holds ETH (it received some).
  *
  * @param kind - What to read.
- * @param reply - The eth_getTransactionCount or eth_getCode result.
+ * @param first - The eth_getTransactionCount or eth_getCode reply.
+ * @param balance - The eth_getBalance reply.
  * @param origin - The endpoint's origin, for errors.
- * @returns Whether it was used.
+ * @returns Whether it was used; undefined when a reply is an error (the state is not served).
  */
-function usedBy(kind: HistoryKind, reply: unknown, origin: string): boolean {
-  return kind === 'eoa'
-    ? readQuantity(
-        reply,
-        'eth_getTransactionCount',
-        { max: MAX_NONCE },
-        origin,
-      ) > 0n
-    : readHexData(reply, 'eth_getCode', origin) !== '0x';
+function usedBy(
+  kind: HistoryKind,
+  first: Settled,
+  balance: Settled,
+  origin: string,
+): boolean | undefined {
+  if (!first.ok || !balance.ok) {
+    return undefined;
+  }
+  const touched =
+    kind === 'eoa'
+      ? readQuantity(
+          first.result,
+          'eth_getTransactionCount',
+          { max: MAX_NONCE },
+          origin,
+        ) > 0n
+      : readHexData(first.result, 'eth_getCode', origin) !== '0x';
+  return (
+    touched || readQuantity(balance.result, 'eth_getBalance', {}, origin) > 0n
+  );
 }
 
 /**
  * The first block the account can have activity in, searched with the state at past blocks: the
- * first block where an EOA's nonce is above 0 (its upgrade or any earlier transaction raised it)
- * or a smart account has code (the operation that deployed it is its first). A k-ary search:
+ * first block where an EOA's nonce is above 0 (its upgrade or any earlier transaction raised it),
+ * a smart account has code (the operation that deployed it is its first), or either holds ETH
+ * (what it received is its first activity). A k-ary search:
  * {@link PROBES_PER_ROUND} blocks per round trip (one batch), at most {@link SEARCH_ROUNDS} round
  * trips. Where the provider does not serve the state of a past block (a node without archive),
  * the search stops there and answers the lowest block it could not rule out, so the history is
@@ -89,7 +103,7 @@ function usedBy(kind: HistoryKind, reply: unknown, origin: string): boolean {
  *
  * @param client - The chain's RPC adapter.
  * @param address - The account.
- * @param kind - `eoa` (nonce) or `contract` (code).
+ * @param kind - `eoa` (nonce) or `contract` (code), and the balance for both.
  * @param latest - The latest block number.
  * @returns The first block to read from; `latest + 1` when the account is unused at `latest`.
  * @throws The adapter's errors when the state at `latest` cannot be read.
@@ -101,10 +115,25 @@ export async function firstUseBlock(
   latest: bigint,
 ): Promise<bigint> {
   const method = kind === 'eoa' ? 'eth_getTransactionCount' : 'eth_getCode';
-  const [now] = await client.batch([
-    { method, params: [address, numberToHex(latest)] },
-  ]);
-  if (!usedBy(kind, now, client.origin)) {
+  /**
+   * The reads that tell whether the account was used at a block.
+   *
+   * @param block - The block.
+   * @returns Its first read (nonce or code) and its balance.
+   */
+  const reads = (block: bigint): RpcCall[] => [
+    { method, params: [address, numberToHex(block)] },
+    { method: 'eth_getBalance', params: [address, numberToHex(block)] },
+  ];
+  const now = await client.batch(reads(latest));
+  if (
+    !usedBy(
+      kind,
+      { ok: true, result: now[0] },
+      { ok: true, result: now[1] },
+      client.origin,
+    )
+  ) {
     return latest + 1n;
   }
   // Invariant: unused at `low` (or `low` is 0, never read), used at `high`.
@@ -116,22 +145,25 @@ export async function firstUseBlock(
     for (let block = low + step; block < high; block += step) {
       blocks.push(block);
     }
-    const replies = await client.batchSettled(
-      blocks
-        .slice(0, PROBES_PER_ROUND)
-        .map((block) => ({ method, params: [address, numberToHex(block)] })),
-    );
+    const probed = blocks.slice(0, PROBES_PER_ROUND);
+    const replies = await client.batchSettled(probed.flatMap(reads));
     let next = high;
-    for (const [at, reply] of replies.entries()) {
-      if (!reply.ok) {
+    for (const [at, block] of probed.entries()) {
+      const used = usedBy(
+        kind,
+        replies[2 * at],
+        replies[2 * at + 1],
+        client.origin,
+      );
+      if (used === undefined) {
         // The provider does not serve this block's state: read from the last block ruled out.
         return low;
       }
-      if (usedBy(kind, reply.result, client.origin)) {
-        next = blocks[at];
+      if (used) {
+        next = block;
         break;
       }
-      low = blocks[at];
+      low = block;
     }
     high = next;
   }

@@ -13,7 +13,7 @@ import {
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
 import { Activity } from './Activity';
-import { balanceRows } from './Balances';
+import { BalanceDetails, balanceRows } from './Balances';
 import { TokenBalances } from './PayGasWith';
 import { SendForm } from './SendForm';
 import { UpgradeControls } from './Upgrade';
@@ -170,6 +170,7 @@ export const AccountCard: SnapComponent<{
         />
       )}
       <Activity summary={summary} model={model} />
+      <BalanceDetails balances={model.onChains?.[account.id]} />
     </Section>
   );
 };
