@@ -1,4 +1,4 @@
-import { getAddress, numberToHex } from 'viem';
+import { numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
 import {
@@ -82,7 +82,7 @@ type ReadResult = {
  * @param sender - The account's address.
  * @param scope - The chain.
  * @param entry - The kind and hash (userOpHash or transaction hash), and what it sends
- * ({@link sentDetails}).
+ * (sentDetails).
  * @param entry.kind - `operation`, `upgrade` or `undo`.
  * @param entry.hash - 32-byte hex.
  */
@@ -111,30 +111,6 @@ export function notePendingActivity(
     ].slice(0, ACTIVITY_KEPT),
   };
   state.activity[record.account.id] = byScope;
-}
-
-/**
- * What a user operation sends, as its Activity entry keeps it: the calls' values in all, and the
- * recipient of a single call (with whether it carries call data), or the number of calls.
- *
- * @param intents - The operation's calls (`to`, value in wei, call data).
- * @returns The entry's `to`, `value`, `calls` and `call` fields.
- */
-export function sentDetails(
-  intents: readonly { to: string; value: bigint; data: string }[],
-): Pick<ActivityEntry, 'to' | 'value' | 'calls' | 'call'> {
-  const value = numberToHex(
-    intents.reduce((sum, intent) => sum + intent.value, 0n),
-  );
-  if (intents.length !== 1) {
-    return intents.length > 1 ? { value, calls: intents.length } : {};
-  }
-  const [only] = intents;
-  return {
-    to: getAddress(only.to),
-    value,
-    ...(only.data === '0x' || only.data === '' ? {} : { call: true as const }),
-  };
 }
 
 /**
@@ -364,6 +340,11 @@ export class AccountActivity {
             sender,
             from,
             last,
+            new Set(
+              (log?.entries ?? [])
+                .filter((entry) => entry.value !== undefined)
+                .map((entry) => entry.hash),
+            ),
           )
         : [],
       readUndoReceipts(

@@ -2,7 +2,7 @@ import type { Json } from '@metamask/utils';
 import { formatEther } from 'viem';
 import type { Hex } from 'viem';
 
-import { notePendingActivity, sentDetails } from './accountActivity';
+import { notePendingActivity } from './accountActivity';
 import { assertCanPay, reviewSend } from './sendReview';
 import type { KeyringPlatform } from './types';
 import {
@@ -24,6 +24,7 @@ import {
 } from '../accounts/erc4337';
 import type { SendNonces } from '../accounts/erc4337';
 import type { EoaChainState } from '../accounts/erc4337/eip7702';
+import { sentDetails } from '../accounts/erc4337/opDetails';
 import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
 import type { AccountRecord } from '../state/schema';

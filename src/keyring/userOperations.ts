@@ -3,7 +3,7 @@ import { array, object, optional, size, string } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
-import { notePendingActivity, sentDetails } from './accountActivity';
+import { notePendingActivity } from './accountActivity';
 import { AccountUpgrades } from './eip7702';
 import { ownRequest, distinct } from './requests';
 import { reviewSend } from './sendReview';
@@ -23,6 +23,7 @@ import {
   submitUserOperation,
 } from '../accounts/erc4337';
 import type { SendNonces } from '../accounts/erc4337';
+import { sentDetails } from '../accounts/erc4337/opDetails';
 import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
 import type {

@@ -326,4 +326,23 @@ describe('home page: a send that follows itself, and an Activity of what was sen
       /setIpfsConfig|apiUrl|apiKey|Invalid /u,
     );
   });
+
+  // snaps-jest runs one install at a time: this one comes last, the first install stops here.
+  it('after Find my accounts on a new install, the Activity reads what each operation sent back from the chain', async () => {
+    const again = await installKeyringSnap();
+    const { paymasterUrl: _sponsoredV06Only, ...selfPaid } = devnet.chainConfig;
+    await again.rpcApproved('setChainConfig', selfPaid);
+    await again.rpcApproved('findAccounts');
+    const ui = await openHomePage(again);
+    const receipt = await bundlerReceipt(devnet.bundlerUrl, sentOp);
+    const sentLine = activityLines(ui, savings.address).find((line) =>
+      line.includes(short(sentOp)),
+    );
+    expect(sentLine).toMatch(
+      new RegExp(
+        `^Sent: 0\\.1 ETH to .+ \\(${bob.address}\\) · Succeeded in block ${BigInt(receipt.receipt.blockNumber)} · `,
+        'u',
+      ),
+    );
+  });
 });

@@ -9,6 +9,8 @@ import type { Hex } from 'viem';
 
 import { contractsOf } from './config';
 import { entryPointAbi } from './constants';
+import { readOperationDetails } from './opDetails';
+import type { FoundOperation, SentDetails } from './opDetails';
 import type { ActivityEntry, ChainConfig } from './types';
 import { CANONICAL_CONTRACTS } from './versions';
 import { readHexData, readQuantity } from '../../chain';
@@ -173,14 +175,17 @@ export async function firstUseBlock(
 /**
  * The account's user operations in a block range, from the EntryPoints' `UserOperationEvent`
  * logs (`topics[2]` the sender), through the adapter's eth_getLogs (split within the provider's
- * limits).
+ * limits), with what each sent (readOperationDetails: read back from its bundle transaction,
+ * except for those the caller knows already).
  *
  * @param client - The chain's RPC adapter.
  * @param entryPoints - The EntryPoints to read.
  * @param sender - The account.
  * @param fromBlock - First block, inclusive.
  * @param toBlock - Last block, inclusive.
- * @returns The operations, oldest first: outcome, fee (actualGasCost, wei) and block.
+ * @param known - The userOpHashes whose details the caller has (not read again).
+ * @returns The operations, oldest first: outcome, fee (actualGasCost, wei), block, and what they
+ * sent when it could be read.
  * @throws The adapter's errors; TransportError-free decoding: a log that does not decode, comes
  * from another address or names another sender is left out.
  */
@@ -190,6 +195,7 @@ export async function readOperationEvents(
   sender: Hex,
   fromBlock: bigint,
   toBlock: bigint,
+  known: ReadonlySet<string> = new Set(),
 ): Promise<ActivityEntry[]> {
   const [topic0] = encodeEventTopics({
     abi: entryPointAbi,
@@ -203,7 +209,20 @@ export async function readOperationEvents(
     toBlock,
   });
   const allowed = new Set(entryPoints.map((address) => address.toLowerCase()));
-  return logs.flatMap((log) => operationEntry(log, allowed, senderTopic));
+  const found = logs.flatMap((log) =>
+    operationEntry(log, allowed, senderTopic),
+  );
+  const details = await readOperationDetails(
+    client,
+    sender,
+    found.flatMap(({ entry, operation }) =>
+      known.has(entry.hash) ? [] : [operation],
+    ),
+  ).catch(() => new Map<string, SentDetails>());
+  return found.map(({ entry }) => ({
+    ...entry,
+    ...details.get(entry.hash),
+  }));
 }
 
 /**
@@ -213,13 +232,13 @@ export async function readOperationEvents(
  * @param log - The log as received.
  * @param allowed - The EntryPoints asked for, lower case.
  * @param senderTopic - The sender as a 32-byte topic, lower case.
- * @returns The entry in a one-item list, or an empty list.
+ * @returns The entry and where to read what it sent, in a one-item list, or an empty list.
  */
 function operationEntry(
   log: RpcLog,
   allowed: Set<string>,
   senderTopic: Hex,
-): ActivityEntry[] {
+): { entry: ActivityEntry; operation: FoundOperation }[] {
   if (
     !allowed.has(String(log.address).toLowerCase()) ||
     String(log.topics[2]).toLowerCase() !== senderTopic ||
@@ -235,13 +254,22 @@ function operationEntry(
       data: log.data,
       topics: log.topics,
     });
+    const hash = args.userOpHash.toLowerCase();
     return [
       {
-        kind: 'operation',
-        hash: args.userOpHash.toLowerCase(),
-        status: args.success ? 'succeeded' : 'failed',
-        block: numberToHex(BigInt(log.blockNumber)),
-        fee: numberToHex(args.actualGasCost),
+        entry: {
+          kind: 'operation',
+          hash,
+          status: args.success ? 'succeeded' : 'failed',
+          block: numberToHex(BigInt(log.blockNumber)),
+          fee: numberToHex(args.actualGasCost),
+        },
+        operation: {
+          hash,
+          transactionHash: log.transactionHash as Hex,
+          entryPoint: String(log.address),
+          nonce: args.nonce,
+        },
       },
     ];
   } catch {
