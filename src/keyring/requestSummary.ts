@@ -13,7 +13,7 @@ import type {
 } from '../accounts/typedData';
 import { normaliseTypedDataV1 } from '../accounts/typedDataV1';
 import type { TypedDataV1Field } from '../accounts/typedDataV1';
-import { displayText } from '../utils/safeText';
+import { displayText, ownEntry } from '../utils/safeText';
 
 /** One line of a request summary: a label and its value, both plain text. */
 export type SummaryLine = {
@@ -37,6 +37,40 @@ const MAX_TYPED_DEPTH = 8;
 /** Longest typed-data field label, in characters. */
 const MAX_LABEL = 120;
 
+/**
+ * What each signing request does, in words (keyring-api's `EthMethod`s): the page names a request
+ * by these, never by its method.
+ */
+const REQUEST_WORDS: Readonly<Record<string, string>> = {
+  personal_sign: 'signing a message',
+  eth_signTransaction: 'signing a transaction',
+  eth_signTypedData_v1: 'signing typed data',
+  eth_signTypedData_v3: 'signing typed data',
+  eth_signTypedData_v4: 'signing typed data',
+  eth_signUserOperation: 'signing a user operation',
+  eth_prepareUserOperation: 'preparing a user operation',
+  eth_patchUserOperation: 'adding paymaster data to a user operation',
+};
+
+/**
+ * What a signing request does, in words.
+ *
+ * @param method - The request's method.
+ * @returns `signing a message`, or `a signing request` for a method not in the table.
+ */
+export function requestWords(method: string): string {
+  return ownEntry(REQUEST_WORDS, method) ?? 'a signing request';
+}
+
+/**
+ * A text with its first letter capitalised.
+ *
+ * @param text - The text.
+ * @returns `Signing a message`.
+ */
+const capitalised = (text: string): string =>
+  `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
 /** What the page says when MetaMask forwarded the request as its own. */
 const METAMASK_ORIGIN =
   'metamask (MetaMask did not tell this snap which site asked: check the site in MetaMask before approving)';
@@ -56,13 +90,13 @@ const METAMASK_ORIGIN =
  * the snap would refuse never reach here (they are validated when submitted).
  *
  * @param request - keyring-api `KeyringRequest`.
- * @returns Lines to render, the first being the method.
+ * @returns Lines to render, the first being what the request does, in words (requestWords).
  */
 export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
   const { method, params } = request.request;
   const list = Array.isArray(params) ? params : [];
   const lines: SummaryLine[] = [
-    { label: 'Method', value: displayText(method) },
+    { label: 'Request', value: capitalised(requestWords(method)) },
     {
       label: 'From site',
       value:

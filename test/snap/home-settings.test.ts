@@ -202,7 +202,8 @@ describe('home page settings', () => {
       current.clickElement('chain-remove:eip155:31337'),
     );
     const dialog = shownTexts(harness.dialogs.at(-1)?.content).join(' ');
-    expect(dialog).toContain('Remove the settings of eip155:31337');
+    expect(dialog).toContain('Remove the settings of Local chain (31337)');
+    expect(dialog).not.toContain('eip155:31337');
     expect(dialog).toContain(smart.address);
     expect(dialog).toContain('They keep their address');
     expect(page()).toContain('Cancelled: nothing changed');

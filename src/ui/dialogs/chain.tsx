@@ -2,6 +2,8 @@
 import { Box, Heading, Text } from '@metamask/snaps-sdk/jsx';
 import type { JSXElement } from '@metamask/snaps-sdk/jsx';
 
+import { chainName } from '../chainNames';
+
 /**
  * The confirmation dialog for removing a chain config (content of a `snap_dialog` of type
  * `confirmation`, shown from the home page), naming the smart accounts on that chain.
@@ -18,11 +20,11 @@ export function removeChainDialog(
     <Box>
       <Heading>Remove chain</Heading>
       <Text>
-        {`Remove the settings of ${scope} (RPC URL, EntryPoint, factory, bundler and paymaster)? Nothing is sent on this chain until it is added again.`}
+        {`Remove the settings of ${chainName(scope)} (RPC URL, EntryPoint, factory, bundler and paymaster)? Nothing is sent on this chain until it is added again.`}
       </Text>
       {smartAccounts.length > 0 ? (
         <Text>
-          {`Smart accounts on this chain: ${smartAccounts.join(', ')}. They keep their address; sending from them on ${scope} needs the chain added again.`}
+          {`Smart accounts on this chain: ${smartAccounts.join(', ')}. They keep their address; sending from them on ${chainName(scope)} needs the chain added again.`}
         </Text>
       ) : (
         <Text>No smart account uses this chain.</Text>
