@@ -17,11 +17,8 @@ import {
   stringToHex,
 } from 'viem';
 
-import type { Anvil } from '../devnet/anvil';
 import { startDevnet } from '../devnet/devnet';
-import type { Devnet } from '../devnet/devnet';
 import { addJson, startIpfsNode } from '../devnet/ipfs-node';
-import type { IpfsNode } from '../devnet/ipfs-node';
 import { jsonRpc } from '../devnet/json-rpc';
 import {
   installRecorder,
@@ -33,7 +30,9 @@ import manifest from '../snap.manifest.json';
 import { permissionsFlow } from './demo/permissions';
 import { entryPointsFlow, waitForReceipt } from './lib/demo-entrypoints';
 import { gasTokenFlow } from './lib/demo-gas-token';
+import { homePageFlow, restoreFlow } from './lib/demo-home';
 import { check, say } from './lib/demo-log';
+import type { DemoContext } from './lib/demo-log';
 import { startSimulatedSnap } from './lib/snap-sim';
 import type { SimulatedSnap } from './lib/snap-sim';
 
@@ -77,10 +76,12 @@ async function submit(
  * EOA accounts: create, sign (personal_sign, typed data v4, a transaction), check each
  * signature with viem and broadcast the transaction on anvil.
  *
- * @param snap - The running snap.
- * @param anvil - The local chain.
+ * @param demo - The running snap and the devnet.
+ * @param demo.snap - The running snap.
+ * @param demo.devnet - The devnet (its chain, anvil).
  */
-async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
+async function eoaFlow({ snap, devnet }: DemoContext): Promise<void> {
+  const { anvil } = devnet;
   const chain = defineChain({
     id: anvil.chainId,
     name: 'anvil',
@@ -91,18 +92,18 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
   const scope = `eip155:${anvil.chainId}`;
 
   say(
-    `The companion dapp (${COMPANION}) creates two accounts (keys derived from the SRP with snap_getEntropy)`,
+    `The companion site (${COMPANION}) creates two accounts, alice and bob, whose keys come from the recovery phrase`,
   );
   const alice = await snap.keyring('keyring_createAccount', { options: {} });
   const bob = await snap.keyring('keyring_createAccount', { options: {} });
   console.log(`    alice ${alice.address}\n    bob   ${bob.address}`);
   check(
-    'two notify:accountCreated events',
+    'MetaMask was told of both',
     snap.events.filter((event) => event.method === 'notify:accountCreated')
       .length === 2,
   );
 
-  say('A dapp asks alice to sign a personal message (personal_sign, EIP-191)');
+  say('A site asks alice to sign a message (personal_sign, EIP-191)');
   const message = `Sign in to dapp.example\nNonce: ${Date.now()}`;
   const personal = await submit(
     snap,
@@ -121,7 +122,7 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
     `${personal.slice(0, 20)}…`,
   );
 
-  say('A dapp asks bob to sign EIP-712 typed data (eth_signTypedData_v4)');
+  say('A site asks bob to sign typed data (EIP-712)');
   const typedData = {
     types: {
       EIP712Domain: [
@@ -154,7 +155,7 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
   );
 
   say(
-    'alice signs an EIP-1559 transaction paying bob 0.5 ETH; it is broadcast to anvil',
+    'alice signs a transaction paying bob 0.5 ETH; it is sent to the local chain',
   );
   await client.request({
     method: 'anvil_setBalance' as never,
@@ -194,11 +195,7 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
     hash,
     timeout: 10_000,
   });
-  check(
-    'anvil mined it with status success',
-    receipt.status === 'success',
-    hash,
-  );
+  check('it is in a block, and succeeded', receipt.status === 'success', hash);
   check(
     'the sender is alice',
     receipt.from.toLowerCase() === alice.address.toLowerCase(),
@@ -211,20 +208,21 @@ async function eoaFlow(snap: SimulatedSnap, anvil: Anvil): Promise<void> {
 
 /**
  * A smart account: metadata from IPFS, prepare, patch (paymaster), sign, send through Alto, and
- * check the intents took effect on chain.
+ * check both calls took effect on chain.
  *
- * @param snap - The running snap.
- * @param devnet - The ERC-4337 devnet.
- * @param ipfs - The IPFS node holding the account's metadata.
+ * @param demo - The running snap, the devnet and the IPFS node.
+ * @param demo.snap - The running snap.
+ * @param demo.devnet - The ERC-4337 devnet.
+ * @param demo.ipfs - The IPFS node holding the account's metadata.
  */
-async function smartAccountFlow(
-  snap: SimulatedSnap,
-  devnet: Devnet,
-  ipfs: IpfsNode,
-): Promise<void> {
+async function smartAccountFlow({
+  snap,
+  devnet,
+  ipfs,
+}: DemoContext): Promise<void> {
   const client = createPublicClient({ transport: http(devnet.rpcUrl) });
   say(
-    'The dapp publishes account metadata on IPFS (embedded helia node behind the IPFS HTTP API)',
+    "The site publishes a smart account's name on IPFS (a small JSON document)",
   );
   // The local bundler listens on loopback, which metadata may never name (a published document
   // must not point the snap at the user's own machine): the chain config below names it instead.
@@ -238,7 +236,7 @@ async function smartAccountFlow(
   });
 
   say(
-    `It configures the chain (setChainConfig ${devnet.scope}: RPC, EntryPoint v0.6, SimpleAccountFactory, Alto, ERC-7677 paymaster), confirmed in the dialog that names the site`,
+    'It adds the local chain (its node, EntryPoint v0.6 and account factory, the bundler and a paymaster that pays gas), after the dialog that names the site',
   );
   const stored = await snap.rpcConfirmed('setChainConfig', devnet.chainConfig);
   console.log(
@@ -246,7 +244,7 @@ async function smartAccountFlow(
   );
 
   say(
-    'It creates an ERC-4337 smart account from the metadata CID (fetched, verified against the CID, validated)',
+    'It creates a smart account (ERC-4337) named by that document (fetched from IPFS and checked against its hash)',
   );
   const vault = await snap.keyring('keyring_createAccount', {
     options: {
@@ -262,16 +260,16 @@ async function smartAccountFlow(
     vault.address,
   );
   check(
-    'not deployed yet (counterfactual address)',
+    'its address is known before it exists on the chain',
     (await client.getCode({ address: vault.address })) === undefined,
   );
 
   say(
-    'MetaMask prepares, patches (paymaster) and signs a user operation with two intents',
+    'MetaMask prepares a user operation making two calls, has the paymaster pay its gas, and the snap signs it',
   );
   await installRecorder(devnet.rpcUrl, RECORDERS[0]);
   await installRecorder(devnet.rpcUrl, RECORDERS[1]);
-  const intents = [
+  const calls = [
     { to: RECORDERS[0], value: '0x0', data: recordCalldata(1, 2026) },
     { to: RECORDERS[1], value: '0x0', data: recordCalldata(2, 4337) },
   ];
@@ -279,14 +277,18 @@ async function smartAccountFlow(
     snap,
     vault,
     'eth_prepareUserOperation',
-    intents,
+    calls,
     devnet.scope,
   );
   console.log(
-    `    nonce ${prepared.nonce}, initCode ${prepared.initCode.slice(0, 42)}…, gas ${JSON.stringify(prepared.gasLimits)}`,
+    `    nonce ${BigInt(prepared.nonce)}; it creates the account first (its factory ${prepared.initCode.slice(0, 42)}); gas limits ${Object.values(
+      prepared.gasLimits as Record<string, string>,
+    )
+      .map((gas) => BigInt(gas).toString())
+      .join(' / ')}`,
   );
   check(
-    'the bundler (Alto) comes from the chain config',
+    'it goes to the bundler of the chain settings',
     prepared.bundlerUrl === devnet.bundlerUrl,
   );
   const block = await client.getBlock();
@@ -321,7 +323,7 @@ async function smartAccountFlow(
     devnet.scope,
   );
 
-  say('The operation goes to the Alto bundler, which bundles it on anvil');
+  say('The bundler (Alto) puts the operation in a block');
   const userOpHash = await jsonRpc<string>(
     devnet.bundlerUrl,
     'eth_sendUserOperation',
@@ -329,189 +331,52 @@ async function smartAccountFlow(
   );
   const receipt = await waitForReceipt(snap, devnet.scope, userOpHash);
   check(
-    'UserOperationEvent reports success (getUserOperationReceipt)',
+    'it succeeded (the bundler’s receipt)',
     receipt?.success === true,
     userOpHash,
   );
   check(
-    'the account is deployed',
+    'the account now exists on the chain',
     (await client.getCode({ address: vault.address })) !== undefined,
   );
   check(
-    'both intents took effect',
+    'both calls took effect',
     (await readRecord(devnet.rpcUrl, RECORDERS[0], 1)) === 2026n &&
       (await readRecord(devnet.rpcUrl, RECORDERS[1], 2)) === 4337n,
   );
 }
 
 /**
- * The text a person reads on a JSX page.
+ * The spending-permissions step (scripts/demo/permissions.ts) in the steps' shape.
  *
- * @param node - A JSX element (or text) of the page.
- * @param lines - Lines found so far.
- * @returns Each Heading, Row (label: value), Text and Copyable, one per line.
+ * @param demo - The demo's snap and devnet.
+ * @returns When the step has run.
  */
-function pageText(node: any, lines: string[] = []): string[] {
-  if (node === null || typeof node !== 'object') {
-    return lines;
-  }
-  if (Array.isArray(node)) {
-    node.forEach((child) => pageText(child, lines));
-    return lines;
-  }
-  const { type, props } = node;
-  if (type === 'Heading') {
-    lines.push(`\n    ## ${props.children}`);
-  } else if (type === 'Row') {
-    lines.push(`    ${props.label}: ${props.children?.props?.children ?? ''}`);
-    return lines;
-  } else if (type === 'Text' && typeof props.children === 'string') {
-    lines.push(`    ${props.children}`);
-  } else if (type === 'Copyable') {
-    lines.push(`    [copy] ${props.value}`);
-  } else if (
-    type === 'Form' ||
-    type === 'Field' ||
-    type === 'Button' ||
-    type === 'Dropdown'
-  ) {
-    return lines; // controls: not printed
-  }
-  return pageText(props?.children, lines);
+async function permissionsStep(demo: DemoContext): Promise<void> {
+  await permissionsFlow(demo.snap, demo.devnet);
 }
 
 /**
- * The home page: create an account there and print what it shows (each account's card, with its
- * Activity list read from the chain when the page opened).
- *
- * @param snap - The running snap.
+ * The demo's steps, in order: each one a function of its own (here or in scripts/lib/demo-*.ts),
+ * so a new part is a module and one line here.
  */
-async function homePageFlow(snap: SimulatedSnap): Promise<void> {
-  say(
-    "A person opens the snap's home page in MetaMask and creates an account there (no dapp)",
-  );
-  const before = (await snap.keyring('keyring_listAccounts')).length;
-  const page = await snap.homePage();
-  const next = page.waitForUpdate();
-  await page.clickElement('create-eoa-submit');
-  const updated = await next;
-  const accounts = await snap.keyring('keyring_listAccounts');
-  check(
-    'the home page created an account (notify:accountCreated)',
-    accounts.length === before + 1 &&
-      snap.events.at(-1)?.method === 'notify:accountCreated',
-  );
-  const created = accounts.at(-1);
-  const text = pageText(updated.content);
-  check(
-    'the page shows it',
-    text.some((line) => line.includes(created.address)),
-    created.address,
-  );
-  check(
-    'each account that sent user operations lists them under Activity, read from the chain (outcome, block, fee in ETH)',
-    text.some((line) =>
-      /Sent \(user operation\): Succeeded in block \d+ · fee [0-9.]+ ETH/u.test(
-        line,
-      ),
-    ),
-  );
-  console.log('    What the home page shows now (accounts part):');
-  const end = text.findIndex((line) => line.includes('## Find my accounts'));
-  console.log(text.slice(0, end === -1 ? undefined : end).join('\n'));
-}
+const STEPS: ((demo: DemoContext) => Promise<void>)[] = [
+  eoaFlow,
+  smartAccountFlow,
+  entryPointsFlow,
+  gasTokenFlow,
+  permissionsStep,
+  homePageFlow,
+  restoreFlow,
+];
 
 /**
- * A restore on the home page: the snap installed again with the same recovery phrase and an empty
- * state (a new device), the chain added, then *Find my accounts*; print what the page shows.
- *
- * @param snap - The running snap (its accounts: alice and bob used on the chain, the smart
- * account deployed, the home page's account never used).
- * @param devnet - The devnet (its chain config).
- */
-async function restoreFlow(snap: SimulatedSnap, devnet: Devnet): Promise<void> {
-  say(
-    'The snap is installed again with the same recovery phrase and an empty state (a new device); on its home page the person adds the chain and presses Find my accounts',
-  );
-  const before: { address: string; type: string }[] = await snap.keyring(
-    'keyring_listAccounts',
-  );
-  const again = await snap.installAgain();
-  try {
-    check(
-      'the new install starts empty',
-      (await again.keyring('keyring_listAccounts')).length === 0,
-    );
-    await again.rpcConfirmed('setChainConfig', devnet.chainConfig);
-    const page = await again.homePage();
-    // Every page it renders while it runs, each update awaited from the one before.
-    const pages: any[] = [];
-    let ended: ((value: undefined) => void) | undefined;
-    const done = new Promise<undefined>((resolve) => {
-      ended = resolve;
-    });
-    const watching = (async (): Promise<void> => {
-      for (let current = page; ;) {
-        const next = await Promise.race([current.waitForUpdate(), done]);
-        if (next === undefined) {
-          return;
-        }
-        pages.push(next);
-        current = next;
-      }
-    })();
-    await page
-      .clickElement('accounts-restore')
-      .finally(() => ended?.(undefined));
-    await watching;
-    const progress = pages
-      .flatMap((shown) => pageText(shown.content))
-      .filter((line) => line.includes('Searching… index'));
-    console.log(
-      `    While it ran the page said: ${progress.length > 0 ? progress.map((line) => line.trim()).join(' / ') : '(no progress shown: it ended at once)'}`,
-    );
-    const text = pageText(pages.at(-1)?.content ?? page.content);
-    const start = text.findIndex((line) =>
-      line.includes('## Find my accounts'),
-    );
-    const stop = text.findIndex((line) => line.includes('## Restore by index'));
-    console.log('    What the home page shows when it ends:');
-    console.log(text.slice(start, stop === -1 ? undefined : stop).join('\n'));
-    const restored: { address: string; type: string }[] = await again.keyring(
-      'keyring_listAccounts',
-    );
-    /**
-     * An account's identity for comparison: its type and address.
-     *
-     * @param account - A keyring account.
-     * @param account.address - Its address.
-     * @param account.type - Its type.
-     * @returns `<type> <address in lower case>`.
-     */
-    const key = (account: { address: string; type: string }): string =>
-      `${account.type} ${account.address.toLowerCase()}`;
-    const had = new Set(before.map(key));
-    check(
-      'every account it added is one the first install had, at the same address and type',
-      restored.length > 0 && restored.every((account) => had.has(key(account))),
-      `${restored.length} of ${before.length}`,
-    );
-    check(
-      'the accounts used on the chain came back (alice, bob, the deployed v0.6 and v0.8 smart accounts); the unused one did not',
-      restored.length === before.length - 1 &&
-        !restored.some((account) => key(account) === key(before.at(-1) as any)),
-    );
-  } finally {
-    await again.close();
-  }
-}
-
-/**
- * Start the devnet and the IPFS node, run the three flows, stop everything.
+ * Start the devnet and the IPFS node, run the steps, stop everything.
  */
 async function main(): Promise<void> {
+  const started = Date.now();
   console.log(
-    'Keyring snap demo: the built snap in the snaps simulation; anvil, ERC-4337 EntryPoints v0.6, v0.7 and v0.8, Alto and an IPFS node, all on 127.0.0.1.',
+    'Keyring snap demo: the built snap in the snaps simulation; a local chain (anvil) with ERC-4337 EntryPoints v0.6, v0.7 and v0.8, a bundler (Alto), paymasters and an IPFS node, all on 127.0.0.1.',
   );
   const devnet = await startDevnet({ tokenPaymaster: true });
   const ipfs = await startIpfsNode({
@@ -526,14 +391,12 @@ async function main(): Promise<void> {
   );
   const snap = await startSimulatedSnap(COMPANION);
   try {
-    await eoaFlow(snap, devnet.anvil);
-    await smartAccountFlow(snap, devnet, ipfs);
-    await entryPointsFlow(snap, devnet);
-    await gasTokenFlow(snap, devnet);
-    await permissionsFlow(snap, devnet);
-    await homePageFlow(snap);
-    await restoreFlow(snap, devnet);
-    console.log('\nAll checks passed.');
+    for (const step of STEPS) {
+      await step({ snap, devnet, ipfs });
+    }
+    console.log(
+      `\nAll checks passed in ${Math.round((Date.now() - started) / 1000)} s (after the build).`,
+    );
   } finally {
     await snap.close();
     await ipfs.close();

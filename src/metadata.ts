@@ -218,8 +218,20 @@ export function parseIpfsConfig(params: unknown): IpfsConfig {
   try {
     apiUrl = normalizeIpfsApiUrl(input.apiUrl);
   } catch (error) {
+    const { problem } = error as { problem?: string };
+    let kind: 'credentials' | 'insecure' | 'invalid' = 'invalid';
+    if (problem === 'userinfo') {
+      kind = 'credentials';
+    } else if (problem === 'insecure') {
+      kind = problem;
+    }
     throw invalidParams(
       `Invalid setIpfsConfig params at apiUrl: ${(error as Error).message}`,
+      {
+        reason: 'invalidField',
+        field: 'apiUrl',
+        problem: kind,
+      },
     );
   }
   return {

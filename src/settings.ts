@@ -297,6 +297,7 @@ export class Settings {
     ) {
       throw invalidParams(
         'Invalid IPFS settings at apiKey: the stored key and secret belong to another server; enter them again for this URL, or clear them',
+        { reason: 'invalidField', field: 'apiKey', problem: 'otherServer' },
       );
     }
     return this.setIpfsConfig({ ...kept, ...given });

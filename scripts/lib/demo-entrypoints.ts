@@ -8,8 +8,8 @@ import { createPublicClient, http, numberToHex, parseEther } from 'viem';
 import type { Hex } from 'viem';
 
 import { check, say } from './demo-log';
+import type { DemoContext } from './demo-log';
 import type { SimulatedSnap } from './snap-sim';
-import type { Devnet } from '../../devnet/devnet';
 import { jsonRpc } from '../../devnet/json-rpc';
 import { readRecord, recordCalldata, RECORDERS } from '../../devnet/targets';
 
@@ -45,17 +45,16 @@ export async function waitForReceipt(
  * (`entryPointVersion: "0.8"`), funded, then a batch of two calls sent with `sendUserOperation`
  * (the dialog confirmed as a person would); checks the receipt, the deployment and both calls.
  *
- * @param snap - The running snap (the chain already configured with the devnet's bundler).
- * @param devnet - The devnet, started with `entryPoints: true`.
+ * @param demo - The running snap and the devnet.
+ * @param demo.snap - The running snap (the chain already configured with the devnet's bundler).
+ * @param demo.devnet - The devnet, started with `entryPoints: true`.
  */
-export async function entryPointsFlow(
-  snap: SimulatedSnap,
-  devnet: Devnet,
-): Promise<void> {
+export async function entryPointsFlow({
+  snap,
+  devnet,
+}: DemoContext): Promise<void> {
   const client = createPublicClient({ transport: http(devnet.rpcUrl) });
-  say(
-    'It creates a smart account on EntryPoint v0.8 (keyring_createAccount, entryPointVersion "0.8")',
-  );
+  say('It creates a smart account on EntryPoint v0.8, the newest version');
   const account = await snap.keyring('keyring_createAccount', {
     options: {
       type: 'eip155:erc4337',
@@ -64,7 +63,7 @@ export async function entryPointsFlow(
     },
   });
   check(
-    'listed without keyring-api’s v0.6 user-operation methods',
+    'MetaMask lists it without the requests that carry v0.6 user operations only',
     Array.isArray(account.methods) && account.methods.length === 0,
     account.address,
   );
@@ -74,7 +73,7 @@ export async function entryPointsFlow(
   ]);
 
   say(
-    'It sends a batch of two calls with sendUserOperation; the person confirms the dialog (it names EntryPoint v0.8)',
+    'It sends two calls at once from it; the person confirms the dialog (it names EntryPoint v0.8)',
   );
   const sent = await snap.rpcConfirmed('sendUserOperation', {
     account: account.id,
@@ -92,12 +91,9 @@ export async function entryPointsFlow(
     sent.userOpHash,
   );
   const receipt = await waitForReceipt(snap, devnet.scope, sent.userOpHash);
+  check('it succeeded (the bundler’s receipt)', receipt?.success === true);
   check(
-    'UserOperationEvent reports success (getUserOperationReceipt)',
-    receipt?.success === true,
-  );
-  check(
-    'the account is deployed and both calls took effect',
+    'the account now exists on the chain, and both calls took effect',
     (await client.getCode({ address: account.address })) !== undefined &&
       (await readRecord(devnet.rpcUrl, RECORDERS[0], 8)) === 2025n &&
       (await readRecord(devnet.rpcUrl, RECORDERS[1], 8)) === 2026n,
@@ -108,7 +104,7 @@ export async function entryPointsFlow(
   const eoa = accounts.find((entry) => entry.type === 'eip155:eoa');
   const delegate = devnet.entryPoints?.['0.8'].simple7702Account ?? '0x';
   say(
-    `The same site sends a batch from ${eoa?.address ?? 'an EOA'} (an account (EOA) of the snap) with sendUserOperation: the dialog explains that the first operation upgrades it in place with EIP-7702 to Simple7702Account v0.8, and how to undo it`,
+    `The same site sends two calls at once from alice (${eoa?.address ?? 'an EOA'}), a plain account: the dialog explains that this first operation upgrades it in place to a smart account (EIP-7702, Simple7702Account v0.8), and how to undo it`,
   );
   const upgraded = await snap.rpcConfirmed('sendUserOperation', {
     account: eoa?.id ?? '',
@@ -128,9 +124,9 @@ export async function entryPointsFlow(
     devnet.scope,
     upgraded.userOpHash,
   );
-  check('UserOperationEvent reports success', upgradeReceipt?.success === true);
+  check('it succeeded', upgradeReceipt?.success === true);
   check(
-    'the EOA now delegates to Simple7702Account (code 0xef0100 ++ its address) and both calls took effect',
+    'alice now runs Simple7702Account at her own address (code 0xef0100 followed by its address), and both calls took effect',
     (await client.getCode({ address: eoa?.address ?? '0x' }))?.toLowerCase() ===
       `0xef0100${delegate.slice(2)}`.toLowerCase() &&
       (await readRecord(devnet.rpcUrl, RECORDERS[0], 9)) === 7702n &&

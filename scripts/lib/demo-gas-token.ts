@@ -9,8 +9,7 @@ import type { Address, Hex } from 'viem';
 
 import { waitForReceipt } from './demo-entrypoints';
 import { check, say } from './demo-log';
-import type { SimulatedSnap } from './snap-sim';
-import type { Devnet } from '../../devnet/devnet';
+import type { DemoContext } from './demo-log';
 import { jsonRpc } from '../../devnet/json-rpc';
 import {
   mintTestToken,
@@ -23,20 +22,19 @@ import {
 /**
  * Run the flow, then put the chain config back as it was.
  *
- * @param snap - The simulated snap.
- * @param devnet - The devnet, started with `tokenPaymaster: true`.
+ * @param demo - The running snap and the devnet.
+ * @param demo.snap - The simulated snap.
+ * @param demo.devnet - The devnet, started with `tokenPaymaster: true`.
  */
-export async function gasTokenFlow(
-  snap: SimulatedSnap,
-  devnet: Devnet,
-): Promise<void> {
+export async function gasTokenFlow({
+  snap,
+  devnet,
+}: DemoContext): Promise<void> {
   const service = devnet.tokenPaymaster;
   if (!service) {
     throw new Error('gasTokenFlow: the devnet has no ERC-20 paymaster service');
   }
-  say(
-    '\n## Gas paid in an ERC-20 token: a v0.8 account with 0 ETH pays its gas in T20 (sendUserOperation gasToken)',
-  );
+
   await snap.rpcConfirmed('setChainConfig', {
     ...devnet.chainConfig,
     paymasterUrl: service.url,
@@ -52,10 +50,6 @@ export async function gasTokenFlow(
   const address = getAddress(account.address);
   await mintTestToken(devnet.rpcUrl, address, parseEther('100'));
   /**
-   *
-   * @param holder
-   */
-  /**
    * A T20 balance, read from anvil.
    *
    * @param holder - The holder.
@@ -68,7 +62,7 @@ export async function gasTokenFlow(
     treasury: await balanceOf(TOKEN_TREASURY),
   };
   say(
-    `Account ${address}: 0 ETH, ${formatUnits(before.account, 18)} T20 (${TEST_TOKEN}); it sends 0 ETH to 0x…dEaD and deploys itself, paying the gas in T20`,
+    `Gas paid in a token: a new smart account (${address}) holds 0 ETH and ${formatUnits(before.account, 18)} T20, an ERC-20 token (${TEST_TOKEN}); it sends 0 ETH to 0x…dEaD, creating itself on the chain, and pays the gas in T20 through a paymaster`,
   );
   const { userOpHash } = (await snap.rpcConfirmed('sendUserOperation', {
     account: account.id,
@@ -83,7 +77,7 @@ export async function gasTokenFlow(
     gasToken: TEST_TOKEN,
   })) as { userOpHash: Hex };
   const receipt = await waitForReceipt(snap, devnet.scope, userOpHash);
-  check('the operation succeeded', receipt?.success === true, userOpHash);
+  check('it succeeded', receipt?.success === true, userOpHash);
   const eth = BigInt(
     await jsonRpc<Hex>(devnet.rpcUrl, 'eth_getBalance', [address, 'latest']),
   );

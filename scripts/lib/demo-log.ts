@@ -1,6 +1,21 @@
 /**
- * The demo's output: numbered steps and checks (`npm run demo`, scripts/demo.ts).
+ * The demo's output: numbered steps and checks (`npm run demo`, scripts/demo.ts), and what every
+ * part of it is given.
  */
+import type { SimulatedSnap } from './snap-sim';
+import type { Devnet } from '../../devnet/devnet';
+import type { IpfsNode } from '../../devnet/ipfs-node';
+
+/** What every part of the demo is given: the running snap, the devnet and the IPFS node. */
+export type DemoContext = {
+  /** The snap in the simulation. */
+  snap: SimulatedSnap;
+  /** Anvil, the EntryPoints, Alto and the paymaster services. */
+  devnet: Devnet;
+  /** The IPFS node. */
+  ipfs: IpfsNode;
+};
+
 let step = 0;
 
 /**

@@ -59,9 +59,13 @@ export type * from './types';
 export {
   activityCalls,
   countingFetch,
+  findBalanceChanges,
   readActivity,
   CALLS_PER_PROBE,
   type ActivityProbe,
+  type BalanceChange,
+  type BalanceState,
+  type ChangeSearch,
   type ProbeKind,
   type RequestCount,
 } from './activity';

@@ -8,6 +8,7 @@ import {
   readOperationEvents,
   readUndoReceipts,
 } from '../accounts/erc4337/history';
+import { readTransfers } from '../accounts/transfers';
 import { createRpcClient } from '../chain';
 import type { RpcClient } from '../chain';
 import type { Settings } from '../settings';
@@ -54,6 +55,11 @@ export type ChainActivity = {
   behind: boolean;
   /** The last read failed (the chain did not answer): the entries are those read before. */
   failed: boolean;
+  /**
+   * Whether the last read listed ETH sent and received (false: the provider does not serve the
+   * past balances that finds them; user operations are listed still).
+   */
+  transfers: boolean;
 };
 
 /** What a read of one account on one chain found, applied to the stored log in one write. */
@@ -77,7 +83,8 @@ type ReadResult = {
  * @param state - The state draft.
  * @param sender - The account's address.
  * @param scope - The chain.
- * @param entry - The kind and hash (userOpHash or transaction hash).
+ * @param entry - The kind and hash (userOpHash or transaction hash), and what it sends
+ * (sentDetails).
  * @param entry.kind - `operation`, `upgrade` or `undo`.
  * @param entry.hash - 32-byte hex.
  */
@@ -85,7 +92,8 @@ export function notePendingActivity(
   state: KeyringState,
   sender: string,
   scope: string,
-  entry: Pick<ActivityEntry, 'kind' | 'hash'>,
+  entry: Pick<ActivityEntry, 'kind' | 'hash'> &
+    Partial<Pick<ActivityEntry, 'to' | 'value' | 'calls' | 'call'>>,
 ): void {
   const record = Object.values(state.accounts).find(
     (candidate) =>
@@ -100,7 +108,7 @@ export function notePendingActivity(
   byScope[scope] = {
     ...log,
     entries: [
-      { kind: entry.kind, hash, status: 'pending' as const },
+      { ...entry, hash, status: 'pending' as const },
       ...log.entries.filter((kept) => kept.hash !== hash),
     ].slice(0, ACTIVITY_KEPT),
   };
@@ -115,13 +123,14 @@ export function notePendingActivity(
  * @param store - The state store.
  * @param entry - The sent operation (userOpHash lower case).
  * @param sender - The account that sent it.
- * @param kind - `operation`, or `upgrade` when it carries an EIP-7702 authorization.
+ * @param details - Its Activity entry: `kind` (`operation`, or `upgrade` when it carries an EIP-7702
+ * authorization) and what it sends (opDetails.ts `sentDetails`: recipient, value in wei, calls).
  */
 export async function rememberSentOperation(
   store: StateStore,
   entry: SentUserOperation,
   sender: string,
-  kind: 'operation' | 'upgrade' = 'operation',
+  details: Omit<Parameters<typeof notePendingActivity>[3], 'hash'>,
 ): Promise<void> {
   await store
     .run(async () => {
@@ -131,7 +140,7 @@ export async function rememberSentOperation(
         entry,
       );
       notePendingActivity(state, sender, entry.scope, {
-        kind,
+        ...details,
         hash: entry.userOpHash,
       });
       await store.commit(state);
@@ -141,7 +150,7 @@ export async function rememberSentOperation(
 
 /**
  * Merge what a read found into a stored log: pending entries seen mined take the mined outcome
- * (keeping their kind), new operations are added, newest first, and the list is cut to
+ * (keeping their kind, and what they send), new entries are added, newest first, and the list is cut to
  * {@link ACTIVITY_KEPT}.
  *
  * @param log - The stored log.
@@ -154,7 +163,7 @@ function mergedLog(log: ActivityLog, read: ReadResult): ActivityLog {
     const seen = fresh.get(entry.hash) ?? read.mined.get(entry.hash);
     fresh.delete(entry.hash);
     return seen && entry.status === 'pending'
-      ? { ...seen, kind: entry.kind }
+      ? { ...entry, ...seen, kind: entry.kind }
       : entry;
   });
   /**
@@ -179,10 +188,12 @@ function mergedLog(log: ActivityLog, read: ReadResult): ActivityLog {
 }
 
 /**
- * Each account's Activity list on the home page, read from the chain with the adapter's own
- * eth_getLogs: its user operations (`UserOperationEvent` of EntryPoint v0.6, v0.7 and v0.8, the
- * account as sender), and for an EOA its EIP-7702 undo transactions (their receipts), newest
- * first with outcome, fee and block; what the snap sent and has not seen mined is pending. The
+ * Each account's Activity list on the home page, read from the chain with the adapter: its user
+ * operations (eth_getLogs of `UserOperationEvent` of EntryPoint v0.6, v0.7 and v0.8, the account
+ * as sender), for an EOA its EIP-7702 undo transactions (their receipts), and the ETH it sent by
+ * transaction and received (readTransfers: the blocks where its balance or nonce changed, and
+ * their transactions), newest first with what moved, to or from whom, outcome, fee and block;
+ * what the snap sent and has not seen mined is pending, with what it sends. The
  * history is read from the account's first use (found by {@link firstUseBlock}) and kept in state
  * (`activity`), so a later read asks only for blocks after the last one read, at most
  * {@link ACTIVITY_BLOCKS_PER_READ} per account and chain each time.
@@ -197,6 +208,12 @@ export class AccountActivity {
 
   /** Account and chain pairs (`<id> <scope>`) with blocks still to read after the last read. */
   readonly #behind = new Set<string>();
+
+  /**
+   * Account and chain pairs (`<id> <scope>`) whose ETH transfers could not be read the last time
+   * (the provider does not serve past balances).
+   */
+  readonly #noTransfers = new Set<string>();
 
   /**
    * @param parts - What the list is read with.
@@ -288,6 +305,7 @@ export class AccountActivity {
                 : {}),
               behind: this.#behind.has(key),
               failed: this.#failed.has(key),
+              transfers: !this.#noTransfers.has(key),
             };
           }),
         ];
@@ -348,13 +366,8 @@ export class AccountActivity {
         ? from + ACTIVITY_BLOCKS_PER_READ - 1n
         : latest;
     const key = `${id} ${scope}`;
-    if (last < latest) {
-      this.#behind.add(key);
-    } else {
-      this.#behind.delete(key);
-    }
     const config = this.#settings.chainConfig(scope);
-    const [found, mined] = await Promise.all([
+    const [found, mined, transfers] = await Promise.all([
       from <= last && config
         ? readOperationEvents(
             client,
@@ -362,6 +375,11 @@ export class AccountActivity {
             sender,
             from,
             last,
+            new Set(
+              (log?.entries ?? [])
+                .filter((entry) => entry.value !== undefined)
+                .map((entry) => entry.hash),
+            ),
           )
         : [],
       readUndoReceipts(
@@ -373,8 +391,38 @@ export class AccountActivity {
           .slice(0, RECEIPTS_PER_READ)
           .map((entry) => entry.hash),
       ),
+      readTransfers(
+        client,
+        sender,
+        record.smartAccount ? 'contract' : 'eoa',
+        from,
+        last,
+      ).then(
+        (read) => {
+          this.#noTransfers.delete(key);
+          return read;
+        },
+        () => {
+          // A provider without past balances: operations are listed, ETH moved is not.
+          this.#noTransfers.add(key);
+          return { entries: [], searchedTo: last };
+        },
+      ),
     ]);
-    return { id, scope, found, mined, next: from > last ? from : last + 1n };
+    // Everything up to `upTo` was read: the operations to `last`, the transfers to where they got.
+    const upTo = transfers.searchedTo < last ? transfers.searchedTo : last;
+    if (upTo < latest) {
+      this.#behind.add(key);
+    } else {
+      this.#behind.delete(key);
+    }
+    return {
+      id,
+      scope,
+      found: [...found, ...transfers.entries],
+      mined,
+      next: from > upTo ? from : upTo + 1n,
+    };
   }
 
   /**

@@ -25,6 +25,7 @@ import {
 } from '../accounts/erc4337';
 import type { ChainConfig, SendNonces } from '../accounts/erc4337';
 import type { Delegation, EoaChainState } from '../accounts/erc4337/eip7702';
+import { sentDetails } from '../accounts/erc4337/opDetails';
 import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
 import type { AccountRecord } from '../state/schema';
@@ -270,7 +271,10 @@ export class AccountUpgrades {
         fromBlock: draft.fromBlock,
       },
       chain.sender,
-      upgrade ? 'upgrade' : 'operation',
+      {
+        kind: upgrade ? 'upgrade' : 'operation',
+        ...sentDetails(draft.summary.intents),
+      },
     );
     return {
       userOpHash,

@@ -2,6 +2,7 @@ import type { EthUserOperation, KeyringRequest } from '@metamask/keyring-api';
 import { getAddress, hexToString, isHex, size, slice } from 'viem';
 import type { Hex } from 'viem';
 
+import { requestWords } from './requestWords';
 import { flagTypedData, typedUserOperationLines } from './typedDataFlags';
 import { describeCall, describeCallData } from '../accounts/callData';
 import type { CallLine } from '../accounts/callData';
@@ -38,6 +39,15 @@ const MAX_TYPED_DEPTH = 8;
 /** Longest typed-data field label, in characters. */
 const MAX_LABEL = 120;
 
+/**
+ * A text with its first letter capitalised.
+ *
+ * @param text - The text.
+ * @returns `Signing a message`.
+ */
+const capitalised = (text: string): string =>
+  `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
 /** What the page says when MetaMask forwarded the request as its own. */
 const METAMASK_ORIGIN =
   'metamask (MetaMask did not tell this snap which site asked: check the site in MetaMask before approving)';
@@ -57,13 +67,13 @@ const METAMASK_ORIGIN =
  * the snap would refuse never reach here (they are validated when submitted).
  *
  * @param request - keyring-api `KeyringRequest`.
- * @returns Lines to render, the first being the method.
+ * @returns Lines to render, the first being what the request does, in words (requestWords).
  */
 export function summarizeRequest(request: KeyringRequest): SummaryLine[] {
   const { method, params } = request.request;
   const list = Array.isArray(params) ? params : [];
   const lines: SummaryLine[] = [
-    { label: 'Method', value: displayText(method) },
+    { label: 'Request', value: capitalised(requestWords(method)) },
     {
       label: 'From site',
       value:

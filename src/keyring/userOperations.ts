@@ -22,6 +22,7 @@ import {
   submitUserOperation,
 } from '../accounts/erc4337';
 import type { SendNonces } from '../accounts/erc4337';
+import { sentDetails } from '../accounts/erc4337/opDetails';
 import type { SmartAccountChain } from '../accounts/erc4337/prepare';
 import type { Settings } from '../settings';
 import type { AccountRecord, SmartAccountData } from '../state/schema';
@@ -347,6 +348,7 @@ export class UserOperations {
         fromBlock: draft.fromBlock,
       },
       chain.sender,
+      { kind: 'operation', ...sentDetails(draft.summary.intents) },
     );
     return {
       userOpHash: hash,

@@ -294,7 +294,13 @@ const ActivityLogStruct = object({
   entries: size(
     array(
       object({
-        kind: enums(['operation', 'upgrade', 'undo']),
+        kind: enums([
+          'operation',
+          'upgrade',
+          'undo',
+          'transaction',
+          'received',
+        ]),
         hash: define<string>('hash', (value) =>
           typeof value === 'string' && /^0x[0-9a-f]{64}$/u.test(value)
             ? true
@@ -303,6 +309,11 @@ const ActivityLogStruct = object({
         status: enums(['pending', 'succeeded', 'failed']),
         block: exactOptional(HexQuantityStruct),
         fee: exactOptional(HexQuantityStruct),
+        to: exactOptional(AddressStruct),
+        from: exactOptional(AddressStruct),
+        value: exactOptional(HexQuantityStruct),
+        calls: exactOptional(size(integer(), 2, 32)),
+        call: exactOptional(literal(true)),
       }),
     ),
     0,

@@ -1,3 +1,6 @@
+import { getAddress, isAddress } from 'viem';
+
+import type { AccountSummary } from '../keyring/types';
 import { displayText } from '../utils/safeText';
 
 /**
@@ -35,4 +38,27 @@ export function siteLabel(origin: string): string {
   } catch {
     return displayText(origin);
   }
+}
+
+/**
+ * How the page names an address it shows as a recipient or a sender: one of the snap's accounts by
+ * its name and full address (`Bob (0x…)`), any other by its full address (EIP-55 checksummed when
+ * it is an address). Never shortened: a look-alike address must not pass for a known one.
+ *
+ * @param accounts - The snap's accounts (their names).
+ * @param address - The address (any case).
+ * @returns The label.
+ */
+export function addressLabel(
+  accounts: readonly AccountSummary[],
+  address: string,
+): string {
+  const own = accounts.find(
+    (summary) =>
+      summary.account.address.toLowerCase() === address.toLowerCase(),
+  );
+  const full = isAddress(address, { strict: false })
+    ? getAddress(address)
+    : displayText(address);
+  return own ? `${accountLabel(own.name, full)} (${full})` : full;
 }

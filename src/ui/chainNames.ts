@@ -7,4 +7,5 @@ export {
   nativeAmount,
   nativeSymbol,
   readableAmount,
+  roundedWei,
 } from '../utils/chainNames';

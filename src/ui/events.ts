@@ -19,11 +19,7 @@ import {
   refreshRequests,
   rejectParked,
 } from './actions/requests';
-import {
-  refreshActivity,
-  refreshSendStatus,
-  sendFromForm,
-} from './actions/send';
+import { followSent, refreshActivity, sendFromForm } from './actions/send';
 import {
   editChain,
   removeChain,
@@ -39,6 +35,12 @@ import type { FormValues } from './outcome';
 
 /** Form state as the platform keeps it: `{ [form]: { [field]: value } }` and top-level inputs. */
 type InterfaceState = Record<string, Json>;
+
+/**
+ * The last action of each page (by interface id) while it is being shown: a page following a sent
+ * operation stops when another action of the same page came, so that action's notice stays.
+ */
+const latestEvent = new Map<string, UserInputEvent>();
 
 /**
  * Handle one event of the home page (`onUserInput`): run the action through the same domain calls
@@ -75,6 +77,7 @@ export async function homeInput(
   if (acted === undefined) {
     return;
   }
+  latestEvent.set(id, event);
   /**
    * Mask configured URLs and keys in a message, as the RPC front doors do: a server's message may
    * quote them.
@@ -91,7 +94,7 @@ export async function homeInput(
           notice: {
             ...acted.notice,
             text: clean(acted.notice.text),
-            at: `${new Date().toISOString().slice(11, 19)} UTC`,
+            at: now(),
           },
         }
       : {}),
@@ -107,14 +110,42 @@ export async function homeInput(
     id,
     renderHome(await buildHomeModel(domain, { ...outcome, values })),
   );
+  if (outcome.lastSent) {
+    await followSent(domain, outcome.lastSent, {
+      active: () => latestEvent.get(id) === event,
+      show: async (notice) =>
+        updateInterface(
+          id,
+          renderHome(
+            await buildHomeModel(domain, {
+              errors: {},
+              values: typedValues(await getInterfaceState(id)),
+              notice: { ...notice, text: clean(notice.text), at: now() },
+            }),
+          ),
+        ),
+    }).catch(() => undefined); // the page was closed meanwhile: nothing to show
+  }
+  if (latestEvent.get(id) === event) {
+    latestEvent.delete(id);
+  }
+}
+
+/**
+ * The time a notice came, as its banner title says it.
+ *
+ * @returns `HH:MM:SS UTC`.
+ */
+function now(): string {
+  return `${new Date().toISOString().slice(11, 19)} UTC`;
 }
 
 /**
  * Run the action an event asks for, by the element's name (its prefix before the first `:` for
  * names that end in an account id, request id or scope): the approval-mode dropdown, a form
  * submit (create, import, rename, chain, IPFS, send, restore by index) or a button click (delete,
- * export, approve, reject, refresh the requests, refresh a user operation's status, edit or remove
- * a chain, find my accounts). A
+ * export, approve, reject, refresh the requests or an Activity list, edit or remove a chain, find
+ * my accounts). A
  * `type="submit"` button fires a click and a form submit: only the submit acts.
  *
  * @param domain - The keyring and settings.
@@ -175,12 +206,6 @@ async function act(
       return clicked ? rejectParked(domain, target) : undefined;
     case UI.requestsRefresh:
       return clicked ? refreshRequests() : undefined;
-    case UI.sendStatus: {
-      const [namespace, reference, userOpHash = ''] = rest;
-      return clicked
-        ? refreshSendStatus(domain, `${namespace}:${reference}`, userOpHash)
-        : undefined;
-    }
     case UI.activityRefresh:
       return clicked ? refreshActivity(domain, target) : undefined;
     case UI.chainEdit:

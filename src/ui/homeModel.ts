@@ -47,7 +47,6 @@ export const UI = {
   sendData: 'send-data',
   sendScope: 'send-scope',
   sendGas: 'send-gas',
-  sendStatus: 'userop-status',
   createEoaSource: 'create-eoa-source',
   smartSource: 'smart-source',
   accountsRestore: 'accounts-restore',
@@ -75,7 +74,7 @@ export const CHAIN_FIELDS = [
   ['rpcUrl', 'Node address (RPC URL, from your provider)', 'https://…'],
   [
     'bundlerUrl',
-    'Service that sends smart-account operations (bundler URL; optional)',
+    'Service that sends smart-account operations (bundler URL; needed to send from smart accounts)',
     'https://…',
   ],
   [
@@ -151,7 +150,7 @@ export type HomeModel = {
   chains: ChainConfig[];
   /**
    * Each account on each configured chain it lives on (balance, an EOA's upgrade), by account id;
-   * absent while a long action repaints the page (nothing is read then).
+   * a long action's repaints show what was read last (absent before the first read).
    */
   onChains?: Record<string, AccountOnChain[]>;
   /** The IPFS API settings, null when unset: the API URL (masked when keyed), and whether a key or secret is set (never the values). */
@@ -173,8 +172,6 @@ export type HomeModel = {
   errors: Record<string, string>;
   /** Values of the text inputs to show (secrets are never here: they always render empty). */
   values: Record<string, string>;
-  /** The user operation sent last, whose status can be refreshed. */
-  lastSent?: { scope: string; userOpHash: string; status?: string };
   /**
    * The Secret Recovery Phrases MetaMask holds (`snap_listEntropySources`); the page offers a
    * choice only when there are two or more. Absent or empty: MetaMask did not list them.
@@ -190,11 +187,37 @@ export type HomeModel = {
   grants?: Record<string, GrantLine[]>;
 };
 
+/** A user operation the page sent, which it follows until it is in a block (followSent). */
+export type SentOperation = {
+  /** The chain, CAIP-2. */
+  scope: string;
+  /** The operation's hash (32-byte hex). */
+  userOpHash: string;
+  /** What it does, for the notice: `Sent 0.1 ETH to Bob (0x…) from Savings on Local chain (31337)`. */
+  what: string;
+  /** The sending account's id (its Activity is read again once the operation is in a block). */
+  account: string;
+};
+
 /** The outcome of one home-page action: a notice, errors by form or field, and the inputs to show. */
-export type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & {
+export type Outcome = Pick<HomeModel, 'notice' | 'errors'> & {
   /** Input values to show instead of the current ones (an empty string clears an input). */
   values?: Record<string, string>;
+  /** A user operation the action sent: the page follows it until it is in a block. */
+  lastSent?: SentOperation;
 };
+
+/**
+ * What the page read of the chains last (balances, EOAs' upgrades, token balances), shown again by
+ * the repaints of a long action, which read nothing: an upgraded EOA never shows as a plain one
+ * while Find my accounts runs. Per snap instance; an account added meanwhile shows no balance
+ * until the page reads the chains again.
+ */
+let lastRead: {
+  onChains?: Record<string, AccountOnChain[]>;
+  gasTokens?: GasTokenView;
+  grants?: Awaited<ReturnType<Domain['permissions']['views']>>;
+} = {};
 
 /**
  * Build the home page's model from the domain, with the outcome of the last action.
@@ -206,7 +229,7 @@ export type Outcome = Pick<HomeModel, 'notice' | 'errors' | 'lastSent'> & {
  * @param domain.permissions - The grants to sites (what is left of each is read from the chain).
  * @param outcome - Notice, errors and input values to show.
  * @param readChains - Whether to read the accounts on the chains (balances, upgrades; one batch
- * per chain): false for a long action's repaints.
+ * per chain): false for a long action's repaints, which show what was read last.
  * @returns The model to render.
  */
 export async function buildHomeModel(
@@ -217,7 +240,7 @@ export async function buildHomeModel(
   const recovery = recoveryStatus(keyring);
   const accounts = keyring.describeAccounts();
   // The chains' reads for the cards (balances and code; gas-token balances) go out together.
-  const [onChains, gasTokens, grants] = await Promise.all([
+  const [read, tokens, grantViews] = await Promise.all([
     readChains
       ? readAccountsOnChains(
           accounts.map((summary) => summary.account),
@@ -237,6 +260,11 @@ export async function buildHomeModel(
       : undefined,
     readChains ? permissions.views().catch(() => undefined) : undefined,
   ]);
+  if (read) {
+    lastRead = { onChains: read, gasTokens: tokens, grants: grantViews };
+  }
+  // A repaint reads nothing: it shows what was read last, so no card changes while it runs.
+  const { onChains, gasTokens, grants } = lastRead;
   return {
     ...(onChains ? { onChains } : {}),
     ...(gasTokens?.tokens.length ? { gasTokens } : {}),
@@ -260,7 +288,6 @@ export async function buildHomeModel(
     requests: await keyring.listRequests(),
     notice: outcome.notice,
     errors: outcome.errors,
-    ...(outcome.lastSent ? { lastSent: outcome.lastSent } : {}),
     values: outcome.values ?? {},
   };
 }

@@ -68,11 +68,30 @@ export async function attempt(
     const field = Object.keys(fields).find((name) =>
       new RegExp(`\\bat ${name}\\b|\\b${name}:`, 'iu').test(message),
     );
+    const shown = withoutMethod(message);
     return {
-      notice: { severity: 'danger', text: message },
-      errors: { [field ? fields[field] : form]: message },
+      notice: { severity: 'danger', text: shown },
+      errors: { [field ? fields[field] : form]: shown },
     };
   }
+}
+
+/**
+ * An error message the page table does not know, without the RPC method and field it names
+ * (`Invalid setIpfsConfig params at apiUrl: ` and the like): the page shows it under the field
+ * instead, and keeps what follows, the domain's words for what is wrong.
+ *
+ * @param message - The error's message.
+ * @returns The message without such a prefix (what is left capitalised), or as it is.
+ */
+function withoutMethod(message: string): string {
+  const rest = message.replace(
+    /^Invalid [A-Za-z_ ]+?(?: params| options| settings)(?: at [A-Za-z_.[\]0-9]+)?: (?:[A-Za-z_]+: )?/u,
+    '',
+  );
+  return rest === '' || rest === message
+    ? message
+    : `${rest[0].toUpperCase()}${rest.slice(1)}`;
 }
 
 /**

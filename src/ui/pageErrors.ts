@@ -104,15 +104,32 @@ const URL_PROBLEM_TEXT: Record<string, string> = {
  *
  * @param data - The error's data (field and problem).
  * @param texts - The form's words by field.
+ * @param problems - The form's words by problem (default: the chain form's, for URLs).
  * @returns The words.
  */
 const fieldText = (
   data: Partial<ErrorData>,
   texts: Record<string, string>,
+  problems: Record<string, string> = URL_PROBLEM_TEXT,
 ): string =>
-  ownEntry(URL_PROBLEM_TEXT, data.problem ?? '') ??
+  ownEntry(problems, data.problem ?? '') ??
   ownEntry(texts, data.field ?? '') ??
   'Check this field';
+
+/**
+ * What the IPFS form says of a refused API URL or key, by `data.problem`: the user name and
+ * password of an IPFS API go in its key and secret inputs, which the page sends as HTTP basic
+ * authentication.
+ */
+const IPFS_PROBLEM_TEXT: Record<string, string> = {
+  ...URL_PROBLEM_TEXT,
+  credentials:
+    'This address holds a user name and password: enter the address without them, and the user name and password as the API key and secret below',
+  insecure:
+    'Use an https:// address (http:// only for an IPFS node on this computer: localhost or 127.0.0.1)',
+  otherServer:
+    'The stored key and secret belong to another server: enter them again for this address, or tick Remove the stored key and secret',
+};
 
 /** The table: the first rule that matches an error gives what the page says. */
 const RULES: readonly Rule[] = [
@@ -229,7 +246,7 @@ const RULES: readonly Rule[] = [
     reason: 'invalidField',
     form: UI.ipfsForm,
     field: '*',
-    text: (data) => fieldText(data, IPFS_FIELD_TEXT),
+    text: (data) => fieldText(data, IPFS_FIELD_TEXT, IPFS_PROBLEM_TEXT),
   },
   {
     code: -32003,

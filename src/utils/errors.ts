@@ -62,8 +62,20 @@ export type ErrorData = {
   field?: string;
   /** The existing account it is about (checksummed address), when the reason names one. */
   address?: string;
-  /** `invalidField`: `required` when the field is missing, else `invalid`. */
-  problem?: 'required' | 'invalid' | 'credentials' | 'masked' | 'invisible';
+  /**
+   * `invalidField`: `required` when the field is missing, else `invalid`, or what is wrong with a
+   * URL (`credentials`: a user name and password in it; `masked`: the hidden form of another URL;
+   * `insecure`: plain http to another computer) or a key (`otherServer`: the stored IPFS key and
+   * secret belong to another server); `invalidName`: `invisible`.
+   */
+  problem?:
+    | 'required'
+    | 'invalid'
+    | 'credentials'
+    | 'masked'
+    | 'invisible'
+    | 'insecure'
+    | 'otherServer';
   /** `rpcUnreachable`: the HTTP status the URL answered with, when it answered one. */
   status?: number;
   /** `chainMismatch`: the chain id the URL serves (decimal). */

@@ -1,6 +1,6 @@
 /**
  * The Activity list's chain reads (src/accounts/erc4337/history.ts) against anvil: the first-use
- * search on an EOA's nonce and a contract's code at past blocks, checked against the node's own
+ * search on an EOA's balance and nonce and a contract's code and balance at past blocks, checked against the node's own
  * answers block by block; on a node that keeps no past state it never starts after the true
  * first use; and logs a provider makes up (another address, another sender) are left out.
  */
@@ -25,8 +25,8 @@ const SENDER: Hex = '0x00000000000000000000000000000000005e4de2';
 const OTHER_CONTRACT: Hex = '0x00000000000000000000000000000000000e1e01';
 
 /**
- * Set up a chain where an EOA first sends at block ~40 and a contract gets code at block ~90,
- * then 300 more blocks.
+ * Set up a chain where an EOA first receives ETH at block ~40 and a contract gets code at block
+ * ~90, then 300 more blocks.
  *
  * @param anvil - The node.
  * @returns The EOA and the two first-use blocks as the node reports them.
@@ -36,9 +36,11 @@ async function history(
 ): Promise<{ eoa: Hex; eoaBlock: bigint; codeBlock: bigint }> {
   const [, second] = await jsonRpc<Hex[]>(anvil.url, 'eth_accounts', []);
   await jsonRpc(anvil.url, 'anvil_mine', ['0x27']);
+  // its first activity: the first ETH it receives
+  const eoa = UNUSED.replace('a11ce', 'b0b00') as Hex;
   const { receipt } = await sendAndMine(anvil.url, {
     from: second,
-    to: UNUSED.replace('a11ce', 'b0b00'),
+    to: eoa,
     value: '0x1',
   });
   await jsonRpc(anvil.url, 'anvil_mine', ['0x31']);
@@ -48,11 +50,11 @@ async function history(
     await jsonRpc<Hex>(anvil.url, 'eth_blockNumber', []),
   );
   await jsonRpc(anvil.url, 'anvil_mine', ['0x12c']);
-  return { eoa: second, eoaBlock: BigInt(receipt.blockNumber), codeBlock };
+  return { eoa, eoaBlock: BigInt(receipt.blockNumber), codeBlock };
 }
 
 describe('first use of an account, searched at past blocks', () => {
-  it('finds the block of an EOA’s first transaction and of a contract’s code, as the node answers them block by block; an unused address has none', async () => {
+  it('finds the block of the first ETH an EOA received and of a contract’s code, as the node answers them block by block; an unused address has none', async () => {
     const anvil = await startAnvil();
     try {
       const { eoa, eoaBlock, codeBlock } = await history(anvil);
@@ -71,16 +73,13 @@ describe('first use of an account, searched at past blocks', () => {
       });
       // the node itself: unused the block before, used at it
       /**
-       * The EOA's nonce at a block, as the node answers.
+       * The EOA's balance at a block, as the node answers.
        *
        * @param block - The block.
-       * @returns The hex nonce.
+       * @returns The hex balance.
        */
-      const nonce = async (block: bigint): Promise<string> =>
-        jsonRpc(anvil.url, 'eth_getTransactionCount', [
-          eoa,
-          numberToHex(block),
-        ]);
+      const balance = async (block: bigint): Promise<string> =>
+        jsonRpc(anvil.url, 'eth_getBalance', [eoa, numberToHex(block)]);
       /**
        * The contract's code at a block, as the node answers.
        *
@@ -90,8 +89,8 @@ describe('first use of an account, searched at past blocks', () => {
       const code = async (block: bigint): Promise<string> =>
         jsonRpc(anvil.url, 'eth_getCode', [CONTRACT, numberToHex(block)]);
       expect([
-        await nonce(eoaFirst - 1n),
-        await nonce(eoaFirst),
+        await balance(eoaFirst - 1n),
+        await balance(eoaFirst),
         await code(codeFirst - 1n),
         await code(codeFirst),
       ]).toStrictEqual(['0x0', '0x1', '0x', '0x00']);

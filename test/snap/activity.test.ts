@@ -29,6 +29,7 @@ import { devnetChain } from '../../devnet/erc4337';
 import { bundlerReceipt, jsonRpc } from '../../devnet/json-rpc';
 import { startLimitsProxy } from '../../devnet/limits-proxy';
 import type { LimitsProxy } from '../../devnet/limits-proxy';
+import { roundedWei } from '../../src/ui/chainNames';
 
 jest.setTimeout(300_000);
 
@@ -36,11 +37,15 @@ const DEAD: Address = '0x000000000000000000000000000000000000dEaD';
 const EVENT = parseAbiItem(
   'event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)',
 );
-const LABELS = [
-  'Sent (user operation)',
-  'Upgrade to a smart account',
-  'Undo upgrade',
-];
+const LABELS = ['Sent', 'Upgrade to a smart account', 'Undo upgrade'];
+
+/**
+ * An amount as the page shows it for reading.
+ *
+ * @param wei - The exact amount.
+ * @returns `0.0003 ETH`.
+ */
+const readable = (wei: bigint): string => `${formatEther(roundedWei(wei))} ETH`;
 
 /**
  * A hash as the page shortens it.
@@ -58,6 +63,8 @@ describe('Activity list on the home page, read from the chain (every EntryPoint 
   let harness: KeyringHarness;
   const accounts: { id: string; address: Address; label: string }[] = [];
   let undoHash: Hex;
+  /** What each operation sent to 0x…dEaD, by userOpHash (lower case). */
+  const sentValues = new Map<string, bigint>();
 
   /**
    * Alto's receipt of an operation, polled (devnet/json-rpc.ts: bounded, 200 × 100 ms).
@@ -90,6 +97,7 @@ describe('Activity list on the home page, read from the chain (every EntryPoint 
     const { response } = (await request) as any;
     const { userOpHash } = response.result as { userOpHash: Hex };
     expect((await receiptOf(userOpHash)).success).toBe(true);
+    sentValues.set(userOpHash.toLowerCase(), BigInt(value));
     return userOpHash;
   }
 
@@ -163,15 +171,19 @@ describe('Activity list on the home page, read from the chain (every EntryPoint 
       fromBlock: 0n,
       toBlock: 'latest',
     });
-    const lines = logs.map((log) => ({
-      block: log.blockNumber,
-      text: `${log.args.userOpHash === upgrade ? LABELS[1] : LABELS[0]}: ${log.args.success ? 'Succeeded' : 'Failed'} in block ${log.blockNumber} · fee ${formatEther(log.args.actualGasCost as bigint)} ETH · ${short(log.args.userOpHash as Hex)}`,
-    }));
+    const lines = logs.map((log) => {
+      const sent = sentValues.get((log.args.userOpHash as Hex).toLowerCase());
+      const what = sent === undefined ? '' : `${readable(sent)} to ${DEAD} · `;
+      return {
+        block: log.blockNumber,
+        text: `${log.args.userOpHash === upgrade ? LABELS[1] : LABELS[0]}: ${what}${log.args.success ? 'Succeeded' : 'Failed'} in block ${log.blockNumber} · fee ${readable(log.args.actualGasCost as bigint)} · ${short(log.args.userOpHash as Hex)}`,
+      };
+    });
     if (upgrade) {
       const receipt = await client.getTransactionReceipt({ hash: undoHash });
       lines.push({
         block: receipt.blockNumber,
-        text: `${LABELS[2]}: ${receipt.status === 'success' ? 'Succeeded' : 'Failed'} in block ${receipt.blockNumber} · fee ${formatEther(receipt.gasUsed * receipt.effectiveGasPrice)} ETH · ${short(undoHash)}`,
+        text: `${LABELS[2]}: ${receipt.status === 'success' ? 'Succeeded' : 'Failed'} in block ${receipt.blockNumber} · fee ${readable(receipt.gasUsed * receipt.effectiveGasPrice)} · ${short(undoHash)}`,
       });
     }
     return lines

@@ -202,7 +202,8 @@ describe('home page settings', () => {
       current.clickElement('chain-remove:eip155:31337'),
     );
     const dialog = shownTexts(harness.dialogs.at(-1)?.content).join(' ');
-    expect(dialog).toContain('Remove the settings of eip155:31337');
+    expect(dialog).toContain('Remove the settings of Local chain (31337)');
+    expect(dialog).not.toContain('eip155:31337');
     expect(dialog).toContain(smart.address);
     expect(dialog).toContain('They keep their address');
     expect(page()).toContain('Cancelled: nothing changed');
@@ -254,7 +255,7 @@ describe('home page settings', () => {
     await ui.typeInField('ipfs-apiUrl', 'http://127.0.0.1:5002');
     await step(async (current) => current.clickElement('ipfs-form-submit'));
     expect(findField(ui.content, 'ipfs-apiKey')).toMatch(
-      /at apiKey: the stored key and secret belong to another server/u,
+      /^The stored key and secret belong to another server: enter them again for this address, or tick Remove the stored key and secret$/u,
     );
     expect(rowText(ui.content, 'API URL')).toBe('http://127.0.0.1:5001/***');
     expect(rowText(ui.content, 'Credentials')).toBe('set');
@@ -288,7 +289,7 @@ describe('home page settings', () => {
     await ui.typeInField('ipfs-apiUrl', 'https://attack777.io');
     await step(async (current) => current.clickElement('ipfs-form-submit'));
     expect(findField(ui.content, 'ipfs-apiKey')).toMatch(
-      /at apiKey: the stored key and secret belong to another server/u,
+      /^The stored key and secret belong to another server: enter them again for this address, or tick Remove the stored key and secret$/u,
     );
     expect(rowText(ui.content, 'Credentials')).toBe('set');
   });

@@ -527,7 +527,7 @@ describe('home page: what is shown is true', () => {
         current.clickElement(`request-reject:${request.id}`),
       );
       expect(notice()).toBe(
-        'Rejected eth_signTypedData_v4 from dapp.example for Savings',
+        'Rejected signing typed data from dapp.example for Savings',
       );
     }
     await harness.submit(savings, 'personal_sign', [
@@ -541,16 +541,21 @@ describe('home page: what is shown is true', () => {
       'metamask',
     );
     expect(buttons()[`request-approve:${parked.id}`]).toBe(
-      'Approve personal_sign for Savings',
+      'Approve signing a message for Savings',
     );
     expect(buttons()[`request-reject:${parked.id}`]).toBe(
-      'Reject personal_sign for Savings',
+      'Reject signing a message for Savings',
     );
+    // what a request is, in words: no method name anywhere on the page
+    expect(JSON.stringify(ui.content)).not.toMatch(/personal_sign|eth_sign/u);
+    expect(rowValues(ui.content, 'Request')).toStrictEqual([
+      'Signing a message',
+    ]);
     await step(async (current) =>
       current.clickElement(`request-approve:${parked.id}`),
     );
     expect(notice()).toBe(
-      'Approved personal_sign from dapp.example for Savings',
+      'Approved signing a message from dapp.example for Savings',
     );
     harness.answerDialogs(true);
     await step(async (current) =>

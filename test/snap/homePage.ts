@@ -255,3 +255,31 @@ export function rowValues(tree: any, label: string): string[] {
 export function rowText(tree: any, label: string): string | undefined {
   return rowValues(tree, label)[0];
 }
+
+/**
+ * The text of the page's notice (the banner at its top).
+ *
+ * @param ui - The page.
+ * @returns The notice's text, or undefined when the page shows none.
+ */
+export function noticeText(ui: HomePageUi): string | undefined {
+  const banner = [...walk(ui.content)].find((node) => node.type === 'Banner');
+  return banner ? shownTexts(banner.props.children).join('') : undefined;
+}
+
+/**
+ * One account's card: the Section showing its address.
+ *
+ * @param ui - The page.
+ * @param address - The account's address.
+ * @returns The card, or undefined when the page shows no such account.
+ */
+export function cardOf(ui: HomePageUi, address: string): any {
+  return [...walk(ui.content)].find(
+    (node) =>
+      node.type === 'Section' &&
+      [...walk(node)].some(
+        (child) => child.type === 'Copyable' && child.props.value === address,
+      ),
+  );
+}

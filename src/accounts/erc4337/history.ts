@@ -9,10 +9,12 @@ import type { Hex } from 'viem';
 
 import { contractsOf } from './config';
 import { entryPointAbi } from './constants';
+import { readOperationDetails } from './opDetails';
+import type { FoundOperation, SentDetails } from './opDetails';
 import type { ActivityEntry, ChainConfig } from './types';
 import { CANONICAL_CONTRACTS } from './versions';
 import { readHexData, readQuantity } from '../../chain';
-import type { RpcClient, RpcLog } from '../../chain';
+import type { RpcCall, RpcClient, RpcLog, Settled } from '../../chain';
 
 /**
  * An account's history on a chain, read from the chain itself: its user operations from the
@@ -64,28 +66,42 @@ export function historyEntryPoints(config: ChainConfig, own?: string): Hex[] {
 
 /**
  * Whether the account was used at a block: an EOA sent a transaction or took an EIP-7702
- * authorization (nonce > 0), a contract account has code.
+ * authorization (nonce > 0), a contract account has code, or either holds ETH (it received some).
  *
  * @param kind - What to read.
- * @param reply - The eth_getTransactionCount or eth_getCode result.
+ * @param first - The eth_getTransactionCount or eth_getCode reply.
+ * @param balance - The eth_getBalance reply.
  * @param origin - The endpoint's origin, for errors.
- * @returns Whether it was used.
+ * @returns Whether it was used; undefined when a reply is an error (the state is not served).
  */
-function usedBy(kind: HistoryKind, reply: unknown, origin: string): boolean {
-  return kind === 'eoa'
-    ? readQuantity(
-        reply,
-        'eth_getTransactionCount',
-        { max: MAX_NONCE },
-        origin,
-      ) > 0n
-    : readHexData(reply, 'eth_getCode', origin) !== '0x';
+function usedBy(
+  kind: HistoryKind,
+  first: Settled,
+  balance: Settled,
+  origin: string,
+): boolean | undefined {
+  if (!first.ok || !balance.ok) {
+    return undefined;
+  }
+  const touched =
+    kind === 'eoa'
+      ? readQuantity(
+          first.result,
+          'eth_getTransactionCount',
+          { max: MAX_NONCE },
+          origin,
+        ) > 0n
+      : readHexData(first.result, 'eth_getCode', origin) !== '0x';
+  return (
+    touched || readQuantity(balance.result, 'eth_getBalance', {}, origin) > 0n
+  );
 }
 
 /**
  * The first block the account can have activity in, searched with the state at past blocks: the
- * first block where an EOA's nonce is above 0 (its upgrade or any earlier transaction raised it)
- * or a smart account has code (the operation that deployed it is its first). A k-ary search:
+ * first block where an EOA's nonce is above 0 (its upgrade or any earlier transaction raised it),
+ * a smart account has code (the operation that deployed it is its first), or either holds ETH
+ * (what it received is its first activity). A k-ary search:
  * {@link PROBES_PER_ROUND} blocks per round trip (one batch), at most {@link SEARCH_ROUNDS} round
  * trips. Where the provider does not serve the state of a past block (a node without archive),
  * the search stops there and answers the lowest block it could not rule out, so the history is
@@ -93,7 +109,7 @@ function usedBy(kind: HistoryKind, reply: unknown, origin: string): boolean {
  *
  * @param client - The chain's RPC adapter.
  * @param address - The account.
- * @param kind - `eoa` (nonce) or `contract` (code).
+ * @param kind - `eoa` (nonce) or `contract` (code), and the balance for both.
  * @param latest - The latest block number.
  * @returns The first block to read from; `latest + 1` when the account is unused at `latest`.
  * @throws The adapter's errors when the state at `latest` cannot be read.
@@ -105,10 +121,25 @@ export async function firstUseBlock(
   latest: bigint,
 ): Promise<bigint> {
   const method = kind === 'eoa' ? 'eth_getTransactionCount' : 'eth_getCode';
-  const [now] = await client.batch([
-    { method, params: [address, numberToHex(latest)] },
-  ]);
-  if (!usedBy(kind, now, client.origin)) {
+  /**
+   * The reads that tell whether the account was used at a block.
+   *
+   * @param block - The block.
+   * @returns Its first read (nonce or code) and its balance.
+   */
+  const reads = (block: bigint): RpcCall[] => [
+    { method, params: [address, numberToHex(block)] },
+    { method: 'eth_getBalance', params: [address, numberToHex(block)] },
+  ];
+  const now = await client.batch(reads(latest));
+  if (
+    !usedBy(
+      kind,
+      { ok: true, result: now[0] },
+      { ok: true, result: now[1] },
+      client.origin,
+    )
+  ) {
     return latest + 1n;
   }
   // Invariant: unused at `low` (or `low` is 0, never read), used at `high`.
@@ -120,22 +151,25 @@ export async function firstUseBlock(
     for (let block = low + step; block < high; block += step) {
       blocks.push(block);
     }
-    const replies = await client.batchSettled(
-      blocks
-        .slice(0, PROBES_PER_ROUND)
-        .map((block) => ({ method, params: [address, numberToHex(block)] })),
-    );
+    const probed = blocks.slice(0, PROBES_PER_ROUND);
+    const replies = await client.batchSettled(probed.flatMap(reads));
     let next = high;
-    for (const [at, reply] of replies.entries()) {
-      if (!reply.ok) {
+    for (const [at, block] of probed.entries()) {
+      const used = usedBy(
+        kind,
+        replies[2 * at],
+        replies[2 * at + 1],
+        client.origin,
+      );
+      if (used === undefined) {
         // The provider does not serve this block's state: read from the last block ruled out.
         return low;
       }
-      if (usedBy(kind, reply.result, client.origin)) {
-        next = blocks[at];
+      if (used) {
+        next = block;
         break;
       }
-      low = blocks[at];
+      low = block;
     }
     high = next;
   }
@@ -145,14 +179,17 @@ export async function firstUseBlock(
 /**
  * The account's user operations in a block range, from the EntryPoints' `UserOperationEvent`
  * logs (`topics[2]` the sender), through the adapter's eth_getLogs (split within the provider's
- * limits).
+ * limits), with what each sent (readOperationDetails: read back from its bundle transaction,
+ * except for those the caller knows already).
  *
  * @param client - The chain's RPC adapter.
  * @param entryPoints - The EntryPoints to read.
  * @param sender - The account.
  * @param fromBlock - First block, inclusive.
  * @param toBlock - Last block, inclusive.
- * @returns The operations, oldest first: outcome, fee (actualGasCost, wei) and block.
+ * @param known - The userOpHashes whose details the caller has (not read again).
+ * @returns The operations, oldest first: outcome, fee (actualGasCost, wei), block, and what they
+ * sent when it could be read.
  * @throws The adapter's errors; TransportError-free decoding: a log that does not decode, comes
  * from another address or names another sender is left out.
  */
@@ -162,6 +199,7 @@ export async function readOperationEvents(
   sender: Hex,
   fromBlock: bigint,
   toBlock: bigint,
+  known: ReadonlySet<string> = new Set(),
 ): Promise<ActivityEntry[]> {
   const [topic0] = encodeEventTopics({
     abi: entryPointAbi,
@@ -175,7 +213,20 @@ export async function readOperationEvents(
     toBlock,
   });
   const allowed = new Set(entryPoints.map((address) => address.toLowerCase()));
-  return logs.flatMap((log) => operationEntry(log, allowed, senderTopic));
+  const found = logs.flatMap((log) =>
+    operationEntry(log, allowed, senderTopic),
+  );
+  const details = await readOperationDetails(
+    client,
+    sender,
+    found.flatMap(({ entry, operation }) =>
+      known.has(entry.hash) ? [] : [operation],
+    ),
+  ).catch(() => new Map<string, SentDetails>());
+  return found.map(({ entry }) => ({
+    ...entry,
+    ...details.get(entry.hash),
+  }));
 }
 
 /**
@@ -185,13 +236,13 @@ export async function readOperationEvents(
  * @param log - The log as received.
  * @param allowed - The EntryPoints asked for, lower case.
  * @param senderTopic - The sender as a 32-byte topic, lower case.
- * @returns The entry in a one-item list, or an empty list.
+ * @returns The entry and where to read what it sent, in a one-item list, or an empty list.
  */
 function operationEntry(
   log: RpcLog,
   allowed: Set<string>,
   senderTopic: Hex,
-): ActivityEntry[] {
+): { entry: ActivityEntry; operation: FoundOperation }[] {
   if (
     !allowed.has(String(log.address).toLowerCase()) ||
     String(log.topics[2]).toLowerCase() !== senderTopic ||
@@ -207,13 +258,22 @@ function operationEntry(
       data: log.data,
       topics: log.topics,
     });
+    const hash = args.userOpHash.toLowerCase();
     return [
       {
-        kind: 'operation',
-        hash: args.userOpHash.toLowerCase(),
-        status: args.success ? 'succeeded' : 'failed',
-        block: numberToHex(BigInt(log.blockNumber)),
-        fee: numberToHex(args.actualGasCost),
+        entry: {
+          kind: 'operation',
+          hash,
+          status: args.success ? 'succeeded' : 'failed',
+          block: numberToHex(BigInt(log.blockNumber)),
+          fee: numberToHex(args.actualGasCost),
+        },
+        operation: {
+          hash,
+          transactionHash: log.transactionHash as Hex,
+          entryPoint: String(log.address),
+          nonce: args.nonce,
+        },
       },
     ];
   } catch {

@@ -120,9 +120,17 @@ export type UserOperationReceipt = {
 
 /** One entry of an account's Activity list. */
 export type ActivityEntry = {
-  /** `operation`: a user operation; `upgrade`: the EIP-7702 upgrade (a user operation); `undo`: its undo (a type-4 transaction). */
-  kind: 'operation' | 'upgrade' | 'undo';
-  /** The userOpHash (operation, upgrade) or the transaction hash (undo), 32-byte lower-case hex. */
+  /**
+   * `operation`: a user operation; `upgrade`: the EIP-7702 upgrade (a user operation); `undo`: its
+   * undo (a type-4 transaction); `transaction`: a transaction the account sent itself;
+   * `received`: ETH it received (by a transaction to it, or from a contract).
+   */
+  kind: 'operation' | 'upgrade' | 'undo' | 'transaction' | 'received';
+  /**
+   * The userOpHash (operation, upgrade), the transaction hash (undo, transaction, ETH received by
+   * a transaction), or the block hash (ETH received from a contract: one entry a block), 32-byte
+   * lower-case hex.
+   */
   hash: string;
   /** `pending` until seen in a block. */
   status: 'pending' | 'succeeded' | 'failed';
@@ -130,4 +138,14 @@ export type ActivityEntry = {
   block?: string;
   /** Fee paid, wei (hex quantity), once mined: actualGasCost, or gasUsed × effectiveGasPrice. */
   fee?: string;
+  /** The recipient of the one call or transaction sent, when known (checksummed). */
+  to?: string;
+  /** Who sent the ETH received, when a transaction to the account did (checksummed). */
+  from?: string;
+  /** Wei moved (hex quantity): the value of what was sent (every call's, in all), or received. */
+  value?: string;
+  /** How many calls a user operation made, when more than one. */
+  calls?: number;
+  /** The one call or transaction sent carried call data (a contract call, not a plain transfer). */
+  call?: true;
 };

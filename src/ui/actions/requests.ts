@@ -1,6 +1,7 @@
 import { errorCodes, JsonRpcError } from '@metamask/rpc-errors';
 
 import type { Domain } from '../../domain';
+import { requestWords } from '../../keyring/requestWords';
 import { accountLabel, siteLabel } from '../accountLabel';
 import { UI } from '../homeModel';
 import { attempt } from '../outcome';
@@ -53,8 +54,8 @@ async function answerRequest(
 }
 
 /**
- * What a notice says a request was: its method, the site that sent it and the account that signs
- * (`personal_sign from dapp.example for Savings`), read before it is answered.
+ * What a notice says a request was: what it does, the site that sent it and the account that
+ * signs (`signing a message from dapp.example for Savings`), read before it is answered.
  *
  * @param keyring - The keyring.
  * @param id - The request's id.
@@ -76,7 +77,7 @@ async function describeRequest(
   const who = account
     ? accountLabel(account.name, account.account.address)
     : 'an unknown account';
-  return `${request.request.method} from ${siteLabel(request.origin)} for ${who}`;
+  return `${requestWords(request.request.method)} from ${siteLabel(request.origin)} for ${who}`;
 }
 
 /**
@@ -86,7 +87,7 @@ async function describeRequest(
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
  * @param id - The request's id.
- * @returns The outcome: `Approved <method> from <site> for <account>`; {@link ANSWERED_TEXT} when it no longer waits; or the error.
+ * @returns The outcome: `Approved signing a message from <site> for <account>`; {@link ANSWERED_TEXT} when it no longer waits; or the error.
  */
 export async function approveParked(
   { keyring }: Domain,
@@ -106,7 +107,7 @@ export async function approveParked(
  * @param domain - The keyring and settings.
  * @param domain.keyring - The keyring.
  * @param id - The request's id.
- * @returns The outcome: `Rejected <method> from <site> for <account>`; {@link ANSWERED_TEXT} when it no longer waits; or the error.
+ * @returns The outcome: `Rejected signing a message from <site> for <account>`; {@link ANSWERED_TEXT} when it no longer waits; or the error.
  */
 export async function rejectParked(
   { keyring }: Domain,

@@ -100,7 +100,9 @@ export async function removeChain(
         account.scopes.includes(scope as `${string}:${string}`),
       )
       .map(({ account }) => account.address);
-    if (!(await showConfirmation(removeChainDialog(scope, onChain)))) {
+    if (
+      !(await showConfirmation(removeChainDialog(chainName(scope), onChain)))
+    ) {
       throw userRejected('The chain was not removed'); // shown as CANCELLED_TEXT
     }
     return `Removed ${chainName((await settings.removeChainConfig(scope)).scope)}`;

@@ -1,5 +1,9 @@
+import { pendingText } from './send';
 import type { Domain } from '../../domain';
+import { accountLabel } from '../accountLabel';
+import { chainName } from '../chainNames';
 import { UI } from '../homeModel';
+import type { SentOperation } from '../homeModel';
 import { attempt } from '../outcome';
 import type { Outcome } from '../outcome';
 
@@ -26,7 +30,7 @@ export function upgradeScope(domain: Domain, chosen: unknown): string {
  * @param domain - The keyring and settings.
  * @param id - The EOA's id.
  * @param scope - The chain.
- * @returns The outcome: the sent operation (`lastSent`, its status can be refreshed), that the
+ * @returns The outcome: the sent operation (`lastSent`, which the page follows), that the
  * account is upgraded already, cancelled, or the error next to the button.
  */
 export async function upgradeAccount(
@@ -34,14 +38,22 @@ export async function upgradeAccount(
   id: string,
   scope: string,
 ): Promise<Outcome> {
-  let sent: { scope: string; userOpHash: string } | undefined;
+  let sent: SentOperation | undefined;
   const outcome = await attempt(`${UI.accountUpgrade}:${id}`, async () => {
     const result = await domain.upgrades.upgrade(id, scope);
     if (!result) {
-      return `Already upgraded on ${scope}: this account runs Simple7702Account there`;
+      return `Already upgraded on ${chainName(scope)}: this account runs Simple7702Account there`;
     }
-    sent = { scope, userOpHash: result.userOpHash };
-    return `Upgrade sent on ${scope}: user operation ${result.userOpHash} from ${result.sender}`;
+    const summary = domain.keyring
+      .describeAccounts()
+      .find((entry) => entry.account.id === id);
+    sent = {
+      scope,
+      userOpHash: result.userOpHash,
+      what: `Upgrade sent on ${chainName(scope)} for ${accountLabel(summary?.name, result.sender)} (${result.sender})`,
+      account: id,
+    };
+    return pendingText(sent);
   });
   return sent ? { ...outcome, lastSent: sent } : outcome;
 }
@@ -62,6 +74,6 @@ export async function undoUpgrade(
 ): Promise<Outcome> {
   return attempt(`${UI.accountUndoUpgrade}:${id}`, async () => {
     const { transactionHash } = await domain.upgrades.undo(id, scope);
-    return `Undo sent on ${scope}: transaction ${transactionHash}`;
+    return `Undo sent on ${chainName(scope)}: transaction ${transactionHash}`;
   });
 }

@@ -13,7 +13,7 @@ import {
 import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
 import { Activity } from './Activity';
-import { balanceRows } from './Balances';
+import { BalanceDetails, balanceRows } from './Balances';
 import { Grants } from './Grants';
 import { TokenBalances } from './PayGasWith';
 import { SendForm } from './SendForm';
@@ -198,6 +198,7 @@ export const AccountCard: SnapComponent<{
       )}
       <Grants id={account.id} model={model} />
       <Activity summary={summary} model={model} />
+      <BalanceDetails balances={model.onChains?.[account.id]} />
     </Section>
   );
 };

@@ -1,11 +1,8 @@
 import {
   Banner,
   Box,
-  Button,
   Divider,
   Heading,
-  Row,
-  Section,
   // eslint-disable-next-line @typescript-eslint/no-shadow -- snaps-sdk's component name; the DOM Text global is not used in a snap
   Text,
 } from '@metamask/snaps-sdk/jsx';
@@ -17,7 +14,6 @@ import { CreateAccount } from './CreateAccount';
 import { Ipfs } from './Ipfs';
 import { RecoverySection } from './Recovery';
 import { Approval, requestCount, Requests } from './Requests';
-import { UI } from '../homeModel';
 import type { HomeModel } from '../homeModel';
 
 /** The notice banner's title by the notice's severity (`info`: a dialog was declined). */
@@ -62,21 +58,6 @@ export function renderHome(model: HomeModel): JSXElement {
           inside it, for MetaMask to sign with: start by creating an account
           below, or import a key.
         </Text>
-      ) : null}
-      {model.lastSent ? (
-        <Section>
-          <Row label="User operation">
-            <Text>{model.lastSent.userOpHash}</Text>
-          </Row>
-          <Row label="Status">
-            <Text>{model.lastSent.status ?? 'sent to the bundler'}</Text>
-          </Row>
-          <Button
-            name={`${UI.sendStatus}:${model.lastSent.scope}:${model.lastSent.userOpHash}`}
-          >
-            Refresh status
-          </Button>
-        </Section>
       ) : null}
       {model.accounts.map((summary) => (
         <AccountCard key={summary.account.id} summary={summary} model={model} />

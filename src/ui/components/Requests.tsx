@@ -15,6 +15,7 @@ import type { SnapComponent } from '@metamask/snaps-sdk/jsx';
 
 import { summarizeRequest } from '../../keyring/requestSummary';
 import type { SummaryLine } from '../../keyring/requestSummary';
+import { requestWords } from '../../keyring/requestWords';
 import { displayText } from '../../utils/safeText';
 import { accountLabel } from '../accountLabel';
 import { UI } from '../homeModel';
@@ -58,18 +59,18 @@ function signerLines(request: KeyringRequest, model: HomeModel): SummaryLine[] {
 }
 
 /**
- * How a request's buttons name it, as the account buttons name their account: its method and the
- * account that signs (`personal_sign for Savings`).
+ * How a request's buttons name it, as the account buttons name their account: what it does and
+ * the account that signs (`signing a message for Savings`).
  *
  * @param request - The pending request.
  * @param model - The page's model (its accounts).
- * @returns The method and the account's label (name, or short address; `unknown account`).
+ * @returns What it does and the account's label (name, or short address; `unknown account`).
  */
 function requestLabel(request: KeyringRequest, model: HomeModel): string {
   const summary = model.accounts.find(
     (entry) => entry.account.id === request.account,
   );
-  return `${displayText(request.request.method)} for ${
+  return `${requestWords(request.request.method)} for ${
     summary
       ? accountLabel(summary.name, summary.account.address)
       : 'unknown account'
