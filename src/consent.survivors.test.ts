@@ -52,7 +52,7 @@ describe('the chain settings dialog', () => {
       title: 'Change chain settings',
       intro: `${SITE} asks to set the settings of chain eip155:1. Requests, user operations and smart account addresses on this chain will use them.`,
       rows: [
-        { label: 'Chain', value: 'eip155:1' },
+        { label: 'Chain', value: 'Ethereum (1)' },
         { label: 'RPC URL', value: 'https://rpc.example.com/***' },
         { label: 'Bundler URL', value: 'none' },
         { label: 'Paymaster URL', value: 'none' },
@@ -239,8 +239,8 @@ describe('the account metadata dialog', () => {
       text: [
         `${SITE} asks to create this smart account from account metadata.`,
         `The account metadata chooses services for ${ADDRESS}.`,
-        'On eip155:1 it sends user operations to the bundler https://b.example.com/*** and uses the paymaster of the chain config.',
-        'On eip155:10 it sends user operations to the bundler of the chain config and uses the paymaster https://p.example.com/***.',
+        'On Ethereum (1) it sends user operations to the bundler https://b.example.com/*** and uses the paymaster of the chain config.',
+        'On OP Mainnet (10) it sends user operations to the bundler of the chain config and uses the paymaster https://p.example.com/***.',
         trust,
       ].join(' '),
     });
