@@ -153,7 +153,8 @@ describe('smart-account address on anvil with SimpleAccountFactory v0.6', () => 
       contracts.accountFactory,
       owner,
     ).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: -32603 });
+    // an untrusted reply, as a malformed one is: -32002 to a caller (errorMap), never -32603
+    expect(error).toMatchObject({ name: 'TransportError', kind: 'malformed' });
     const { message } = error as Error;
     expect(message).toContain(contracts.accountFactory);
     expect(message).toMatch(/disagrees with the CREATE2 address/u);
@@ -259,7 +260,7 @@ describe('smart-account address on anvil with SimpleAccountFactory v0.6', () => 
     });
     await expect(
       keyring.createAccount({ type: 'eip155:erc4337', scopes: [scope] }),
-    ).rejects.toMatchObject({ code: -32603 });
+    ).rejects.toMatchObject({ name: 'TransportError', kind: 'malformed' });
     expect(await keyring.listAccounts()).toStrictEqual([]);
     expect(events).toStrictEqual([]);
     // Without the lie, the same keyring creates the account at the factory's address.

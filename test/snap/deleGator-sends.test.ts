@@ -250,7 +250,7 @@ describe('a DeleGator EOA sends through every path of the snap (EntryPoint v0.7)
     ui = await nextPage(ui, async (current) =>
       current.clickElement(`send:${eoa.id}-submit`),
     );
-    const userOpHash = /Sent user operation (0x[0-9a-f]{64})/u.exec(
+    const userOpHash = /\(user operation (0x[0-9a-f]{64})\)/u.exec(
       pageJson(ui),
     )?.[1] as Hex;
     expect(userOpHash).toBeDefined();

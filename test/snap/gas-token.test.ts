@@ -452,7 +452,7 @@ describe('gas paid in an ERC-20 token through the built snap (Pimlico-style paym
     expect(dialog).toMatch(
       /In this chain's settings.{0,120}Yes: one of the tokens listed to pay gas with/u,
     );
-    const userOpHash = /Sent user operation (0x[0-9a-f]{64})/u.exec(
+    const userOpHash = /\(user operation (0x[0-9a-f]{64})\)/u.exec(
       pageJson(ui),
     )?.[1] as Hex;
     expect((await receiptOf(userOpHash)).success).toBe(true);

@@ -819,7 +819,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     expect(dialog).toContain('0.002 ETH');
     expect(dialog).toContain(recipient);
     expect(bundlerProxy.stats.methods.eth_sendUserOperation).toBe(1);
-    const userOpHash = /Sent user operation (0x[0-9a-f]{64})/u.exec(
+    const userOpHash = /\(user operation (0x[0-9a-f]{64})\)/u.exec(
       JSON.stringify(ui.content),
     )?.[1] as Hex;
     expect(userOpHash).toBeDefined();

@@ -40,8 +40,9 @@ import {
   readHexData,
   readUintWord,
   settledResult,
+  TransportError,
 } from '../../chain';
-import { internalError, invalidParams, notFound } from '../../utils/errors';
+import { invalidParams, notFound } from '../../utils/errors';
 
 /**
  * What the network side of a smart account needs: never a key. `client` is the
@@ -139,10 +140,11 @@ export function counterfactualAddress(
  * @param owner - Owner EOA.
  * @param version - The factory's EntryPoint version (default v0.6).
  * @returns `{ address, implementation }`, both checksummed.
- * @throws JsonRpcError -32602 when no factory is deployed there; -32603 when the RPC's getAddress
- * answer disagrees with the computed address, or its accountImplementation answer with a known
- * factory's pinned implementation (naming the factory, never the answer);
- * TransportError (malformed) when a reply is not a 32-byte address word.
+ * @throws JsonRpcError -32602 when no factory is deployed there; -32603 when the RPC's
+ * accountImplementation answer disagrees with a known factory's pinned implementation (naming the
+ * factory, never the answer); TransportError (malformed, -32002 to a caller) when a reply is not a
+ * 32-byte address word, or the getAddress answer disagrees with the computed address (an
+ * untrusted reply, named by the factory, never by the answer).
  */
 export async function computeAccountAddress(
   client: RpcClient,
@@ -205,8 +207,11 @@ export async function computeAccountAddress(
     client.origin,
   );
   if (!isAddressEqual(factoryAnswer, address)) {
-    throw internalError(
+    // an untrusted reply, like a malformed one: -32002 (errorMap), never an internal error
+    throw new TransportError(
+      'malformed',
       `The chain's RPC answers SimpleAccountFactory ${accountFactory}.getAddress with an address that disagrees with the CREATE2 address computed from the factory's implementation: the account was not created (the RPC may be lying; check rpcUrl with setChainConfig)`,
+      { url: client.origin },
     );
   }
   return { address, implementation };
