@@ -1,6 +1,7 @@
 import { numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
+import { checkedLatest, HEAD_LAG, nextHead } from './activityHeads';
 import {
   firstUseBlock,
   historyEntryPoints,
@@ -66,6 +67,8 @@ type ReadResult = {
   mined: Map<string, ActivityEntry>;
   /** The next block to read. */
   next: bigint;
+  /** The chain's latest block number the read accepted. */
+  latest: bigint;
 };
 
 /**
@@ -164,14 +167,23 @@ export class AccountActivity {
   /** Account and chain pairs (`<id> <scope>`) with blocks still to read after the last read. */
   readonly #behind = new Set<string>();
 
+  /** The clock, Unix seconds (the block-number bounds grow with time: activityHeads.ts). */
+  readonly #now: () => number;
+
   /**
    * @param parts - What the list is read with.
    * @param parts.store - The state store (accounts, the lists read so far).
    * @param parts.settings - The chain configs (RPC URL, EntryPoints).
+   * @param parts.now - The clock, Unix seconds (default: the system's; tests inject one).
    */
-  constructor(parts: { store: StateStore; settings: Settings }) {
+  constructor(parts: {
+    store: StateStore;
+    settings: Settings;
+    now?: () => number;
+  }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
+    this.#now = parts.now ?? ((): number => Date.now() / 1000);
   }
 
   /**
@@ -201,7 +213,20 @@ export class AccountActivity {
               retries: 1,
             });
             clients.set(scope, client);
-            latest.set(scope, client.blockNumber());
+            const reader = client;
+            latest.set(
+              scope,
+              reader
+                .blockNumber()
+                .then(async (reading) =>
+                  checkedLatest(
+                    reader,
+                    reading,
+                    this.#store.current.activityHeads?.[scope],
+                    this.#now(),
+                  ),
+                ),
+            );
           }
           const result = await this.#read(
             client,
@@ -301,14 +326,15 @@ export class AccountActivity {
     const sender = address as Hex;
     const log = this.#store.current.activity?.[id]?.[scope];
     const from =
-      log?.next === undefined
-        ? await firstUseBlock(
+      log?.next === undefined || BigInt(log.next) > latest + 1n + HEAD_LAG
+        ? // not read yet, or a position no chain at `latest` explains: from the first use again
+          await firstUseBlock(
             client,
             sender,
             record.smartAccount ? 'contract' : 'eoa',
             latest,
           )
-        : BigInt(log.next);
+        : minimum(BigInt(log.next), latest + 1n); // never past latest + 1
     const last =
       latest - from + 1n > ACTIVITY_BLOCKS_PER_READ
         ? from + ACTIVITY_BLOCKS_PER_READ - 1n
@@ -340,7 +366,14 @@ export class AccountActivity {
           .map((entry) => entry.hash),
       ),
     ]);
-    return { id, scope, found, mined, next: from > last ? from : last + 1n };
+    return {
+      id,
+      scope,
+      found,
+      mined,
+      next: from > last ? from : last + 1n,
+      latest,
+    };
   }
 
   /**
@@ -368,7 +401,27 @@ export class AccountActivity {
         activity[read.id] = byScope;
       }
       state.activity = activity;
+      const heads = { ...state.activityHeads };
+      for (const read of results) {
+        heads[read.scope] = nextHead(
+          read.latest,
+          heads[read.scope],
+          this.#now(),
+        );
+      }
+      state.activityHeads = heads;
       await this.#store.commit(state);
     });
   }
+}
+
+/**
+ * The smaller of two block numbers.
+ *
+ * @param left - One.
+ * @param right - The other.
+ * @returns The smaller.
+ */
+function minimum(left: bigint, right: bigint): bigint {
+  return left < right ? left : right;
 }
