@@ -12,6 +12,7 @@ import {
   eip7702Chain,
   parseIntents,
   readEoaChainState,
+  readSendNonce,
   rememberSent,
   sendUndoTransaction,
   sendNoncesOf,
@@ -110,79 +111,83 @@ export class AccountUpgrades {
   ): Promise<Sent> {
     const intents = parseIntents(rawIntents);
     const chain = this.#chain(id, scope);
-    return this.#nonces.run(chain, async (floor) => {
-      const state = await this.#read(chain);
-      assertUpgradable(state);
-      const upgrading = state.delegation === 'none';
-      const draft = await draftModernUserOperation(
-        chain,
-        scope,
-        intents,
-        floor,
-        upgrading ? stubAuthorization(chain.chainId, state.nonce) : undefined,
-        gasToken,
-      );
-      if (!this.#platform.confirmSend) {
-        throw internalError(
-          'This platform cannot show the send confirmation: nothing was signed',
+    return this.#nonces.run(
+      chain,
+      async (floor) => {
+        const state = await this.#read(chain);
+        assertUpgradable(state);
+        const upgrading = state.delegation === 'none';
+        const draft = await draftModernUserOperation(
+          chain,
+          scope,
+          intents,
+          floor,
+          upgrading ? stubAuthorization(chain.chainId, state.nonce) : undefined,
+          gasToken,
         );
-      }
-      const review = await reviewSend(
-        chain,
-        draft.summary,
-        origin,
-        this.#eoa(id).name,
-      );
-      const confirmed = await this.#platform.confirmSend({
-        ...review,
-        ...(upgrading
+        if (!this.#platform.confirmSend) {
+          throw internalError(
+            'This platform cannot show the send confirmation: nothing was signed',
+          );
+        }
+        const review = await reviewSend(
+          chain,
+          draft.summary,
+          origin,
+          this.#eoa(id).name,
+        );
+        const confirmed = await this.#platform.confirmSend({
+          ...review,
+          ...(upgrading
+            ? {
+                upgrade: {
+                  delegate: SIMPLE_7702_ACCOUNT,
+                  nonce: state.nonce,
+                  undoCost: UNDO_MIN_GAS * draft.summary.maxFeePerGas,
+                },
+              }
+            : {}),
+        });
+        if (!confirmed) {
+          throw userRejected('The user declined to send the user operation');
+        }
+        const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
+        // The authorization is signed here, for this operation only, and travels inside it.
+        const userOp = upgrading
           ? {
-              upgrade: {
-                delegate: SIMPLE_7702_ACCOUNT,
-                nonce: state.nonce,
-                undoCost: UNDO_MIN_GAS * draft.summary.maxFeePerGas,
-              },
+              ...draft.userOp,
+              authorization: await signEip7702Authorization(privateKey, {
+                address: SIMPLE_7702_ACCOUNT,
+                chainId: chain.chainId,
+                nonce: this.#used(chain, state.nonce),
+              }),
             }
-          : {}),
-      });
-      if (!confirmed) {
-        throw userRejected('The user declined to send the user operation');
-      }
-      const privateKey = this.#eoa(id).privateKey as Hex; // still there after the dialog
-      // The authorization is signed here, for this operation only, and travels inside it.
-      const userOp = upgrading
-        ? {
-            ...draft.userOp,
-            authorization: await signEip7702Authorization(privateKey, {
-              address: SIMPLE_7702_ACCOUNT,
-              chainId: chain.chainId,
-              nonce: this.#used(chain, state.nonce),
-            }),
-          }
-        : draft.userOp;
-      const signature = await signModernUserOperation(
-        privateKey,
-        chain,
-        userOp,
-      );
-      const userOpHash = await submitModernUserOperation(chain, {
-        ...userOp,
-        signature,
-      });
-      this.#nonces.accepted(chain, draft.summary.nonce);
-      await this.#remember(
-        chain,
-        scope,
-        userOpHash,
-        draft.fromBlock,
-        upgrading,
-      );
-      return {
-        userOpHash,
-        entryPoint: chain.entryPoint,
-        sender: chain.sender,
-      };
-    });
+          : draft.userOp;
+        const signature = await signModernUserOperation(
+          privateKey,
+          chain,
+          userOp,
+        );
+        const userOpHash = await submitModernUserOperation(chain, {
+          ...userOp,
+          signature,
+        });
+        this.#nonces.accepted(chain, draft.summary.nonce);
+        await this.#remember(
+          chain,
+          scope,
+          userOpHash,
+          draft.fromBlock,
+          upgrading,
+        );
+        return {
+          userOpHash,
+          entryPoint: chain.entryPoint,
+          sender: chain.sender,
+        };
+      },
+      async () => readSendNonce(chain),
+    );
   }
 
   /**
