@@ -31,6 +31,7 @@ export enum SnapRpcMethod {
   GetCapabilities = 'wallet_getCapabilities',
   SendCalls = 'wallet_sendCalls',
   GetCallsStatus = 'wallet_getCallsStatus',
+  ShowCallsStatus = 'wallet_showCallsStatus',
 }
 
 /**
@@ -42,6 +43,7 @@ const DAPP_METHODS: ReadonlySet<string> = new Set([
   SnapRpcMethod.GetCapabilities,
   SnapRpcMethod.SendCalls,
   SnapRpcMethod.GetCallsStatus,
+  SnapRpcMethod.ShowCallsStatus,
   SnapRpcMethod.SendUserOperation,
   SnapRpcMethod.GetUserOperationReceipt,
 ]);

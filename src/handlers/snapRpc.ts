@@ -50,11 +50,13 @@ export async function handleSnapRpc(
     case SnapRpcMethod.RestoreAccount:
       return await keyring.restoreAccount(request.params, requester);
     case SnapRpcMethod.GetCapabilities:
-      return dapps.capabilities(request.params);
+      return dapps.capabilities(request.params, origin, alone);
     case SnapRpcMethod.SendCalls:
       return dapps.sendCalls(request.params, origin, alone);
     case SnapRpcMethod.GetCallsStatus:
       return dapps.callsStatus(request.params, origin);
+    case SnapRpcMethod.ShowCallsStatus:
+      return dapps.showCallsStatus();
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }

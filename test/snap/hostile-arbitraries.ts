@@ -111,6 +111,7 @@ export const SNAP_METHODS = [
   'wallet_getCapabilities',
   'wallet_sendCalls',
   'wallet_getCallsStatus',
+  'wallet_showCallsStatus',
 ];
 export const KEYRING_METHODS: string[] = Object.values(KeyringRpcMethod);
 
@@ -518,6 +519,7 @@ export function template(
         },
       ];
     case 'wallet_getCallsStatus':
+    case 'wallet_showCallsStatus':
       return [
         variant % 2
           ? `fuzz-${pick % 7}`

@@ -116,6 +116,7 @@ const ALLOWED: Record<string, ReadonlySet<string>> = {
     'wallet_getCapabilities',
     'wallet_sendCalls',
     'wallet_getCallsStatus',
+    'wallet_showCallsStatus',
     'sendUserOperation',
     'getUserOperationReceipt',
   ]),
@@ -146,6 +147,8 @@ const MUTATING = new Set([
   'findAccounts',
   'restoreAccount',
   'wallet_sendCalls',
+  // a site's first question opens a dialog, and gives it the account when the person agrees
+  'wallet_getCapabilities',
 ]);
 
 /**
