@@ -126,6 +126,19 @@ describe('Activity list when the chain RPC lies about its latest block', () => {
     };
   }
 
+  /**
+   * Send an operation, reopen the page: no warning, and the list is the EntryPoint's logs, the new
+   * operation first, succeeded.
+   */
+  async function expectNextSendListed(): Promise<void> {
+    const hash = await send();
+    const after = listed(await openHomePage(harness));
+    expect(after).toStrictEqual({ warned: false, lines: await onChain() });
+    expect(after.lines[0]).toMatch(
+      new RegExp(`^${short(hash)} succeeded`, 'u'),
+    );
+  }
+
   beforeAll(async () => {
     devnet = await startDevnet();
     proxy = await startLimitsProxy({ upstream: devnet.rpcUrl });
@@ -167,15 +180,7 @@ describe('Activity list when the chain RPC lies about its latest block', () => {
     });
     const lied = listed(await openHomePage(harness));
     expect(lied.warned).toBe(true);
-    const hash = await send();
-    const after = listed(await openHomePage(harness));
-    expect(after).toStrictEqual({
-      warned: false,
-      lines: await onChain(),
-    });
-    expect(after.lines[0]).toMatch(
-      new RegExp(`^${short(hash)} succeeded`, 'u'),
-    );
+    await expectNextSendListed();
   });
 
   it('a new RPC URL starts the reads afresh: after another node 500 blocks ahead, the devnet’s next operation is listed', async () => {
@@ -185,14 +190,6 @@ describe('Activity list when the chain RPC lies about its latest block', () => {
     });
     await openHomePage(harness); // read from the other node, up to its block 500
     await harness.rpcApproved('setChainConfig', selfPaid);
-    const hash = await send();
-    const after = listed(await openHomePage(harness));
-    expect(after).toStrictEqual({
-      warned: false,
-      lines: await onChain(),
-    });
-    expect(after.lines[0]).toMatch(
-      new RegExp(`^${short(hash)} succeeded`, 'u'),
-    );
+    await expectNextSendListed();
   });
 });
