@@ -1,3 +1,4 @@
+import type { KeyringAccount } from '@metamask/keyring-api';
 import type { JsonRpcError } from '@metamask/rpc-errors';
 
 import { AccountActivity } from './keyring/accountActivity';
@@ -10,6 +11,7 @@ import { Settings } from './settings';
 import { DappCalls } from './sites/dappCalls';
 import { ExecutionPermissions } from './sites/permissions/executionPermissions';
 import type { GrantConfirmer } from './sites/permissions/types';
+import { SiteAccounts } from './sites/siteAccounts';
 import { loadState, StateStore } from './state/store';
 import type { KeyringState, StateSaver } from './state/store';
 import { callerError } from './utils/errorMap';
@@ -73,21 +75,41 @@ export function createDomain(
   const store = new StateStore(state, platform.saveState);
   const settings = new Settings(store, platform.confirmConsent);
   const metadata = new MetadataReader(() => settings.ipfsConfig());
+  const sites = new SiteAccounts({
+    store,
+    confirm: platform.confirm,
+    listAccounts: async (): Promise<KeyringAccount[]> =>
+      Object.values(store.current.accounts).map((record) => record.account),
+  });
+  const { confirmSend } = platform;
+  // a send the person approves gives the site that asked for it the sending account
+  const sending: typeof platform = confirmSend
+    ? {
+        ...platform,
+        confirmSend: async (review): Promise<boolean> => {
+          const approved = await confirmSend(review);
+          if (approved) {
+            await sites.approved(review.origin, review.account);
+          }
+          return approved;
+        },
+      }
+    : platform;
   const keyring = new KeyringSnap({
     store,
     settings,
     metadata,
-    platform,
+    platform: sending,
     redirect,
   });
   const deleGators = new DeleGators({ store, settings, platform });
   const domain: Domain = {
     keyring,
     settings,
-    upgrades: new AccountUpgrades({ store, settings, platform }),
+    upgrades: new AccountUpgrades({ store, settings, platform: sending }),
     deleGators,
     activity: new AccountActivity({ store, settings }),
-    dapps: new DappCalls({ store, settings, keyring }),
+    dapps: new DappCalls({ store, settings, keyring, sites }),
     permissions: new ExecutionPermissions({
       store,
       settings,

@@ -14,6 +14,7 @@ import { requireConsent } from './consent';
 import type { ConsentAsker, Requester } from './consent';
 import { parseIpfsConfig } from './metadata';
 import type { IpfsConfig } from './metadata';
+import { forgetChainReads } from './state/store';
 import type { StateStore } from './state/store';
 import { callerError } from './utils/errorMap';
 import { invalidParams, validate } from './utils/errors';
@@ -113,6 +114,9 @@ export class Settings {
     });
     await this.#store.run(async () => {
       const draft = this.#store.draft();
+      if (draft.chains[config.scope]?.rpcUrl !== config.rpcUrl) {
+        forgetChainReads(draft, config.scope); // another node: its block numbers start afresh
+      }
       draft.chains[config.scope] = config;
       await this.#store.commit(draft);
     });

@@ -40,6 +40,7 @@ describe('permissions', () => {
       'wallet_getCapabilities',
       'wallet_sendCalls',
       'wallet_getCallsStatus',
+      'wallet_showCallsStatus',
       'sendUserOperation',
       'getUserOperationReceipt',
     ]) {

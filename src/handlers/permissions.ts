@@ -36,6 +36,7 @@ export enum SnapRpcMethod {
   RequestExecutionPermissions = 'wallet_requestExecutionPermissions',
   GetGrantedExecutionPermissions = 'wallet_getGrantedExecutionPermissions',
   RevokeExecutionPermission = 'wallet_revokeExecutionPermission',
+  ShowCallsStatus = 'wallet_showCallsStatus',
 }
 
 /**
@@ -51,6 +52,7 @@ const DAPP_METHODS: ReadonlySet<string> = new Set([
   SnapRpcMethod.RequestExecutionPermissions,
   SnapRpcMethod.GetGrantedExecutionPermissions,
   SnapRpcMethod.RevokeExecutionPermission,
+  SnapRpcMethod.ShowCallsStatus,
   SnapRpcMethod.SendUserOperation,
   SnapRpcMethod.GetUserOperationReceipt,
 ]);

@@ -52,7 +52,7 @@ export async function handleSnapRpc(
     case SnapRpcMethod.RestoreAccount:
       return await keyring.restoreAccount(request.params, requester);
     case SnapRpcMethod.GetCapabilities:
-      return dapps.capabilities(request.params);
+      return dapps.capabilities(request.params, origin, alone);
     case SnapRpcMethod.SendCalls:
       return dapps.sendCalls(request.params, origin, alone);
     case SnapRpcMethod.GetCallsStatus:
@@ -70,6 +70,8 @@ export async function handleSnapRpc(
       return permissions.granted(request.params, origin);
     case SnapRpcMethod.RevokeExecutionPermission:
       return permissions.revoke(request.params, origin);
+    case SnapRpcMethod.ShowCallsStatus:
+      return dapps.showCallsStatus();
     default:
       throw methodNotFound(`Method '${request.method}' is not supported`);
   }

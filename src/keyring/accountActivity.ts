@@ -1,7 +1,7 @@
 import { numberToHex } from 'viem';
 import type { Hex } from 'viem';
 
-import { rememberSent } from '../accounts/erc4337';
+import { checkedLatest, HEAD_LAG, nextHead } from './activityHeads';
 import {
   firstUseBlock,
   historyEntryPoints,
@@ -17,7 +17,6 @@ import type {
   ActivityEntry,
   ActivityLog,
   KeyringState,
-  SentUserOperation,
 } from '../state/schema';
 import type { StateStore } from '../state/store';
 
@@ -74,6 +73,8 @@ type ReadResult = {
   mined: Map<string, ActivityEntry>;
   /** The next block to read. */
   next: bigint;
+  /** The chain's latest block number the read accepted. */
+  latest: bigint;
 };
 
 /**
@@ -113,39 +114,6 @@ export function notePendingActivity(
     ].slice(0, ACTIVITY_KEPT),
   };
   state.activity[record.account.id] = byScope;
-}
-
-/**
- * Remember a user operation the snap just sent, for its receipt (`sentUserOperations`), and put it
- * pending at the top of its account's Activity list. Best effort: the operation is sent either
- * way; without the entry its receipt is searched as a foreign one.
- *
- * @param store - The state store.
- * @param entry - The sent operation (userOpHash lower case).
- * @param sender - The account that sent it.
- * @param details - Its Activity entry: `kind` (`operation`, or `upgrade` when it carries an EIP-7702
- * authorization) and what it sends (opDetails.ts `sentDetails`: recipient, value in wei, calls).
- */
-export async function rememberSentOperation(
-  store: StateStore,
-  entry: SentUserOperation,
-  sender: string,
-  details: Omit<Parameters<typeof notePendingActivity>[3], 'hash'>,
-): Promise<void> {
-  await store
-    .run(async () => {
-      const state = store.draft();
-      state.sentUserOperations = rememberSent(
-        state.sentUserOperations ?? [],
-        entry,
-      );
-      notePendingActivity(state, sender, entry.scope, {
-        ...details,
-        hash: entry.userOpHash,
-      });
-      await store.commit(state);
-    })
-    .catch(() => undefined);
 }
 
 /**
@@ -209,6 +177,9 @@ export class AccountActivity {
   /** Account and chain pairs (`<id> <scope>`) with blocks still to read after the last read. */
   readonly #behind = new Set<string>();
 
+  /** The clock, Unix seconds (the block-number bounds grow with time: activityHeads.ts). */
+  readonly #now: () => number;
+
   /**
    * Account and chain pairs (`<id> <scope>`) whose ETH transfers could not be read the last time
    * (the provider does not serve past balances).
@@ -219,10 +190,16 @@ export class AccountActivity {
    * @param parts - What the list is read with.
    * @param parts.store - The state store (accounts, the lists read so far).
    * @param parts.settings - The chain configs (RPC URL, EntryPoints).
+   * @param parts.now - The clock, Unix seconds (default: the system's; tests inject one).
    */
-  constructor(parts: { store: StateStore; settings: Settings }) {
+  constructor(parts: {
+    store: StateStore;
+    settings: Settings;
+    now?: () => number;
+  }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
+    this.#now = parts.now ?? ((): number => Date.now() / 1000);
   }
 
   /**
@@ -252,7 +229,20 @@ export class AccountActivity {
               retries: 1,
             });
             clients.set(scope, client);
-            latest.set(scope, client.blockNumber());
+            const reader = client;
+            latest.set(
+              scope,
+              reader
+                .blockNumber()
+                .then(async (reading) =>
+                  checkedLatest(
+                    reader,
+                    reading,
+                    this.#store.current.activityHeads?.[scope],
+                    this.#now(),
+                  ),
+                ),
+            );
           }
           const result = await this.#read(
             client,
@@ -353,14 +343,15 @@ export class AccountActivity {
     const sender = address as Hex;
     const log = this.#store.current.activity?.[id]?.[scope];
     const from =
-      log?.next === undefined
-        ? await firstUseBlock(
+      log?.next === undefined || BigInt(log.next) > latest + 1n + HEAD_LAG
+        ? // not read yet, or a position no chain at `latest` explains: from the first use again
+          await firstUseBlock(
             client,
             sender,
             record.smartAccount ? 'contract' : 'eoa',
             latest,
           )
-        : BigInt(log.next);
+        : minimum(BigInt(log.next), latest + 1n); // never past latest + 1
     const last =
       latest - from + 1n > ACTIVITY_BLOCKS_PER_READ
         ? from + ACTIVITY_BLOCKS_PER_READ - 1n
@@ -422,6 +413,7 @@ export class AccountActivity {
       found: [...found, ...transfers.entries],
       mined,
       next: from > upTo ? from : upTo + 1n,
+      latest,
     };
   }
 
@@ -450,7 +442,27 @@ export class AccountActivity {
         activity[read.id] = byScope;
       }
       state.activity = activity;
+      const heads = { ...state.activityHeads };
+      for (const read of results) {
+        heads[read.scope] = nextHead(
+          read.latest,
+          heads[read.scope],
+          this.#now(),
+        );
+      }
+      state.activityHeads = heads;
       await this.#store.commit(state);
     });
   }
+}
+
+/**
+ * The smaller of two block numbers.
+ *
+ * @param left - One.
+ * @param right - The other.
+ * @returns The smaller.
+ */
+function minimum(left: bigint, right: bigint): bigint {
+  return left < right ? left : right;
 }

@@ -2,8 +2,9 @@ import type { Json } from '@metamask/utils';
 import { zeroAddress } from 'viem';
 import type { Hex } from 'viem';
 
-import { notePendingActivity, rememberSentOperation } from './accountActivity';
+import { notePendingActivity } from './accountActivity';
 import { assertCanPay, reviewSend } from './sendReview';
+import { rememberSentOperation } from './sentOperations';
 import type { KeyringPlatform } from './types';
 import { deleGatorChain } from '../accounts/deleGator/account';
 import type { DelegationEnvironment } from '../accounts/deleGator/canonical';
@@ -14,6 +15,7 @@ import {
   eip7702Chain,
   parseIntents,
   readEoaChainState,
+  readSendNonce,
   sendUndoTransaction,
   sendNoncesOf,
   signEip7702Authorization,
@@ -144,22 +146,30 @@ export class AccountUpgrades {
           )
         : simple;
       const upgrading = state.delegation === 'none';
-      return this.#nonces.run(chain, async (floor) =>
-        this.#confirmAndSend(id, scope, chain, origin, {
-          draft: await draftModernUserOperation(
-            chain,
-            scope,
-            intents,
-            floor,
-            upgrading
-              ? stubAuthorization(chain.chainId, state.nonce)
-              : undefined,
-            gasToken,
-          ),
-          ...(upgrading
-            ? { upgrade: { delegate: SIMPLE_7702_ACCOUNT, nonce: state.nonce } }
-            : {}),
-        }),
+      return this.#nonces.run(
+        chain,
+        async (floor) =>
+          this.#confirmAndSend(id, scope, chain, origin, {
+            draft: await draftModernUserOperation(
+              chain,
+              scope,
+              intents,
+              floor,
+              upgrading
+                ? stubAuthorization(chain.chainId, state.nonce)
+                : undefined,
+              gasToken,
+            ),
+            ...(upgrading
+              ? {
+                  upgrade: {
+                    delegate: SIMPLE_7702_ACCOUNT,
+                    nonce: state.nonce,
+                  },
+                }
+              : {}),
+          }),
+        async () => readSendNonce(chain),
       );
     });
   }
@@ -440,7 +450,7 @@ export class AccountUpgrades {
     chain: SmartAccountChain,
     task: (floor: bigint) => Promise<Result>,
   ): Promise<Result> {
-    return this.#nonces.run(chain, task);
+    return this.#nonces.run(chain, task, async () => readSendNonce(chain));
   }
 
   /**

@@ -3,10 +3,10 @@ import { array, object, optional, size, string } from '@metamask/superstruct';
 import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
-import { rememberSentOperation } from './accountActivity';
 import { AccountUpgrades } from './eip7702';
 import { ownRequest, distinct } from './requests';
 import { reviewSend } from './sendReview';
+import { rememberSentOperation } from './sentOperations';
 import type { KeyringPlatform, SendSummary } from './types';
 import { parseAccountRequest, signAccountTask } from '../accounts';
 import {
@@ -15,6 +15,7 @@ import {
   draftUserOperation,
   lookupUserOperationReceipt,
   parseSmartAccountRequest,
+  readSendNonce,
   sendNoncesOf,
   signModernUserOperation,
   smartAccountChain,
@@ -199,22 +200,26 @@ export class UserOperations {
     const { chain } = prepare;
     const { intents: parsed } = prepare.task;
     // One send of the account at a time; a retry after a refusal reuses the refused nonce.
-    return this.#nonces.run(chain, async (floor) => {
-      const draft = await draftUserOperation(chain, scope, parsed, floor);
-      return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
-        const record = this.#record(id); // still there after the dialog
-        const signing = parseAccountRequest(
-          record,
-          ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]),
-          this.#settings.chainConfig(scope),
-        );
-        const signature = (await signAccountTask(
-          record.privateKey,
-          signing,
-        )) as string;
-        return submitUserOperation(chain, { ...draft.userOp, signature });
-      });
-    });
+    return this.#nonces.run(
+      chain,
+      async (floor) => {
+        const draft = await draftUserOperation(chain, scope, parsed, floor);
+        return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
+          const record = this.#record(id); // still there after the dialog
+          const signing = parseAccountRequest(
+            record,
+            ownRequest(id, scope, EthMethod.SignUserOperation, [draft.userOp]),
+            this.#settings.chainConfig(scope),
+          );
+          const signature = (await signAccountTask(
+            record.privateKey,
+            signing,
+          )) as string;
+          return submitUserOperation(chain, { ...draft.userOp, signature });
+        });
+      },
+      async () => readSendNonce(chain),
+    );
   }
 
   /**
@@ -256,28 +261,32 @@ export class UserOperations {
       throw invalidParams('Invalid sendUserOperation params at intents');
     }
     const { intents } = task;
-    return this.#nonces.run(chain, async (floor) => {
-      const draft = await draftModernUserOperation(
-        chain,
-        scope,
-        intents,
-        floor,
-        undefined,
-        gasToken,
-      );
-      return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
-        const { privateKey } = this.#record(id); // still there after the dialog
-        const signature = await signModernUserOperation(
-          privateKey as Hex,
+    return this.#nonces.run(
+      chain,
+      async (floor) => {
+        const draft = await draftModernUserOperation(
           chain,
-          draft.userOp,
+          scope,
+          intents,
+          floor,
+          undefined,
+          gasToken,
         );
-        return submitModernUserOperation(chain, {
-          ...draft.userOp,
-          signature,
+        return this.#confirmAndSubmit(origin, scope, chain, draft, async () => {
+          const { privateKey } = this.#record(id); // still there after the dialog
+          const signature = await signModernUserOperation(
+            privateKey as Hex,
+            chain,
+            draft.userOp,
+          );
+          return submitModernUserOperation(chain, {
+            ...draft.userOp,
+            signature,
+          });
         });
-      });
-    });
+      },
+      async () => readSendNonce(chain),
+    );
   }
 
   /**

@@ -15,6 +15,14 @@ import type { Json } from '@metamask/utils';
 import type { Hex } from 'viem';
 
 import {
+  accountCapabilities,
+  chainHex,
+  requiredCapabilities,
+  sendRefusal,
+} from './capabilities';
+import { notGiven } from './siteAccounts';
+import type { SiteAccounts } from './siteAccounts';
+import {
   parseBundlerReceipt,
   serviceClient,
 } from '../accounts/erc4337/bundler';
@@ -22,9 +30,11 @@ import type { KeyringSnap } from '../keyring/keyring';
 import type { Settings } from '../settings';
 import type { DappCall } from '../state/schema';
 import type { StateStore } from '../state/store';
+import { callsRejected } from '../utils/errorMap';
 import {
   alreadyWaiting,
   unauthorized,
+  unsupportedMethod,
   validate,
   walletCallsError,
 } from '../utils/errors';
@@ -69,10 +79,12 @@ const LogStruct = type({
 
 /**
  * EIP-5792 (version 2.0.0, https://eips.ethereum.org/EIPS/eip-5792) for any site, through
- * `wallet_invokeSnap`: `wallet_getCapabilities`, `wallet_sendCalls` (one user operation behind the
- * send confirmation, through `sendUserOperation`), `wallet_getCallsStatus` (only a site's own
- * bundles), and `sendUserOperation` with the account given by address. One send per site waits at a
- * time.
+ * `wallet_invokeSnap`: `wallet_getCapabilities` (for an account the site was given: see
+ * SiteAccounts), `wallet_sendCalls` (one user operation behind the send confirmation, through
+ * `sendUserOperation`), `wallet_getCallsStatus` (only a site's own bundles), `wallet_showCallsStatus`
+ * (not supported), and `sendUserOperation` with the account given by address. One send per site
+ * waits at a time. Before the send dialog, a site learns nothing of an address it was not given:
+ * not the snap's, not usable on that chain, or refused while drafted, the answer is the same 4100.
  */
 export class DappCalls {
   readonly #store: StateStore;
@@ -80,6 +92,8 @@ export class DappCalls {
   readonly #settings: Settings;
 
   readonly #keyring: KeyringSnap;
+
+  readonly #sites: SiteAccounts;
 
   /** The sites with a send waiting (its preparation or its dialog). */
   readonly #waiting = new Set<string>();
@@ -89,28 +103,38 @@ export class DappCalls {
    * @param parts.store - The snap's state store (the bundles sent, for their status).
    * @param parts.settings - Chain settings (which chains, which have a paymaster service).
    * @param parts.keyring - The accounts, the send path and receipts.
+   * @param parts.sites - The addresses each site was given.
    */
   constructor(parts: {
     store: StateStore;
     settings: Settings;
     keyring: KeyringSnap;
+    sites: SiteAccounts;
   }) {
     this.#store = parts.store;
     this.#settings = parts.settings;
     this.#keyring = parts.keyring;
+    this.#sites = parts.sites;
   }
 
   /**
-   * `wallet_getCapabilities`: for each configured chain the account serves (an EOA every one, the
-   * first send upgrading it through EIP-7702; a smart account its scopes), `atomic: { status:
-   * "supported" }`, and `paymasterService: { supported: true }` where the chain has a paymaster
-   * service (ERC-7677).
+   * `wallet_getCapabilities` of an account the site was given (see accountCapabilities): a site
+   * not given it is asked about once (one dialog per site, whatever the address); otherwise the
+   * answer is 4100, the same whether the address is the snap's or not. The companion sees every
+   * account.
    *
    * @param params - `[address, [chainIds]?]` (chain ids as hex quantities).
-   * @returns Capabilities keyed by chain id hex, e.g. `{ "0x7a69": { atomic: { status: "supported" } } }`.
-   * @throws JsonRpcError -32602 for bad params; 4100 when the address is not one of this snap's accounts.
+   * @param origin - The site, as MetaMask reported it.
+   * @param alone - False for the companion's own pages (they see every account).
+   * @returns Capabilities keyed by chain id hex, e.g. `{ "0x7a69": { atomic: { status: "ready" } } }`.
+   * @throws JsonRpcError -32602 for bad params; 4100 for an address the site was not given (or,
+   * for the companion, that is not the snap's).
    */
-  async capabilities(params: unknown): Promise<Json> {
+  async capabilities(
+    params: unknown,
+    origin: string,
+    alone = true,
+  ): Promise<Json> {
     const [address, chainIds] = validate(
       params,
       size(array(unknown()), 1, 2),
@@ -122,25 +146,33 @@ export class DappCalls {
       size(array(ChainIdStruct), 0, 256),
       'wallet_getCapabilities chain ids',
     ).map((id) => chainHex(`eip155:${BigInt(id)}`));
-    const account = await this.#account(address as string);
-    const result: Record<string, Json> = {};
-    for (const [scope, config] of Object.entries(
-      this.#settings.allChainConfigs(),
-    )) {
-      const chainId = chainHex(scope);
-      if (
-        (chainIds === undefined || wanted.includes(chainId)) &&
-        this.#serves(account, scope)
-      ) {
-        result[chainId] = {
-          atomic: { status: 'supported' },
-          ...(config.paymasterUrl
-            ? { paymasterService: { supported: true } }
-            : {}),
-        };
-      }
+    const from = address as string;
+    let account = await this.#sites.account(origin, from, !alone);
+    if (!account && alone && (await this.#sites.askOnce(origin, from))) {
+      account = await this.#sites.account(origin, from, false);
     }
-    return result;
+    if (!account) {
+      throw alone
+        ? notGiven()
+        : unauthorized('That address is not one of this snap’s accounts');
+    }
+    return accountCapabilities(
+      this.#settings,
+      account,
+      chainIds === undefined ? undefined : wanted,
+    );
+  }
+
+  /**
+   * `wallet_showCallsStatus`: not supported (the snap shows no status window; a site reads the
+   * status with `wallet_getCallsStatus` and shows it itself).
+   *
+   * @throws JsonRpcError 4200 (EIP-1193 unsupported method), always.
+   */
+  showCallsStatus(): never {
+    throw unsupportedMethod(
+      'wallet_showCallsStatus is not supported: read the status with wallet_getCallsStatus',
+    );
   }
 
   /**
@@ -153,11 +185,14 @@ export class DappCalls {
    * @param origin - The site, as MetaMask reported it.
    * @param alone - Whether the site may have only one send waiting (every site but the companion).
    * @returns `{ id }`: the site's id, else the userOpHash.
-   * @throws JsonRpcError -32602 for bad params; 4100 when `from` is not this snap's; 5700 for a
-   * capability it does not support and the site did not mark optional; 5710 for a chain it has no
-   * settings for (or the account does not serve); 5720 for an id the site used before; 5740 above
-   * 32 calls; -32002 while the site has a send waiting; 4001 when the person declines; the send
-   * path's errors.
+   * @throws JsonRpcError -32602 for bad params; 5700 for a capability it does not offer and the
+   * site did not mark optional; 5720 for an id the site used before; 5740 above 32 calls; -32002
+   * while the site has a send waiting; for an address the site was not given, 4100 for anything
+   * refused before the dialog (not the snap's, no settings for the chain, no paymaster service,
+   * refused while drafted); for one it was given (or the companion), 4100 when it is not the
+   * snap's, 5710 for a chain without settings (or the account does not serve), 5700 for
+   * `paymasterService` where the chain has none, -32003 when a call would revert (see
+   * callsRejected); 4001 when the person declines; the send path's errors.
    */
   async sendCalls(
     params: unknown,
@@ -177,45 +212,41 @@ export class DappCalls {
       );
     }
     const request = validate(raw, SendCallsStruct, 'wallet_sendCalls params');
-    const account = await this.#account(request.from);
-    const scope = `eip155:${BigInt(request.chainId)}`;
-    const config = this.#settings.chainConfig(scope);
-    if (!config || !this.#serves(account, scope)) {
+    const required = requiredCapabilities(request);
+    if (required.some((name) => name !== 'paymasterService')) {
       throw walletCallsError(
-        5710,
-        'Unsupported chain: this account has no settings for it in the snap',
+        5700,
+        'Unsupported capability: not one this snap offers',
       );
     }
-    [request.capabilities, ...request.calls.map((call) => call.capabilities)]
-      .flatMap((capabilities) => Object.entries(capabilities ?? {}))
-      .forEach(([name, value]) => {
-        const sponsored = name === 'paymasterService' && config.paymasterUrl;
-        if (
-          !sponsored &&
-          (value as { optional?: unknown })?.optional !== true
-        ) {
-          throw walletCallsError(
-            5700,
-            `Unsupported capability: ${name === 'paymasterService' ? 'paymasterService on this chain' : 'not one this snap offers'}`,
-          );
-        }
-      });
     if (request.id !== undefined && this.#find(origin, request.id)) {
       throw walletCallsError(5720, 'Duplicate id: this site used it already');
     }
+    const given = !alone || this.#sites.isGiven(origin, request.from);
+    const account = await this.#sites.anyAccount(request.from);
+    const scope = `eip155:${BigInt(request.chainId)}`;
+    const config = this.#settings.chainConfig(scope);
+    const refusal = sendRefusal(account, scope, config, required);
+    if (refusal || !account) {
+      throw given && refusal ? refusal : notGiven();
+    }
     const { userOpHash } = await this.#maybeAlone(origin, alone, async () =>
-      this.#keyring.sendUserOperation(
-        {
-          account: account.id,
-          scope,
-          intents: request.calls.map(({ to, value, data }) => ({
-            to,
-            ...(value === undefined ? {} : { value }),
-            ...(data === undefined ? {} : { data }),
-          })),
-        },
-        origin,
-      ),
+      this.#keyring
+        .sendUserOperation(
+          {
+            account: account.id,
+            scope,
+            intents: request.calls.map(({ to, value, data }) => ({
+              to,
+              ...(value === undefined ? {} : { value }),
+              ...(data === undefined ? {} : { data }),
+            })),
+          },
+          origin,
+        )
+        .catch((error: unknown) => {
+          throw this.#sent(origin, request.from, given, callsRejected(error));
+        }),
     );
     const entry: DappCall = {
       id: request.id ?? userOpHash,
@@ -323,13 +354,51 @@ export class DappCalls {
     alone = true,
   ): Promise<Json> {
     const account = (params as { account?: unknown } | null)?.account;
-    const byAddress =
-      typeof account === 'string' && AddressStruct.is(account)
-        ? { ...(params as object), account: (await this.#account(account)).id }
-        : params;
+    if (typeof account !== 'string' || !AddressStruct.is(account)) {
+      return this.#maybeAlone(origin, alone, async () =>
+        this.#keyring.sendUserOperation(params, origin),
+      );
+    }
+    const given = !alone || this.#sites.isGiven(origin, account);
+    const found = await this.#sites.anyAccount(account);
+    if (!found) {
+      throw given
+        ? unauthorized('That address is not one of this snap’s accounts')
+        : notGiven();
+    }
     return this.#maybeAlone(origin, alone, async () =>
-      this.#keyring.sendUserOperation(byAddress, origin),
+      this.#keyring
+        .sendUserOperation({ ...(params as object), account: found.id }, origin)
+        .catch((error: unknown) => {
+          throw this.#sent(origin, account, given, error);
+        }),
     );
+  }
+
+  /**
+   * What a site is told of a send that failed: the error itself when the site was given the
+   * address (before, or by approving this send's dialog) or the person declined (4001: the dialog
+   * was shown); else the same 4100 as for an address that is not the snap's (it failed before its
+   * dialog: while drafted, or checked).
+   *
+   * @param origin - The site.
+   * @param address - The sending address.
+   * @param given - Whether the site was given it before the send.
+   * @param error - What the send threw.
+   * @returns The error to throw.
+   */
+  #sent(
+    origin: string,
+    address: string,
+    given: boolean,
+    error: unknown,
+  ): Error {
+    const declined = (error as { code?: unknown } | null)?.code === 4001;
+    return (
+      given || declined || this.#sites.isGiven(origin, address)
+        ? error
+        : notGiven()
+    ) as Error;
   }
 
   /**
@@ -364,41 +433,6 @@ export class DappCalls {
   }
 
   /**
-   * The snap's account with this address.
-   *
-   * @param address - 20-byte hex, any letter case.
-   * @returns The account.
-   * @throws JsonRpcError 4100 when no account of this snap has it.
-   */
-  async #account(
-    address: string,
-  ): Promise<Awaited<ReturnType<KeyringSnap['listAccounts']>>[number]> {
-    const account = (await this.#keyring.listAccounts()).find(
-      (candidate) => candidate.address.toLowerCase() === address.toLowerCase(),
-    );
-    if (!account) {
-      throw unauthorized('That address is not one of this snap’s accounts');
-    }
-    return account;
-  }
-
-  /**
-   * Whether the account can send on `scope`: an EOA on every chain, a smart account on its scopes.
-   *
-   * @param account - The account.
-   * @param account.type - Its keyring-api type.
-   * @param account.scopes - Its CAIP-2 scopes.
-   * @param scope - A configured chain.
-   * @returns True when it can.
-   */
-  #serves(
-    account: { type: string; scopes: readonly string[] },
-    scope: string,
-  ): boolean {
-    return account.type === 'eip155:eoa' || account.scopes.includes(scope);
-  }
-
-  /**
    * The bundle `id` of `origin`.
    *
    * @param origin - The site.
@@ -410,16 +444,6 @@ export class DappCalls {
       (call) => call.origin === origin && call.id === id,
     );
   }
-}
-
-/**
- * A CAIP-2 EVM scope's chain id as EIP-5792 writes it.
- *
- * @param scope - `eip155:<decimal>`.
- * @returns The chain id as a hex quantity (`0x7a69`).
- */
-function chainHex(scope: string): string {
-  return `0x${BigInt(scope.slice('eip155:'.length)).toString(16)}`;
 }
 
 /**

@@ -186,6 +186,20 @@ describe('stored state is validated when loaded', () => {
     expect(migrate(defaultState() as never).activity).toBeUndefined();
   });
 
+  it('the chains’ last read heads and the addresses sites were given (optional) load back equal; a state without them still loads', () => {
+    const withBoth = {
+      ...defaultState(),
+      activityHeads: { 'eip155:31337': { block: '0x1b', at: 1_700_000_000 } },
+      siteAccounts: {
+        'https://dapp.example': ['0x000000000000000000000000000000000000dead'],
+      },
+    } as KeyringState;
+    expect(migrate(withBoth as never)).toStrictEqual(withBoth);
+    const plain = migrate(defaultState());
+    expect(plain.activityHeads).toBeUndefined();
+    expect(plain.siteAccounts).toBeUndefined();
+  });
+
   it.each([
     [
       'accounts is not a record',
@@ -252,6 +266,33 @@ describe('stored state is validated when loaded', () => {
         },
       },
       /^Stored state is invalid at activity\.a\.eip155:1\.entries: /u,
+    ],
+    [
+      'a chain head whose block is not a hex quantity',
+      { activityHeads: { 'eip155:1': { block: '27', at: 0 } } },
+      /^Stored state is invalid at activityHeads\.eip155:1\.block: /u,
+    ],
+    [
+      'a chain head read at a negative time',
+      { activityHeads: { 'eip155:1': { block: '0x1', at: -1 } } },
+      /^Stored state is invalid at activityHeads\.eip155:1\.at: /u,
+    ],
+    [
+      'a site given something other than addresses',
+      { siteAccounts: { 'https://dapp.example': ['me'] } },
+      /^Stored state is invalid at siteAccounts\.<key>\.0: /u,
+    ],
+    [
+      'more sites than kept',
+      {
+        siteAccounts: Object.fromEntries(
+          Array.from({ length: 257 }, (_, at) => [
+            `https://s${at}.example`,
+            [],
+          ]),
+        ),
+      },
+      /^Stored state is invalid at siteAccounts: /u,
     ],
   ])('%s: a clear -32603 error naming the field', (_name, change, message) => {
     expect(() => migrate({ ...defaultState(), ...change })).toThrow(message);

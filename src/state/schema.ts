@@ -116,6 +116,14 @@ export type DappCall = {
   userOpHash: string;
 };
 
+/** The newest block an Activity read accepted on one chain, and when (the bound of the next one). */
+export type ChainHead = {
+  /** The chain's latest block number then (hex quantity). */
+  block: string;
+  /** When it was read: Unix time, seconds. */
+  at: number;
+};
+
 /** The snap's persisted state (snap_manageState, encrypted). */
 export type KeyringState = {
   /** Schema version; see STATE_VERSION and `migrate`. */
@@ -158,6 +166,18 @@ export type KeyringState = {
   activity?: Record<string, Record<string, ActivityLog>>;
   /** Execution permissions (ERC-7715) granted to sites, oldest first, bounded (absent before it existed). */
   grants?: PermissionGrant[];
+  /**
+   * The latest block each chain's Activity reads last accepted, by CAIP-2 scope: a later reading
+   * must not go backwards nor jump further than time allows (absent in states saved before it
+   * existed, and for a chain whose RPC URL changed: the next reading is taken as it is, bounded).
+   */
+  activityHeads?: Record<string, ChainHead>;
+  /**
+   * The addresses each site was given, by origin (lower-case, oldest first, bounded): what
+   * EIP-5792 and ERC-7715 answer a site for, as wallets answer `eth_accounts` (absent in states
+   * saved before it existed: no site was given any).
+   */
+  siteAccounts?: Record<string, string[]>;
 };
 
 /** What was read of one account's activity on one chain. */
@@ -167,6 +187,12 @@ export type ActivityLog = {
   /** Newest first, bounded (pending ones first). */
   entries: ActivityEntry[];
 };
+
+/** The most sites whose given addresses are kept (the one given least recently is dropped first). */
+export const MAX_SITES = 256;
+
+/** The most addresses kept per site (the oldest given is dropped first). */
+export const MAX_SITE_ACCOUNTS = 64;
 
 /**
  * The persisted state's schema (STATE_VERSION 3), checked every time state is loaded: a state
@@ -414,6 +440,25 @@ export const KeyringStateStruct = object({
     plainRecord(string(), plainRecord(ChainScopeStruct, ActivityLogStruct)),
   ),
   grants: exactOptional(GrantsStruct),
+  activityHeads: exactOptional(
+    plainRecord(
+      ChainScopeStruct,
+      object({ block: HexQuantityStruct, at: min(integer(), 0) }),
+    ),
+  ),
+  siteAccounts: exactOptional(
+    refine(
+      plainRecord(
+        size(string(), 1, 2048),
+        size(array(AddressStruct), 0, MAX_SITE_ACCOUNTS),
+      ),
+      'bounded',
+      (sites) =>
+        Object.keys(sites).length <= MAX_SITES
+          ? true
+          : `expected at most ${MAX_SITES} sites`,
+    ),
+  ),
 }) as unknown as Describe<KeyringState>;
 
 /**

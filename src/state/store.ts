@@ -110,6 +110,22 @@ function fromVersion2(stored: Record<string, Json>): Record<string, Json> {
 }
 
 /**
+ * Forget where the Activity reads of one chain stand (each account's next block, and the chain's
+ * last accepted head), in a state draft: its RPC URL changed, and what the old node said is no
+ * bound for the new one. The lists keep their entries; the next read starts from each account's
+ * first use again (entries found twice are merged by hash).
+ *
+ * @param state - The state draft.
+ * @param scope - The chain, CAIP-2.
+ */
+export function forgetChainReads(state: KeyringState, scope: string): void {
+  delete state.activityHeads?.[scope];
+  for (const byScope of Object.values(state.activity ?? {})) {
+    delete byScope[scope]?.next;
+  }
+}
+
+/**
  * Read the state from snap_manageState (encrypted).
  *
  * @returns The migrated state.

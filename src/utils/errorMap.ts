@@ -2,7 +2,11 @@ import { JsonRpcError, rpcErrors } from '@metamask/rpc-errors';
 
 import { invalidParams, SnapError } from './errors';
 import { redactError } from './secrets';
-import { ChainRpcError, TransportError } from '../chain/errors';
+import {
+  ChainRpcError,
+  ExecutionRevertedError,
+  TransportError,
+} from '../chain/errors';
 import {
   IpfsError,
   IpfsTimeoutError,
@@ -119,6 +123,42 @@ export function toRpcError(error: unknown): JsonRpcError<never> {
     );
   }
   return rpcErrors.internal({ message: text });
+}
+
+/** ERC-7769's bundler code for an operation whose execution reverts (or will), e.g. in estimation. */
+const BUNDLER_EXECUTION_REVERTED = -32521;
+
+/**
+ * What a site's EIP-5792 `wallet_sendCalls` is told when a call of its bundle would revert, found
+ * before anything was signed: a node's revert (`ExecutionRevertedError`, code 3) or a bundler's
+ * ERC-7769 -32521. EIP-5792 has no code for it (a wallet "MAY reject the request if one or more
+ * calls in the batch is expected to fail"), so it is EIP-1474's code for a transaction the wallet
+ * will not send, -32003 (transaction rejected), worded "execution reverted" as nodes word a revert
+ * (what dapp libraries recognise), with the revert's payload (hex) or the bundler's excerpt as
+ * `data`. Anything else is returned as it is.
+ *
+ * @param error - What the send threw.
+ * @returns The error to throw.
+ */
+export function callsRejected(error: unknown): unknown {
+  if (error instanceof ExecutionRevertedError) {
+    return new JsonRpcError(
+      -32003,
+      `Transaction rejected: a call of this bundle would fail (execution reverted${error.reason ? `: ${error.reason}` : ''}); nothing was sent`,
+      error.data as never,
+    );
+  }
+  if (
+    error instanceof JsonRpcError &&
+    error.code === BUNDLER_EXECUTION_REVERTED
+  ) {
+    return new JsonRpcError(
+      -32003,
+      'Transaction rejected: a call of this bundle would fail (execution reverted, as the bundler simulated it); nothing was sent',
+      error.data as never,
+    );
+  }
+  return error;
 }
 
 /**

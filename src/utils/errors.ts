@@ -294,6 +294,15 @@ export const walletCallsError = (
 ): JsonRpcError<never> => new JsonRpcError(code, message);
 
 /**
+ * 4200 (unsupported method, EIP-1193): the snap knows the method and does not support it.
+ *
+ * @param message - Which method, and what to use instead.
+ * @returns The error to throw.
+ */
+export const unsupportedMethod = (message: string): JsonRpcError<never> =>
+  providerErrors.unsupportedMethod({ message });
+
+/**
  * -32002 (resource unavailable, EIP-1474), as MetaMask answers a second request of a kind while one
  * waits: the site has a dialog waiting already.
  *

@@ -1,15 +1,21 @@
 /**
  * Two sendUserOperation calls for one smart account at once, through the keyring domain (the snap's
  * own code, in Node) on real parts: anvil with the v0.6 contracts and the Alto bundler; the account
- * pays its own gas. The snap queues an account's sends: the second is drafted only once the first
- * is answered (declined: it takes the same nonce; accepted by the bundler: the next one, before the
- * first lands). Outcomes are checked on the chain: the EntryPoint's UserOperationEvent of each
- * hash, and Alto's own receipts.
+ * pays its own gas. Alto reaches anvil through a delaying proxy: while a test holds them, Alto's
+ * bundle transactions reach the chain {@link HOLD_MS} late, as on a busy bundler or chain (Alto
+ * no longer counts an operation it took for a bundle as pending, and the chain does not count it
+ * yet: a next operation of the account with the following nonce fails AA25 in between). The snap
+ * queues an account's sends: the second is drafted only once the first is answered (declined: it
+ * takes the same nonce) and, when the bundler accepted the first, once it has landed (the
+ * EntryPoint's nonce moved). Outcomes are checked on the chain: the EntryPoint's
+ * UserOperationEvent of each hash, and Alto's own receipts.
  */
 import { createPublicClient, http } from 'viem';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 
+import { startDelayingProxy } from '../../devnet/delaying-proxy';
+import type { DelayingProxy } from '../../devnet/delaying-proxy';
 import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
@@ -26,8 +32,12 @@ import type { KeyringPlatform, KeyringSnap } from '../../src/keyring/keyring';
 import { defaultState } from '../../src/state/store';
 import type { StateSaver } from '../../src/state/store';
 
+/** How long Alto's bundle transactions are held on their way to anvil while a test holds them (ms). */
+const HOLD_MS = 5_000;
+
 describe('two concurrent sendUserOperation calls for one smart account (anvil, Alto, self-paid)', () => {
   let devnet: Devnet;
+  let delaying: DelayingProxy;
   let keyring: KeyringSnap;
   let accountId: string;
   let sender: Hex;
@@ -35,7 +45,12 @@ describe('two concurrent sendUserOperation calls for one smart account (anvil, A
   const pending: { summary: SendSummary; answer: (ok: boolean) => void }[] = [];
 
   beforeAll(async () => {
-    devnet = await startDevnet();
+    devnet = await startDevnet({
+      altoUpstream: async (anvilUrl) => {
+        delaying = await startDelayingProxy(anvilUrl);
+        return delaying;
+      },
+    });
     await installRecorder(devnet.rpcUrl, RECORDERS[0]);
     const key = generatePrivateKey();
     const state = defaultState();
@@ -71,6 +86,7 @@ describe('two concurrent sendUserOperation calls for one smart account (anvil, A
   });
 
   afterEach(() => {
+    delaying.release();
     // A failed test leaves no dialog open for the next one.
     for (const { answer } of pending.splice(0)) {
       answer(false);
@@ -151,12 +167,27 @@ describe('two concurrent sendUserOperation calls for one smart account (anvil, A
     expect(await readRecord(devnet.rpcUrl, RECORDERS[0], 1)).toBe(0n); // the declined one never ran
   });
 
-  it('lands both of two sends started at the same time: the second is drafted once the bundler accepted the first, with the next nonce', async () => {
+  it('lands both of two sends started at the same time on a slow bundler: the second is drafted once the first has landed, with the next nonce', async () => {
+    delaying.hold(['eth_sendRawTransaction'], HOLD_MS);
+    const heldBefore = delaying.held;
     const first = send(2, 22);
     const second = send(3, 33);
+    let secondSettled = false;
+    second
+      .catch(() => undefined)
+      .finally(() => {
+        secondSettled = true;
+      });
     await until(() => pending.length === 1, 'the first confirmation');
     pending[0]?.answer(true);
-    await until(() => pending.length === 2, 'the second confirmation');
+    await first; // the bundler accepted it
+    // Alto took it for a bundle, whose transaction is held on its way to the chain
+    await until(() => delaying.held > heldBefore, 'the first bundle sent');
+    await until(
+      () => pending.length === 2 || secondSettled,
+      'the second confirmation',
+    );
+    delaying.release(); // the second's bundle goes through at once
     expect(pending[1]?.summary.nonce).toBe(
       (pending[0]?.summary.nonce ?? 0n) + 1n,
     );

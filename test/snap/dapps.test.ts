@@ -33,6 +33,18 @@ jest.setTimeout(240_000);
 
 const DAPP = 'https://dapp.example';
 const OTHER = 'https://other.example';
+const THIRD = 'https://third.example';
+const PROBE = 'https://probe.example';
+
+/**
+ * What a site sees of an error reply: its code and message.
+ *
+ * @param error - The reply's error.
+ * @returns `{ code, message }`.
+ */
+function pick(error: any): { code: number; message: string } {
+  return { code: error?.code, message: error?.message };
+}
 
 /**
  * The first row of a dialog (its label and what it shows), in tree order.
@@ -81,6 +93,27 @@ describe('EIP-5792 from a site (wallet_invokeSnap) on EntryPoint v0.8 and an EOA
       method: 'wallet_sendCalls',
       params: [params],
     });
+    const dialog = await dialogOf(pending);
+    await (answer === 'ok' ? dialog?.ok() : dialog?.cancel());
+    return { dialog, response: (await pending).response };
+  }
+
+  /**
+   * Call `method` as a site and answer the dialog it opens, if any.
+   *
+   * @param method - The method.
+   * @param params - Its params.
+   * @param answer - Approve or cancel the dialog.
+   * @param origin - The site.
+   * @returns The dialog (undefined when none opened) and the reply.
+   */
+  async function ask(
+    method: string,
+    params: any[],
+    answer: 'ok' | 'cancel',
+    origin: string,
+  ): Promise<{ dialog: OpenDialog | undefined; response: any }> {
+    const pending = harness.snap.request({ origin, method, params });
     const dialog = await dialogOf(pending);
     await (answer === 'ok' ? dialog?.ok() : dialog?.cancel());
     return { dialog, response: (await pending).response };
@@ -144,32 +177,83 @@ describe('EIP-5792 from a site (wallet_invokeSnap) on EntryPoint v0.8 and an EOA
     await devnet?.stop();
   });
 
-  it('wallet_getCapabilities: atomic on the configured chain for a smart account and an EOA, the paymaster service where the chain has one', async () => {
-    const sponsored = {
+  it('wallet_getCapabilities only for an account the site was given: one question a site, the same for any address; then 4100 alike for the snap’s accounts and others; an EOA not yet upgraded is "ready"', async () => {
+    // a site's first question: one dialog naming the site and the address; approved, the answer
+    const first = await ask(
+      'wallet_getCapabilities',
+      [smart.address],
+      'ok',
+      DAPP,
+    );
+    expect(dialogText(first.dialog as OpenDialog)).toContain(DAPP);
+    expect(dialogText(first.dialog as OpenDialog)).toContain(smart.address);
+    expect(first.response.result).toEqual({
       [chainId]: {
         atomic: { status: 'supported' },
         paymasterService: { supported: true },
       },
-    };
-    expect(
-      await harness.rpc('wallet_getCapabilities', [smart.address], DAPP),
-    ).toEqual(sponsored);
+    });
     expect(
       await harness.rpc(
         'wallet_getCapabilities',
-        [eoa.address.toLowerCase(), [chainId]],
-        DAPP,
-      ),
-    ).toEqual(sponsored);
-    expect(
-      await harness.rpc(
-        'wallet_getCapabilities',
-        [smart.address, ['0x1']],
+        [smart.address.toLowerCase(), ['0x1']],
         DAPP,
       ),
     ).toEqual({});
+    // another address: no second question, 4100 (a send from it gives it to the site)
+    const second = await ask(
+      'wallet_getCapabilities',
+      [eoa.address],
+      'ok',
+      DAPP,
+    );
+    expect(second.dialog).toBeUndefined();
+    expect(second.response.error).toMatchObject({ code: 4100 });
+
+    // two other sites, one asking for the snap's EOA and one for an address that is not the
+    // snap's: the same dialog (but for the site and the address), the same refusal once declined
+    // and at the next question (with no dialog)
+    const seen = [];
+    for (const [site, address, next] of [
+      [OTHER, eoa.address, RECORDERS[0]],
+      [THIRD, RECORDERS[0], eoa.address],
+    ] as const) {
+      const asked = await ask(
+        'wallet_getCapabilities',
+        [address],
+        'cancel',
+        site,
+      );
+      const later = await ask('wallet_getCapabilities', [next], 'ok', site);
+      seen.push({
+        dialog: dialogText(asked.dialog as OpenDialog)
+          .replaceAll(site, '<site>')
+          .replaceAll(address, '<address>'),
+        declined: pick(asked.response.error),
+        later: pick(later.response.error),
+        laterDialog: later.dialog,
+      });
+    }
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[0]).toMatchObject({
+      declined: { code: 4100 },
+      later: { code: 4100 },
+      laterDialog: undefined,
+    });
+    expect(seen[0]?.declined).toEqual(pick(second.response.error));
+
+    // the companion sees every account: the EOA, not upgraded yet, is "ready" (its first send
+    // upgrades it, after the person approves that send)
+    expect(
+      await harness.rpc('wallet_getCapabilities', [eoa.address], COMPANION),
+    ).toEqual({
+      [chainId]: {
+        atomic: { status: 'ready' },
+        paymasterService: { supported: true },
+      },
+    });
     await expectError(
-      harness.rpc('wallet_getCapabilities', [RECORDERS[0]], DAPP),
+      harness.rpc('wallet_getCapabilities', [RECORDERS[0]], COMPANION),
       4100,
       /not one of this snap/u,
     );
@@ -178,7 +262,7 @@ describe('EIP-5792 from a site (wallet_invokeSnap) on EntryPoint v0.8 and an EOA
     const { paymasterUrl: _sponsored, ...selfPaid } = devnet.chainConfig;
     await harness.rpcApproved('setChainConfig', selfPaid);
     expect(
-      await harness.rpc('wallet_getCapabilities', [eoa.address], DAPP),
+      await harness.rpc('wallet_getCapabilities', [smart.address], DAPP),
     ).toEqual({ [chainId]: { atomic: { status: 'supported' } } });
   });
 
@@ -265,6 +349,102 @@ describe('EIP-5792 from a site (wallet_invokeSnap) on EntryPoint v0.8 and an EOA
     },
   );
 
+  it('after the EOA’s first send from the site (which upgraded it), the site was given it, and it is "supported"', async () => {
+    expect(
+      await harness.rpc(
+        'wallet_getCapabilities',
+        [eoa.address, [chainId]],
+        DAPP,
+      ),
+    ).toEqual({ [chainId]: { atomic: { status: 'supported' } } });
+  });
+
+  it('wallet_showCallsStatus is not supported: 4200', async () => {
+    await expectError(
+      harness.rpc('wallet_showCallsStatus', ['bundle-of-eoa'], DAPP),
+      4200,
+      /wallet_showCallsStatus is not supported/u,
+    );
+  });
+
+  it('wallet_sendCalls from an address the site was not given: before any dialog, the same 4100 whether the address is the snap’s or not, its chain configured or not, a paymaster service there or not, its calls failing or not; the site given it hears why', async () => {
+    const reverting = [{ to: devnet.contracts.entryPoint, data: '0xdeadbeef' }];
+    const base = {
+      version: '2.0.0',
+      chainId,
+      atomicRequired: true,
+      calls: twoCalls(0x600),
+    };
+    const probes = [
+      { ...base, from: RECORDERS[0] }, // not the snap's
+      { ...base, from: smart.address, chainId: '0x1' }, // no settings for the chain
+      {
+        ...base,
+        from: eoa.address,
+        capabilities: { paymasterService: { url: DAPP } },
+      }, // no paymaster service there
+      { ...base, from: smart.address, calls: reverting }, // fails while drafted
+    ];
+    const answers = [];
+    for (const params of probes) {
+      const { dialog, response } = await sendCalls(params, 'cancel', PROBE);
+      answers.push({ dialog, error: pick(response.error) });
+    }
+    expect(answers.map(({ dialog }) => dialog)).toStrictEqual(
+      probes.map(() => undefined),
+    );
+    expect(
+      new Set(answers.map(({ error }) => JSON.stringify(error))).size,
+    ).toBe(1);
+    expect(answers[0]?.error).toMatchObject({
+      code: 4100,
+      message: expect.stringMatching(/not an account this site may use/u),
+    });
+    await expectError(
+      harness.rpc(
+        'sendUserOperation',
+        { account: smart.address, scope: 'eip155:1', intents: reverting },
+        PROBE,
+      ),
+      4100,
+      /not an account this site may use/u,
+    );
+
+    // the site given the smart account hears what is wrong, before any dialog
+    const given = { ...base, from: smart.address };
+    for (const [params, code, message] of [
+      [{ ...given, chainId: '0x1' }, 5710, /Unsupported chain/u],
+      [
+        { ...given, capabilities: { paymasterService: { url: DAPP } } },
+        5700,
+        /paymasterService on this chain/u,
+      ],
+      [{ ...given, calls: reverting }, -32003, /execution reverted/u],
+    ] as const) {
+      const { dialog, response } = await sendCalls(params, 'cancel', DAPP);
+      expect(dialog).toBeUndefined();
+      expect(pick(response.error)).toEqual({
+        code,
+        message: expect.stringMatching(message),
+      });
+    }
+    // a v0.6 smart account's calls are estimated by the chain's node (a code-3 revert), not the
+    // bundler (-32521): the same answer
+    const v06 = await harness.createAccount({
+      type: 'eip155:erc4337',
+      scopes: [devnet.scope],
+    });
+    const { response } = await sendCalls(
+      { ...base, from: v06.address, calls: reverting },
+      'cancel',
+      COMPANION,
+    );
+    expect(pick(response.error)).toEqual({
+      code: -32003,
+      message: expect.stringMatching(/execution reverted/u),
+    });
+  });
+
   it('refuses what EIP-5792 names: non-optional unknown capability (5700), unknown chain (5710), a reused id (5720), too many calls (5740), a wrong version (-32602)', async () => {
     const base = {
       version: '2.0.0',
@@ -312,7 +492,7 @@ describe('EIP-5792 from a site (wallet_invokeSnap) on EntryPoint v0.8 and an EOA
     await expectError(
       send({ ...base, from: RECORDERS[0] }),
       4100,
-      /not one of this snap/u,
+      /not an account this site may use/u,
     );
     await expectError(
       harness.rpc('wallet_getCallsStatus', ['never-sent'], DAPP),

@@ -116,6 +116,7 @@ export const SNAP_METHODS = [
   'wallet_requestExecutionPermissions',
   'wallet_getGrantedExecutionPermissions',
   'wallet_revokeExecutionPermission',
+  'wallet_showCallsStatus',
 ];
 export const KEYRING_METHODS: string[] = Object.values(KeyringRpcMethod);
 
@@ -523,6 +524,7 @@ export function template(
         },
       ];
     case 'wallet_getCallsStatus':
+    case 'wallet_showCallsStatus':
       return [
         variant % 2
           ? `fuzz-${pick % 7}`

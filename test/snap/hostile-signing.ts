@@ -444,6 +444,26 @@ function userOperationJson(
 }
 
 /**
+ * The full-size run counts of the signing properties (each scaled by `fuzzRuns`): transactions,
+ * messages, typed data v4 and v3, user-operation typed data.
+ */
+const SIGNING_RUNS = {
+  transactions: 150,
+  messages: 100,
+  typedDataV4: 150,
+  typedDataV3: 60,
+  userOperations: 60,
+};
+
+/**
+ * How many rounds {@link assertSigningProperties} runs at most (one round sends at most three
+ * requests together), its set-up included: the bound its caller's timeout is computed from.
+ */
+export const SIGNING_ROUNDS =
+  3 +
+  Object.values(SIGNING_RUNS).reduce((sum, runs) => sum + fuzzRuns(runs), 0);
+
+/**
  * Run the signing properties.
  *
  * @param send - Sends one request to the built snap and returns its reply.
@@ -552,7 +572,7 @@ export async function assertSigningProperties(send: Send): Promise<void> {
       refused(wrongScope, /at 0\.chainId: does not match the request scope/u);
       refused(wrongSender, /is not this account's address/u);
     }),
-    { numRuns: fuzzRuns(150), reporter: short },
+    { numRuns: fuzzRuns(SIGNING_RUNS.transactions), reporter: short },
   );
 
   await fc.assert(
@@ -570,12 +590,12 @@ export async function assertSigningProperties(send: Send): Promise<void> {
         /personal_sign params\[1\]: .* is not this account's address/u,
       );
     }),
-    { numRuns: fuzzRuns(100), reporter: short },
+    { numRuns: fuzzRuns(SIGNING_RUNS.messages), reporter: short },
   );
 
   for (const [method, v4, runs] of [
-    ['eth_signTypedData_v4', true, 150],
-    ['eth_signTypedData_v3', false, 60],
+    ['eth_signTypedData_v4', true, SIGNING_RUNS.typedDataV4],
+    ['eth_signTypedData_v3', false, SIGNING_RUNS.typedDataV3],
   ] as const) {
     await fc.assert(
       fc.asyncProperty(
@@ -644,6 +664,6 @@ export async function assertSigningProperties(send: Send): Promise<void> {
         );
       }
     }),
-    { numRuns: fuzzRuns(60), reporter: short },
+    { numRuns: fuzzRuns(SIGNING_RUNS.userOperations), reporter: short },
   );
 }

@@ -42,7 +42,7 @@ import {
   template,
 } from './hostile-arbitraries';
 import type { LiveContext, Recipe } from './hostile-arbitraries';
-import { assertSigningProperties } from './hostile-signing';
+import { assertSigningProperties, SIGNING_ROUNDS } from './hostile-signing';
 import { startAnvil } from '../../devnet/anvil';
 import type { Anvil } from '../../devnet/anvil';
 import { deployErc4337 } from '../../devnet/erc4337';
@@ -60,6 +60,26 @@ const HANG_MS = 20_000;
 /** Requests the property run sends (the signing round trips and setup add to the total). */
 const FUZZ_RUNS = Number(process.env.HOSTILE_RUNS ?? fuzzRuns(750));
 const BATCH = 8;
+/** The most requests one generated run sends (its recipes; a call's dialogs are answered within its hang limit). */
+const MAX_RECIPES = 40;
+/**
+ * The fuzz test's jest timeout, from its run count and not from the machine's speed: every request
+ * is bounded by HANG_MS, so FUZZ_RUNS runs of at most MAX_RECIPES requests (and the faults' delays,
+ * inside each request's bound) end in at most this long. A slow machine gets a slow run, not a
+ * timeout that stops it halfway (jest's default, 120 s, stopped it once at 5,641 of 10,000
+ * requests). Capped at the longest timer Node allows (2^31 - 1 ms).
+ */
+const FUZZ_TIMEOUT_MS = Math.min(
+  FUZZ_RUNS * MAX_RECIPES * HANG_MS,
+  2 ** 31 - 1,
+);
+/** The signing test's timeout, likewise: its rounds (at most three requests sent together) × HANG_MS. */
+const SIGNING_TIMEOUT_MS = Math.min(SIGNING_ROUNDS * HANG_MS, 2 ** 31 - 1);
+/**
+ * The set-up's timeout: its requests (two settings, three accounts, the reads of `refresh`) × HANG_MS,
+ * beside the servers' own bounded start-ups (anvil 15 s).
+ */
+const SETUP_TIMEOUT_MS = 12 * HANG_MS;
 
 /** The documented allow-list, written out here (not imported) so a change to it is caught. */
 const ALLOWED: Record<string, ReadonlySet<string>> = {
@@ -100,6 +120,7 @@ const ALLOWED: Record<string, ReadonlySet<string>> = {
     'wallet_requestExecutionPermissions',
     'wallet_getGrantedExecutionPermissions',
     'wallet_revokeExecutionPermission',
+    'wallet_showCallsStatus',
     'sendUserOperation',
     'getUserOperationReceipt',
   ]),
@@ -132,6 +153,8 @@ const MUTATING = new Set([
   'wallet_sendCalls',
   'wallet_requestExecutionPermissions',
   'wallet_revokeExecutionPermission',
+  // a site's first question opens a dialog, and gives it the account when the person agrees
+  'wallet_getCapabilities',
 ]);
 
 /**
@@ -607,7 +630,7 @@ describe('hostile callers through the built snap', () => {
     }
     approveDialogs = false;
     await refresh();
-  });
+  }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await paymaster?.close();
@@ -684,40 +707,48 @@ describe('hostile callers through the built snap', () => {
     });
   });
 
-  it(`every method × origin class × generated params (${FUZZ_RUNS} runs of up to 40 requests)`, async () => {
-    const started = Date.now();
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(recipe(ORIGINS), { minLength: 5, maxLength: 40 }),
-        fc.option(fc.constantFrom('status', 'garbage', 'rpcError', 'delay'), {
-          freq: 5,
-        }),
-        async (items, fault) => {
-          if (fault) {
-            figures.faultsInjected.providerFaults += 1;
-            proxy.inject(faultOf(fault, proxy.url));
-          }
-          try {
-            await run(items);
-          } finally {
-            proxy.clearFaults();
-          }
-        },
-      ),
-      { numRuns: FUZZ_RUNS, endOnFailure: true, reporter: short },
-    );
-    figures.fuzzMs = Date.now() - started;
-  });
+  it(
+    `every method × origin class × generated params (${FUZZ_RUNS} runs of up to ${MAX_RECIPES} requests)`,
+    async () => {
+      const started = Date.now();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(recipe(ORIGINS), { minLength: 5, maxLength: MAX_RECIPES }),
+          fc.option(fc.constantFrom('status', 'garbage', 'rpcError', 'delay'), {
+            freq: 5,
+          }),
+          async (items, fault) => {
+            if (fault) {
+              figures.faultsInjected.providerFaults += 1;
+              proxy.inject(faultOf(fault, proxy.url));
+            }
+            try {
+              await run(items);
+            } finally {
+              proxy.clearFaults();
+            }
+          },
+        ),
+        { numRuns: FUZZ_RUNS, endOnFailure: true, reporter: short },
+      );
+      figures.fuzzMs = Date.now() - started;
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
-  it('signing round trips: random transactions, typed data and messages recover (viem) to the signer; mismatches refused', async () => {
-    const started = Date.now();
-    approveDialogs = true; // the user agrees to setApprovalMode sync
-    await assertSigningProperties(async (handler, origin, method, params) =>
-      send(handler, origin, method, params),
-    );
-    approveDialogs = false;
-    figures.signingMs = Date.now() - started;
-  });
+  it(
+    'signing round trips: random transactions, typed data and messages recover (viem) to the signer; mismatches refused',
+    async () => {
+      const started = Date.now();
+      approveDialogs = true; // the user agrees to setApprovalMode sync
+      await assertSigningProperties(async (handler, origin, method, params) =>
+        send(handler, origin, method, params),
+      );
+      approveDialogs = false;
+      figures.signingMs = Date.now() - started;
+    },
+    SIGNING_TIMEOUT_MS,
+  );
 
   it('no planted secret appears in any reply, error or keyring event of the run', () => {
     // What a caller stored is its own data and comes back by design (keyring-api): a parked request's

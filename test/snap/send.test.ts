@@ -19,6 +19,8 @@ import type { Address, Hex, PublicClient } from 'viem';
 
 import { COMPANION, installKeyringSnap, METAMASK } from './harness';
 import type { KeyringHarness } from './harness';
+import { startDelayingProxy } from '../../devnet/delaying-proxy';
+import type { DelayingProxy } from '../../devnet/delaying-proxy';
 import { startDevnet } from '../../devnet/devnet';
 import type { Devnet } from '../../devnet/devnet';
 import { devnetChain, ERC4337_ABI } from '../../devnet/erc4337';
@@ -109,8 +111,15 @@ type Sent = {
   response: any;
 };
 
+/**
+ * How long Alto's bundle transactions are held on their way to anvil while a test holds them
+ * (ms): a busy bundler or chain, made deterministic (devnet/delaying-proxy.ts).
+ */
+const HOLD_MS = 5_000;
+
 describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7677 paymaster)', () => {
   let devnet: Devnet;
+  let delaying: DelayingProxy;
   let client: PublicClient;
   let chainProxy: LimitsProxy;
   let bundlerProxy: LimitsProxy;
@@ -245,7 +254,13 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     });
 
   beforeAll(async () => {
-    devnet = await startDevnet();
+    // Alto reaches anvil through a delaying proxy, which holds nothing until a test asks it to
+    devnet = await startDevnet({
+      altoUpstream: async (anvilUrl) => {
+        delaying = await startDelayingProxy(anvilUrl);
+        return delaying;
+      },
+    });
     client = createPublicClient({
       chain: devnetChain(devnet.chainId, devnet.rpcUrl),
       transport: http(devnet.rpcUrl),
@@ -836,7 +851,7 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
     );
   });
 
-  it('two sends of one account started together: the second waits for the bundler to take the first, then both land, with consecutive nonces', async () => {
+  it('two sends of one account started together on a slow bundler: the second waits for the first to land, then both land, with consecutive nonces', async () => {
     // Self-paid: the sample VerifyingPaymaster v0.6 signs over its own per-sender counter
     // (`senderNonce`), so only one of two sponsored operations drafted at once could validate.
     const { paymasterUrl: _dropped, ...withoutPaymaster } = chainConfig;
@@ -868,21 +883,49 @@ describe('sendUserOperation through the built snap (EntryPoint v0.6, Alto, ERC-7
           ],
         },
       });
+    // Alto's bundle transactions reach the chain HOLD_MS late: once Alto took the first operation
+    // for a bundle it no longer counts it as pending, and the chain does not count it yet.
+    delaying.hold(['eth_sendRawTransaction'], HOLD_MS);
+    const heldBefore = delaying.held;
     const first = request(21, 2100);
     const firstUi: any = await first.getInterface();
     const second = request(22, 2200);
-    // The snap queues the account's sends: the second is drafted only once the bundler has
-    // answered the first, and takes the next nonce even before the first lands.
+    const progress = { secondSettled: false };
+    Promise.resolve(second)
+      .catch(() => undefined)
+      .finally(() => {
+        progress.secondSettled = true;
+      });
+    /**
+     * The second send's dialog once it is shown (bounded: 300 × 100 ms).
+     *
+     * @returns It, or undefined when the second send ended without one.
+     */
+    const secondDialog = async (): Promise<any> => {
+      for (let attempt = 0; attempt < 300; attempt += 1) {
+        if (progress.secondSettled) {
+          return undefined;
+        }
+        const ui: any = await second.getInterface().catch(() => undefined);
+        if (ui && ui.id !== firstUi.id) {
+          return ui;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return undefined;
+    };
+    // The snap queues the account's sends: the second is drafted only once the first, accepted
+    // by the bundler, has landed (the EntryPoint's nonce moved), and takes the next nonce.
     await firstUi.ok();
     await first;
-    let secondUi: any = firstUi;
-    for (let attempt = 0; attempt < 300 && secondUi.id === firstUi.id;) {
+    for (let attempt = 0; attempt < 300 && delaying.held === heldBefore;) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      secondUi = await second.getInterface();
       attempt += 1;
     }
-    expect(secondUi.id).not.toBe(firstUi.id);
-    await secondUi.ok();
+    expect(delaying.held).toBeGreaterThan(heldBefore); // the first bundle is on its way, held
+    const secondUi = await secondDialog();
+    delaying.release(); // the second's bundle goes through at once
+    await secondUi?.ok();
     const responses = (await Promise.all([first, second])).map(
       ({ response }: any) => response,
     );

@@ -27,6 +27,7 @@ export {
 } from './send';
 export type { SendSummary } from './send';
 export { sendNoncesOf } from './sendNonces';
+export { readSendNonce } from './nonce';
 export type { SendNonces } from './sendNonces';
 export {
   draftModernUserOperation,

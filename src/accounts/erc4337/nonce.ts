@@ -1,4 +1,10 @@
+import { encodeFunctionData } from 'viem';
+import type { Hex } from 'viem';
+
+import { entryPointAbi } from './constants';
+import { SEND_NONCE_KEY } from './sendNonces';
 import { readUintWord, TransportError } from '../../chain';
+import type { RpcClient } from '../../chain';
 
 /**
  * Largest ERC-4337 nonce key: the EntryPoint's `getNonce(sender, uint192 key)` (v0.6, v0.7 and
@@ -50,4 +56,35 @@ export function readNonceOfKey(
     );
   }
   return nonce;
+}
+
+/**
+ * The EntryPoint's nonce of an account under the key every send of this snap uses
+ * (`getNonce(sender, SEND_NONCE_KEY)`), read alone: whether the operation the bundler last
+ * accepted has landed (see `SendNonces.run`).
+ *
+ * @param chain - The account's chain side.
+ * @param chain.client - The chain's RPC adapter.
+ * @param chain.entryPoint - The EntryPoint.
+ * @param chain.sender - The account.
+ * @returns The nonce (key << 64 | sequence).
+ * @throws The adapter's errors; TransportError (malformed) for a reply that is not such a nonce.
+ */
+export async function readSendNonce(chain: {
+  client: RpcClient;
+  entryPoint: Hex;
+  sender: Hex;
+}): Promise<bigint> {
+  const word = await chain.client.call(
+    {
+      to: chain.entryPoint,
+      data: encodeFunctionData({
+        abi: entryPointAbi,
+        functionName: 'getNonce',
+        args: [chain.sender, SEND_NONCE_KEY],
+      }),
+    },
+    'latest',
+  );
+  return readNonceOfKey(word, SEND_NONCE_KEY, chain.client.origin);
 }

@@ -1,4 +1,10 @@
-import { SendNonces, sendNoncesOf, SUBMITTED_NONCE_TTL_MS } from './sendNonces';
+import {
+  LANDING_READS,
+  landingPause,
+  SendNonces,
+  sendNoncesOf,
+  SUBMITTED_NONCE_TTL_MS,
+} from './sendNonces';
 
 const SLOT = {
   chainId: 1n,
@@ -56,6 +62,56 @@ describe('SendNonces', () => {
     ).toBe(0n);
     now += SUBMITTED_NONCE_TTL_MS;
     expect(await nonces.run(SLOT, async (floor) => floor)).toBe(0n);
+  });
+
+  it('after an accepted operation, drafts the next one once the EntryPoint’s nonce moved past it (the EntryPoint’s nonce then applies), reading it with growing pauses', async () => {
+    const pauses: number[] = [];
+    const nonces = new SendNonces(Date.now, async (ms) => {
+      pauses.push(ms);
+    });
+    const readings = [7n, 7n, 7n, 8n];
+    const reads: bigint[] = [];
+    /** @returns The next reading of the EntryPoint's nonce. */
+    const landed = async (): Promise<bigint> => {
+      const reading = readings.shift() as bigint;
+      reads.push(reading);
+      return reading;
+    };
+    // nothing accepted yet: no read, no wait
+    expect(await nonces.run(SLOT, async (floor) => floor, landed)).toBe(0n);
+    expect(reads).toStrictEqual([]);
+    nonces.accepted(SLOT, 7n);
+    expect(await nonces.run(SLOT, async (floor) => floor, landed)).toBe(0n);
+    expect(reads).toStrictEqual([7n, 7n, 7n, 8n]);
+    expect(pauses).toStrictEqual([250, 375, 563]);
+    // landed: forgotten, the next send reads nothing
+    expect(await nonces.run(SLOT, async (floor) => floor, landed)).toBe(0n);
+    expect(reads).toHaveLength(4);
+  });
+
+  it('after an accepted operation that does not land (or reads that fail), waits a bounded time, then drafts with the next nonce', async () => {
+    const pauses: number[] = [];
+    const nonces = new SendNonces(Date.now, async (ms) => {
+      pauses.push(ms);
+    });
+    nonces.accepted(SLOT, 7n);
+    let reads = 0;
+    /** @returns Fails every other time, else the nonce of the operation still pending. */
+    const landed = async (): Promise<bigint> => {
+      reads += 1;
+      if (reads % 2 === 0) {
+        throw new Error('the node did not answer');
+      }
+      return 7n;
+    };
+    expect(await nonces.run(SLOT, async (floor) => floor, landed)).toBe(8n);
+    expect(reads).toBe(LANDING_READS);
+    expect(pauses).toHaveLength(LANDING_READS);
+    expect(Math.max(...pauses)).toBe(2_000);
+    const total = pauses.reduce((sum, ms) => sum + ms, 0);
+    expect(total).toBeGreaterThan(60_000);
+    expect(total).toBeLessThan(70_000);
+    expect(landingPause(0)).toBe(250);
   });
 
   it('remembers the highest EOA account nonce signed with, per chain', () => {

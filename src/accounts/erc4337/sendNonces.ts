@@ -16,6 +16,24 @@ export const SEND_NONCE_KEY = 0n;
  */
 export const SUBMITTED_NONCE_TTL_MS = 10 * 60_000;
 
+/**
+ * How many times, at most, a send reads whether the operation the bundler last accepted for its
+ * account has landed before it drafts (see {@link SendNonces.run}): with {@link landingPause}
+ * between the reads, about a minute in all.
+ */
+export const LANDING_READS = 36;
+
+/**
+ * The pause after the `attempt`-th read of {@link LANDING_READS}: 250 ms, growing by half each
+ * time, at most 2 s.
+ *
+ * @param attempt - The read's index, from 0.
+ * @returns Milliseconds.
+ */
+export function landingPause(attempt: number): number {
+  return Math.min(2_000, Math.round(250 * 1.5 ** attempt));
+}
+
 /** One account's sending slot: an EntryPoint on a chain, the sender. */
 export type SendSlot = {
   /** The chain's id. */
@@ -32,11 +50,17 @@ export type SendSlot = {
  * instance, shared by its concurrent requests (sendUserOperation and the home page):
  *
  * - {@link SendNonces.run} queues a send behind the one of the same account in progress (from its
- *   draft to the bundler's answer, the dialog included); other accounts are not held.
+ *   draft to the bundler's answer, the dialog included); other accounts are not held. When the
+ *   bundler accepted the previous one, the next is drafted only once that one has landed (the
+ *   EntryPoint's nonce moved past it), read again and again for about a minute at most: a bundler
+ *   that took an operation for a bundle no longer counts it as pending, and the chain does not
+ *   count it until the bundle is mined, so an operation with the following nonce sent in between
+ *   is refused (AA25); on a busy bundler or chain that window is long.
  * - {@link SendNonces.accepted} records, when the bundler accepts an operation, that the next one
  *   must use the following sequence even before this one lands (the EntryPoint's `getNonce` moves
- *   only then). A refused, failed or unanswered submission records nothing: the next send of the
- *   account reads the same nonce and replaces it.
+ *   only then): what a send uses when the landing was not seen within the wait. A refused, failed
+ *   or unanswered submission records nothing: the next send of the account reads the same nonce
+ *   and replaces it.
  *
  * Safety does not depend on this memory: after a restart, or past {@link SUBMITTED_NONCE_TTL_MS},
  * the nonce is the EntryPoint's again, so a new operation at most collides with a pending one (the
@@ -51,25 +75,39 @@ export class SendNonces {
 
   readonly #now: () => number;
 
+  readonly #sleep: (ms: number) => Promise<void>;
+
   /**
    * @param now - The clock, in milliseconds (tests inject one).
+   * @param sleep - Waits `ms` milliseconds (tests inject one).
    */
-  constructor(now: () => number = Date.now) {
+  constructor(
+    now: () => number = Date.now,
+    sleep: (ms: number) => Promise<void> = async (ms) =>
+      new Promise((resolve) => setTimeout(resolve, ms)),
+  ) {
     this.#now = now;
+    this.#sleep = sleep;
   }
 
   /**
-   * Run `send` once every earlier send of the same slot has finished (resolved or failed).
+   * Run `send` once every earlier send of the same slot has finished (resolved or failed) and,
+   * when the bundler accepted the last of them, once that operation has landed: `landed` (the
+   * EntryPoint's nonce of the sender) is read until it reaches the recorded next nonce, at most
+   * {@link LANDING_READS} times (a read that fails counts as not landed).
    *
    * @param slot - The account's chain, EntryPoint and sender.
-   * @param send - The send; it gets the least nonce it may use (`0n` when none is recorded, so the
-   * EntryPoint's own nonce applies).
+   * @param send - The send; it gets the least nonce it may use: `0n` when none is recorded or the
+   * recorded operation has landed (the EntryPoint's own nonce applies), else the recorded next one.
+   * @param landed - Reads the EntryPoint's nonce of the sender under the send key; without it
+   * nothing is awaited.
    * @returns What `send` returns.
    * @throws What `send` throws (the queue goes on).
    */
   async run<Result>(
     slot: SendSlot,
     send: (floor: bigint) => Promise<Result>,
+    landed?: () => Promise<bigint>,
   ): Promise<Result> {
     const key = slotKey(slot);
     const before = this.#tails.get(key) ?? Promise.resolve();
@@ -78,7 +116,7 @@ export class SendNonces {
     this.#tails.set(key, mine);
     await before;
     try {
-      return await send(this.#floor(key));
+      return await send(await this.#settled(key, landed));
     } finally {
       done();
       if (this.#tails.get(key) === mine) {
@@ -129,6 +167,34 @@ export class SendNonces {
    */
   lastAccountNonce(chainId: bigint, account: Hex): bigint | undefined {
     return this.#accountNonces.get(`${chainId}:${account}`.toLowerCase());
+  }
+
+  /**
+   * The least nonce a send of the slot may use once the operation recorded as accepted has landed,
+   * or the wait is over.
+   *
+   * @param key - The slot's key.
+   * @param landed - Reads the EntryPoint's nonce of the sender, if the caller can.
+   * @returns 0 when nothing is recorded or the recorded operation landed; else the recorded next
+   * nonce.
+   */
+  async #settled(
+    key: string,
+    landed: (() => Promise<bigint>) | undefined,
+  ): Promise<bigint> {
+    const floor = this.#floor(key);
+    if (floor === 0n || landed === undefined) {
+      return floor;
+    }
+    for (let attempt = 0; attempt < LANDING_READS; attempt += 1) {
+      const nonce = await landed().catch(() => undefined);
+      if (nonce !== undefined && nonce >= floor) {
+        this.#next.delete(key);
+        return 0n;
+      }
+      await this.#sleep(landingPause(attempt));
+    }
+    return this.#floor(key);
   }
 
   /**

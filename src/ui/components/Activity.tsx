@@ -162,7 +162,7 @@ export const Activity: SnapComponent<{
           <Text fontWeight="bold">{`Activity on ${chainName(chain.scope)}`}</Text>
           {chain.failed ? (
             <Text color="warning">
-              {`Couldn't read the activity on ${chainName(chain.scope)}: it didn't answer. Shown: what was read before.`}
+              {`Couldn't read the activity on ${chainName(chain.scope)}: it didn't answer, or its latest block number can't be right. Shown: what was read before.`}
             </Text>
           ) : null}
           {chain.entries.length === 0 ? (
