@@ -5,7 +5,6 @@
 export {
   chainName,
   nativeAmount,
-  nativeSymbol,
   readableAmount,
   roundedWei,
 } from '../utils/chainNames';
