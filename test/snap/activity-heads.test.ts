@@ -113,14 +113,11 @@ describe('Activity list when the chain RPC lies about its latest block', () => {
     return {
       warned: texts.some((text) => text.startsWith(WARNING)),
       lines: [...walk(card)]
-        .filter(
-          (node) =>
-            node.type === 'Row' && node.props.label === 'Sent (user operation)',
-        )
+        .filter((node) => node.type === 'Row' && node.props.label === 'Sent')
         .map((node) => {
           const text = shownTexts(node.props.children).join('');
           const hash = /0x[0-9a-f]{8}…[0-9a-f]{8}/u.exec(text)?.[0];
-          const block = /^Succeeded in block ([0-9]+)/u.exec(text)?.[1];
+          const block = /Succeeded in block ([0-9]+)/u.exec(text)?.[1];
           return `${hash} ${block ? `succeeded in block ${block}` : 'pending'}`;
         }),
     };
