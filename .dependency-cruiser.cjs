@@ -221,7 +221,8 @@ module.exports = {
     {
       name: 'the-domain-never-asks-a-site',
       severity: 'error',
-      comment: 'Data flows one way: the domain and what it holds never import src/sites/.',
+      comment:
+        'Data flows one way: the domain and what it holds never import src/sites/.',
       from: {
         path: [
           '^src/(keyring|state|accounts|chain|ipfs|utils|net)/',
