@@ -11,7 +11,15 @@
  * vendor/smart-accounts-kit.js and loaded on first use, so the rest of the page works without it.
  * This module adds its own section to the page.
  */
-import { byId, invokeSnap, onClick } from './common.js';
+import { invokeSnap } from './common.js';
+
+/**
+ * An element of this part by its id.
+ *
+ * @param {string} id - The element's id.
+ * @returns {any} The element.
+ */
+const byId = (id) => document.getElementById(id);
 
 /** The periods offered, in seconds, as the page names them. */
 const PERIODS = [
@@ -55,6 +63,18 @@ function tell(what) {
   line.textContent =
     typeof what === 'string' ? what : `Something went wrong: ${what.message}`;
   line.className = typeof what === 'string' ? 'ok' : 'error';
+}
+
+/**
+ * Run a button's work, showing its failure in this part's status instead of losing it.
+ *
+ * @param {string} id - The button's id.
+ * @param {() => Promise<void>} work - What the button does.
+ */
+function onClick(id, work) {
+  byId(id).addEventListener('click', () => {
+    work().catch(tell);
+  });
 }
 
 /**

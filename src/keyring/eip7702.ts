@@ -273,14 +273,10 @@ export class AccountUpgrades {
     this.#nonces.accepted(chain, draft.summary.nonce);
     await rememberSentOperation(
       this.#store,
-      {
-        userOpHash: userOpHash.toLowerCase(),
-        scope,
-        entryPoint: chain.entryPoint,
-        bundlerUrl: chain.bundlerUrl as string,
-        fromBlock: draft.fromBlock,
-      },
-      chain.sender,
+      chain,
+      scope,
+      userOpHash,
+      draft.fromBlock,
       {
         kind: upgrade ? 'upgrade' : 'operation',
         ...sentDetails(draft.summary.intents),

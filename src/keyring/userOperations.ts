@@ -349,15 +349,14 @@ export class UserOperations {
     }
     await rememberSentOperation(
       this.#store,
+      chain,
+      scope,
+      hash,
+      draft.fromBlock,
       {
-        userOpHash: hash.toLowerCase(),
-        scope,
-        entryPoint: chain.entryPoint,
-        bundlerUrl: chain.bundlerUrl as string,
-        fromBlock: draft.fromBlock,
+        kind: 'operation',
+        ...sentDetails(draft.summary.intents),
       },
-      chain.sender,
-      { kind: 'operation', ...sentDetails(draft.summary.intents) },
     );
     return {
       userOpHash: hash,
