@@ -74,6 +74,8 @@ function chainFacts(account, chain) {
   const { text, exact } = coinAmount(BigInt(chain.balance), chain.scope);
   const upgrade = {
     simple7702: 'upgraded to a smart account (EIP-7702)',
+    deleGator:
+      "upgraded to MetaMask's smart account, which can grant spending permissions (EIP-7702)",
     other: "runs another contract's code (EIP-7702)",
     none: 'not upgraded',
   }[chain.code];

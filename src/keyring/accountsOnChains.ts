@@ -21,7 +21,7 @@ export type AccountDescription = {
   entryPointVersion?: string;
   /**
    * Each configured chain it lives on (an EOA: every chain): its balance in wei (decimal) and,
-   * for an EOA, its EIP-7702 delegation (`simple7702`, `other`, `none`); both absent when the
+   * for an EOA, its EIP-7702 delegation (`simple7702`, `deleGator`, `other`, `none`); both absent when the
    * chain's node did not answer.
    */
   chains: { scope: string; balance?: string; code?: string }[];

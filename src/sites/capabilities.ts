@@ -12,7 +12,8 @@ import { unauthorized, walletCallsError } from '../utils/errors';
  *
  * - a smart account: `atomic: { status: "supported" }` on its chains (every call of a bundle runs in
  *   one user operation);
- * - an EOA: `"supported"` where it is upgraded (EIP-7702, delegated to Simple7702Account), `"ready"`
+ * - an EOA: `"supported"` where it is upgraded (EIP-7702, delegated to Simple7702Account or to
+ *   MetaMask's EIP7702StatelessDeleGator, both of which the snap sends from), `"ready"`
  *   where it is not yet (its first send upgrades it, after the person approves that send), read from
  *   each chain in one batch (a chain that does not answer counts as not upgraded); a chain where
  *   other code runs the EOA is left out (the snap does not send from it there);
@@ -44,7 +45,9 @@ export async function accountCapabilities(
       continue;
     }
     const status =
-      account.type === 'eip155:eoa' && code !== 'simple7702'
+      account.type === 'eip155:eoa' &&
+      code !== 'simple7702' &&
+      code !== 'deleGator'
         ? 'ready'
         : 'supported';
     result[chainHex(config.scope)] = {
